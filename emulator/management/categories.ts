@@ -1,0 +1,164 @@
+/** Media kit category management: create, update, publish, embargo, unpublish, positions, delete. */
+import { ManagementError, dateField, hashParam, integerField, positionsParam, stringField } from './body.ts';
+import { ok, pendingEmbargo, type ManagementHandler, type ManagementRequest } from './context.ts';
+import { categoryTree, publicFields } from '../http/views.ts';
+import type { MediaKitCategory } from '../model/types.ts';
+
+const key = (c: MediaKitCategory) => `media_kit_category:${c.id}`;
+
+export function adminCategoryView(c: MediaKitCategory) {
+  return { ...publicFields(c), state: c._state, publish_date: c._visibleFrom, embargo_date: pendingEmbargo.get(c) ?? null };
+}
+
+function find(req: ManagementRequest): MediaKitCategory {
+  const category = req.store.categoryById(Number(req.params.id));
+  if (!category) throw new ManagementError(404, `Missing: no media kit category ${req.params.id}`);
+  return category;
+}
+
+function descendants(req: ManagementRequest, id: number): MediaKitCategory[] {
+  const children = req.store.world.mediaKitCategories.filter((c) => c.parent_id === id);
+  return children.flatMap((c) => [c, ...descendants(req, c.id)]);
+}
+
+/** Keys of the category and everything whose public view depends on it. */
+function affected(req: ManagementRequest, category: MediaKitCategory): string[] {
+  const ids = new Set([category.id, ...descendants(req, category.id).map((c) => c.id)]);
+  return [
+    ...[...ids].map((id) => `media_kit_category:${id}`),
+    ...req.store.world.mediaKits.filter((k) => k.category_id !== null && ids.has(k.category_id)).map((k) => `media_kit:${k.id}`),
+  ];
+}
+
+function parentOf(req: ManagementRequest, ancestry: string | null | undefined): number | null | undefined {
+  if (ancestry === undefined || ancestry === null || ancestry === '') return ancestry === '' ? null : ancestry;
+  const id = Number(ancestry.split('/').pop());
+  if (!req.store.categoryById(id)) throw new ManagementError(422, `'media_kit_category[ancestry]' names no category: '${ancestry}'`);
+  return id;
+}
+
+const list: ManagementHandler = (req) => ok(req.store.world.mediaKitCategories.map(adminCategoryView));
+
+const tree: ManagementHandler = (req) =>
+  ok(categoryTree(req.store.world.mediaKitCategories, { store: req.store, now: req.now, includes: new Set() }));
+
+const show: ManagementHandler = (req) => ok(adminCategoryView(find(req)));
+
+const create: ManagementHandler = (req) => {
+  const hash = hashParam(req.body, 'media_kit_category');
+  const name = stringField(hash, 'media_kit_category', 'name', { required: true })!;
+  const createdBy = integerField(hash, 'media_kit_category', 'created_by', { required: true })!;
+  const parent = parentOf(req, stringField(hash, 'media_kit_category', 'ancestry')) ?? null;
+  const siblings = req.store.world.mediaKitCategories.filter((c) => c.parent_id === parent);
+  const category: MediaKitCategory = {
+    id: req.store.nextId('mediaKitCategories'),
+    pressroom_id: req.store.world.pressroom.id,
+    name,
+    description: stringField(hash, 'media_kit_category', 'description') ?? null,
+    parent_id: parent,
+    position: siblings.reduce((max, c) => Math.max(max, c.position), 0) + 1,
+    image_id: integerField(hash, 'media_kit_category', 'image_id') ?? null,
+    created_by: createdBy,
+    _state: 'draft',
+    _private: false,
+    _visibleFrom: null,
+  };
+  req.store.world.mediaKitCategories.push(category);
+  req.store.touch();
+  return ok(adminCategoryView(category), [key(category)], 201);
+};
+
+const update: ManagementHandler = (req) => {
+  const category = find(req);
+  const hash = hashParam(req.body, 'media_kit_category');
+  const group = 'media_kit_category';
+  const name = stringField(hash, group, 'name');
+  if (name === null || name === '') throw new ManagementError(422, `'${group}[name]' must be a non-empty string`);
+  if (name !== undefined) category.name = name;
+  const description = stringField(hash, group, 'description');
+  if (description !== undefined) category.description = description;
+  const imageId = integerField(hash, group, 'image_id');
+  if (imageId !== undefined) category.image_id = imageId;
+  const position = integerField(hash, group, 'position');
+  if (position !== undefined && position !== null) category.position = position;
+  const parent = parentOf(req, stringField(hash, group, 'ancestry'));
+  if (parent !== undefined) {
+    if (parent === category.id || descendants(req, category.id).some((c) => c.id === parent)) {
+      throw new ManagementError(422, `'${group}[ancestry]' would make category ${category.id} its own ancestor`);
+    }
+    category.parent_id = parent;
+  }
+  const publishDate = dateField(hash, group, 'publish_date');
+  if (publishDate !== undefined) category._visibleFrom = publishDate;
+  const embargoDate = dateField(hash, group, 'embargo_date');
+  if (embargoDate) pendingEmbargo.set(category, embargoDate);
+  else if (embargoDate === null) pendingEmbargo.delete(category);
+  req.store.touch();
+  return ok(adminCategoryView(category), affected(req, category));
+};
+
+const publish: ManagementHandler = (req) => {
+  const category = find(req);
+  category._state = 'published';
+  category._visibleFrom = null;
+  req.store.touch();
+  return ok(adminCategoryView(category), affected(req, category));
+};
+
+const publishUnderEmbargo: ManagementHandler = (req) => {
+  const category = find(req);
+  const embargo = dateField(req.body, 'body', 'embargo_date') ?? pendingEmbargo.get(category);
+  if (!embargo) throw new ManagementError(422, `media kit category ${category.id} has no embargo_date: set it with update first`);
+  category._state = 'published';
+  category._visibleFrom = embargo;
+  req.store.touch();
+  return ok(adminCategoryView(category), affected(req, category));
+};
+
+const unpublish: ManagementHandler = (req) => {
+  const category = find(req);
+  category._state = 'unpublished';
+  req.store.touch();
+  return ok(adminCategoryView(category), affected(req, category));
+};
+
+const updatePositions: ManagementHandler = (req) => {
+  const positions = positionsParam(req.body, 'media_kit_category_positions');
+  const changed: string[] = [];
+  for (const { id, position } of positions) {
+    const category = req.store.categoryById(id);
+    if (!category) throw new ManagementError(422, `media_kit_category_positions: no media kit category ${id}`);
+    category.position = position;
+    changed.push(key(category));
+  }
+  req.store.touch();
+  return ok(req.store.world.mediaKitCategories.map(adminCategoryView), changed);
+};
+
+const destroy: ManagementHandler = (req) => {
+  const category = find(req);
+  const changed = affected(req, category);
+  const destroyChildren = ['true', '1'].includes(req.query.get('destroy_children') ?? String(req.body.destroy_children ?? ''));
+  const removed = new Set([category.id, ...(destroyChildren ? descendants(req, category.id).map((c) => c.id) : [])]);
+  const world = req.store.world;
+  for (const child of world.mediaKitCategories) {
+    if (child.parent_id === category.id && !removed.has(child.id)) child.parent_id = category.parent_id;
+  }
+  world.mediaKitCategories = world.mediaKitCategories.filter((c) => !removed.has(c.id));
+  for (const kit of world.mediaKits) if (kit.category_id !== null && removed.has(kit.category_id)) kit.category_id = null;
+  req.store.touch();
+  return ok({ id: category.id, deleted: [...removed] }, changed);
+};
+
+export const CATEGORY_ROUTES: ReadonlyArray<readonly [string, string, ManagementHandler]> = [
+  ['GET', '/v1/media_kit_categories', list],
+  ['GET', '/v1/media_kit_categories/tree', tree],
+  ['GET', '/v1/media_kit_categories/:id', show],
+  ['POST', '/v1/media_kit_categories', create],
+  ['PUT', '/v1/media_kit_categories/update_positions', updatePositions],
+  ['PUT', '/v1/media_kit_categories/:id', update],
+  ['PUT', '/v1/media_kit_categories/:id/publish', publish],
+  ['PUT', '/v1/media_kit_categories/:id/publish_under_embargo', publishUnderEmbargo],
+  ['PUT', '/v1/media_kit_categories/:id/unpublish', unpublish],
+  ['DELETE', '/v1/media_kit_categories/:id', destroy],
+];

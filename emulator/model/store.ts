@@ -1,0 +1,58 @@
+import type { Clock } from './clock.ts';
+import { isCategoryPublic, isPublic } from './visibility.ts';
+import type { MediaItem, MediaKitCategory, Tag, World } from './types.ts';
+
+/** The collections of media items that share one id space. */
+export const MEDIA_COLLECTIONS = ['images', 'movies', 'videos', 'sounds', 'documents'] as const;
+export type MediaCollection = (typeof MEDIA_COLLECTIONS)[number];
+
+/**
+ * The live press room: the generated world plus the clock. Every public read
+ * goes through `visible*`, so the visibility rules live in one place.
+ */
+export interface Store {
+  world: World;
+  clock: Clock;
+  /** Call after any mutation so indexes are rebuilt. */
+  touch(): void;
+  mediaById(id: number): MediaItem | undefined;
+  tagById(id: number): Tag | undefined;
+  categoryById(id: number): MediaKitCategory | undefined;
+  isCategoryVisible(category: MediaKitCategory, now: Date): boolean;
+  nextId(collection: 'mediaKits' | 'mediaKitCategories'): number;
+}
+
+export function createStore(world: World, clock: Clock): Store {
+  let media: Map<number, MediaItem> | null = null;
+  let tags: Map<number, Tag> | null = null;
+  let categories: Map<number, MediaKitCategory> | null = null;
+
+  const mediaIndex = () => {
+    media ??= new Map(MEDIA_COLLECTIONS.flatMap((name) => world[name].map((m) => [m.id, m] as const)));
+    return media;
+  };
+  const categoryIndex = () => {
+    categories ??= new Map(world.mediaKitCategories.map((c) => [c.id, c]));
+    return categories;
+  };
+
+  return {
+    world,
+    clock,
+    touch() {
+      media = tags = categories = null;
+    },
+    mediaById: (id) => mediaIndex().get(id),
+    tagById(id) {
+      tags ??= new Map(world.tags.map((t) => [t.id, t]));
+      return tags.get(id);
+    },
+    categoryById: (id) => categoryIndex().get(id),
+    isCategoryVisible: (category, now) => isCategoryPublic(category, categoryIndex(), now),
+    nextId(collection) {
+      return world[collection].reduce((max, r) => Math.max(max, r.id), 0) + 1;
+    },
+  };
+}
+
+export { isPublic };
