@@ -101,12 +101,14 @@ export function generateKits(input: KitInputs): { mediaKits: MediaKit[]; mediaKi
   for (const special of specials) slots.push({ special, created: between(rng, now - 60 * DAY, now - DAY) });
   slots.sort((a, b) => a.created - b.created);
 
+  // Snapshots: the locked kits add private media to the library as we go, and those must stay theirs alone.
+  const shareable = (items: readonly MediaItem[]): MediaItem[] => items.filter((m) => !m._private);
   const pools: Record<MediaType, readonly MediaItem[]> = {
-    image: library.images.filter((m) => !m._private),
-    document: library.documents,
-    movie: library.movies,
-    sound: library.sounds,
-    video: library.videos,
+    image: shareable(library.images),
+    document: shareable(library.documents),
+    movie: shareable(library.movies),
+    sound: shareable(library.sounds),
+    video: shareable(library.videos),
   };
   const everything = [...pools.image, ...pools.document, ...pools.movie, ...pools.sound, ...pools.video];
   const tagIds = input.tags.map((t) => t.id);

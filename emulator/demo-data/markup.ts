@@ -10,26 +10,45 @@ export function escapeHtml(text: string): string {
 }
 
 export function inlineHtml(text: string): string {
-  return escapeHtml(text)
-    .replace(/\*\*(.+?)\*\*/g, '<strong>$1</strong>')
-    .replace(/__(.+?)__/g, '<em>$1</em>')
-    .replace(/\[([^\]]+)\]\((https?:\/\/[^)\s]+)\)/g, '<a href="$2">$1</a>');
+  let html = escapeHtml(text);
+  if (html.includes('**')) html = html.replace(/\*\*(.+?)\*\*/g, '<strong>$1</strong>');
+  if (html.includes('__')) html = html.replace(/__(.+?)__/g, '<em>$1</em>');
+  if (html.includes('](')) html = html.replace(/\[([^\]]+)\]\((https?:\/\/[^)\s]+)\)/g, '<a href="$2">$1</a>');
+  return html;
 }
 
 export function plainText(text: string): string {
-  return text
-    .replace(/\*\*(.+?)\*\*/g, '$1')
-    .replace(/__(.+?)__/g, '$1')
-    .replace(/\[([^\]]+)\]\((https?:\/\/[^)\s]+)\)/g, '$1');
+  let plain = text;
+  if (plain.includes('**')) plain = plain.replace(/\*\*(.+?)\*\*/g, '$1');
+  if (plain.includes('__')) plain = plain.replace(/__(.+?)__/g, '$1');
+  if (plain.includes('](')) plain = plain.replace(/\[([^\]]+)\]\((https?:\/\/[^)\s]+)\)/g, '$1');
+  return plain;
+}
+
+/** Templates split once into literal text (even indexes) and slot names (odd indexes). */
+const compiled = new Map<string, readonly string[]>();
+
+function compile(template: string): readonly string[] {
+  let parts = compiled.get(template);
+  if (!parts) {
+    parts = template.split(/\{(\w+)\}/);
+    compiled.set(template, parts);
+  }
+  return parts;
 }
 
 /** Fills `{slot}` placeholders; unknown slots are a bug in a template, so they throw. */
 export function fill(template: string, slots: Readonly<Record<string, string>>): string {
-  return template.replace(/\{(\w+)\}/g, (_, key: string) => {
+  const parts = compile(template);
+  if (parts.length === 1) return template;
+  let out = parts[0] ?? '';
+  for (let i = 1; i < parts.length; i += 2) {
+    const key = parts[i] ?? '';
     const value = slots[key];
     if (value === undefined) throw new Error(`demo-data: unknown slot {${key}} in "${template}"`);
-    return value;
-  });
+    out += value + (parts[i + 1] ?? '');
+  }
+  return out;
 }
 
 export function paragraph(text: string): string {
@@ -42,13 +61,5 @@ export function list(items: ReadonlyArray<string>, ordered = false): string {
 }
 
 export function wordCount(text: string): number {
-  let n = 0;
-  let inWord = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    const space = c === 32 || c === 10 || c === 9;
-    if (!space && !inWord) n++;
-    inWord = !space;
-  }
-  return n;
+  return text.split(/\s+/).filter(Boolean).length;
 }

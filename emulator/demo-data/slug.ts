@@ -7,6 +7,7 @@ const FOLD: Record<string, string> = {
 
 export function slugify(text: string, maxLength = 80): string {
   const slug = text
+    .replace(/['’]/g, '')
     .replace(/[äöüÄÖÜßæÆøØœŒ&€₂×]/g, (c) => FOLD[c] ?? '')
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')

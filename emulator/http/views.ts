@@ -69,8 +69,11 @@ export function releaseView(release: PressRelease, ctx: ViewContext) {
 }
 
 export function eventView(event: PressEvent, ctx: ViewContext) {
+  const live = ctx.store.world.liveEvents.find((l) => l.event_id === event.id && isPublic(l, ctx.now));
   return {
     ...publicFields(event),
+    /** The live blog of this event, if any: the way clients discover live events (no list route exists). */
+    live_event_id: live?.id ?? null,
     ...(ctx.includes.has('tags') && { tags: tagsOf(event._tagIds, ctx) }),
     ...(ctx.includes.has('featured_images') && { featured_images: publicMedia(event._featuredImageIds, ctx) }),
   };
