@@ -1,0 +1,179 @@
+/**
+ * Paging through a list endpoint without trusting `paging.total` (the live
+ * service sends `total` = `limit`).
+ *
+ * - Starts at page 1 (configurable) with `limit` (default 100) and stops on a
+ *   short or empty page.
+ * - A server that answers the same page twice (e.g. one that ignores `page`)
+ *   is an error, not an endless loop. One case is expected and absorbed: when
+ *   starting at page 0, a page 1 equal to page 0 means the server treats 0 and
+ *   1 alike as the first page, so it is skipped.
+ * - Items already seen (by `id`) are dropped, so a list that shifts while it
+ *   is paged (a release published mid-build) yields no duplicates; a full page
+ *   of nothing but seen items is treated as a repeat.
+ * - `maxPages` is a hard ceiling.
+ * - `readAhead`: once a full page proves the list goes on, up to this many
+ *   following pages are requested at once (latency-bound lists get faster; at
+ *   most `readAhead` requests are wasted past the end). The generator waits for
+ *   every request it started before it finishes, so none outlive it.
+ */
+import { createHash } from 'node:crypto';
+import { NewsroomApiError } from './errors.ts';
+
+export interface FetchedPage {
+  /** The `data` of the envelope, unchecked. */
+  data: unknown;
+  /** Path and query of the page request, for error messages. */
+  endpoint: string;
+}
+
+export type PageFetcher = (page: number, limit: number) => Promise<FetchedPage>;
+
+export interface PagingOptions {
+  /** Items per page (default 100). */
+  limit?: number;
+  /** Number of the first page (default 1; the emulator and live service treat 0 and 1 alike). */
+  firstPage?: number;
+  /** Safety net: fail when a list has more pages than this (default 10 000). */
+  maxPages?: number;
+  /** Extra pages in flight once the list is known to go on (default 0). */
+  readAhead?: number;
+}
+
+export interface PageInfo<T> {
+  /** Page number as requested. */
+  page: number;
+  items: T[];
+  /** Items on the page as the server sent it (before duplicates were dropped). */
+  received: number;
+  endpoint: string;
+}
+
+export const DEFAULT_PAGE_LIMIT = 100;
+export const DEFAULT_MAX_PAGES = 10_000;
+
+function pageSignature(items: readonly unknown[]): string {
+  const ids = items.map(idOf);
+  if (ids.every((id) => id !== undefined)) return `ids:${ids.join(',')}`;
+  return `sha256:${createHash('sha256').update(JSON.stringify(items)).digest('hex')}`;
+}
+
+function idOf(item: unknown): string | undefined {
+  if (item === null || typeof item !== 'object') return undefined;
+  const id = (item as { id?: unknown }).id;
+  return typeof id === 'number' || typeof id === 'string' ? `${typeof id}:${id}` : undefined;
+}
+
+function pagingError(endpoint: string, kind: 'repeated-page' | 'page-ceiling' | 'bad-envelope', detail: string, advice: string): NewsroomApiError {
+  return new NewsroomApiError({ kind, detail, advice, retryable: false, endpoint, attempts: 1 });
+}
+
+/** Yields every page (with its items) of a list, in order. */
+export async function* pageInfos<T>(fetchPage: PageFetcher, options: PagingOptions = {}): AsyncGenerator<PageInfo<T>, void, undefined> {
+  const limit = options.limit ?? DEFAULT_PAGE_LIMIT;
+  const first = options.firstPage ?? 1;
+  const maxPages = options.maxPages ?? DEFAULT_MAX_PAGES;
+  const readAhead = Math.max(0, Math.floor(options.readAhead ?? 0));
+  if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`paging limit must be a positive integer, got ${String(limit)}`);
+  if (!Number.isInteger(first) || first < 0) throw new RangeError(`firstPage must be 0 or more, got ${String(first)}`);
+  if (!Number.isInteger(maxPages) || maxPages < 1) throw new RangeError(`maxPages must be a positive integer, got ${String(maxPages)}`);
+
+  const lastAllowed = first + maxPages; // one past the ceiling: fetched only to prove the list goes on
+  const inflight = new Map<number, Promise<FetchedPage>>();
+  const launch = (page: number): void => {
+    if (inflight.has(page) || page > lastAllowed) return;
+    const promise = fetchPage(page, limit);
+    promise.catch(() => undefined); // awaited later, or abandoned past the end
+    inflight.set(page, promise);
+  };
+
+  const seen = new Set<string>();
+  let previous: { page: number; signature: string } | undefined;
+  let pagesYielded = 0;
+  let page = first;
+  launch(page);
+  try {
+    for (;;) {
+      const pending = inflight.get(page);
+      if (!pending) throw new Error(`paging: page ${page} was never requested`);
+      const fetched = await pending;
+      inflight.delete(page);
+      const { data, endpoint } = fetched;
+      if (!Array.isArray(data)) {
+        throw pagingError(endpoint, 'bad-envelope', `expected a list in "data", got ${data === null ? 'null' : typeof data}`, 'this path is not a list endpoint, or PRESSROOM_API_URL does not point at the Newsroom API');
+      }
+      if (data.length === 0) return;
+
+      if (pagesYielded >= maxPages) {
+        throw pagingError(
+          endpoint,
+          'page-ceiling',
+          `the list goes on past ${maxPages} pages of ${limit}`,
+          'stopped as a safety net; raise maxPages if the press room is really this large',
+        );
+      }
+
+      const signature = pageSignature(data);
+      if (previous && previous.signature === signature) {
+        if (previous.page === 0 && page === 1) {
+          // 0 and 1 are both the first page on this server: skip the echo.
+          previous = { page, signature };
+          page++;
+          launch(page);
+          for (let p = page + 1; p <= page + readAhead; p++) launch(p);
+          continue;
+        }
+        throw pagingError(
+          endpoint,
+          'repeated-page',
+          `page ${page} repeats page ${previous.page} (the same ${data.length} items)`,
+          'the server seems to ignore the "page" parameter; stopped instead of looping forever — check PRESSROOM_API_URL points at a Newsroom API',
+        );
+      }
+
+      const items: T[] = [];
+      for (const item of data as T[]) {
+        const id = idOf(item);
+        if (id === undefined) items.push(item);
+        else if (!seen.has(id)) {
+          seen.add(id);
+          items.push(item);
+        }
+      }
+      if (items.length === 0 && data.length >= limit) {
+        throw pagingError(
+          endpoint,
+          'repeated-page',
+          `page ${page} holds only items of earlier pages`,
+          'the server seems to cycle through pages; stopped instead of looping forever — check PRESSROOM_API_URL points at a Newsroom API',
+        );
+      }
+
+      previous = { page, signature };
+      pagesYielded++;
+      const full = data.length >= limit;
+      if (full) {
+        // Start the next page (and the read-ahead window) before handing this one out.
+        for (let p = page + 1; p <= page + 1 + readAhead; p++) launch(p);
+      }
+      yield { page, items, received: data.length, endpoint };
+      if (!full) return;
+      page++;
+    }
+  } finally {
+    // Never leave a request running after the list is done (or abandoned).
+    await Promise.allSettled(inflight.values());
+  }
+}
+
+/** Yields the items of every page. */
+export async function* pages<T>(fetchPage: PageFetcher, options: PagingOptions = {}): AsyncGenerator<T[], void, undefined> {
+  for await (const info of pageInfos<T>(fetchPage, options)) yield info.items;
+}
+
+/** Every item of a list, in order, without duplicates. */
+export async function fetchAll<T>(fetchPage: PageFetcher, options: PagingOptions = {}): Promise<T[]> {
+  const all: T[] = [];
+  for await (const info of pageInfos<T>(fetchPage, options)) all.push(...info.items);
+  return all;
+}

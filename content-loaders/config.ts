@@ -1,0 +1,224 @@
+/**
+ * The configuration contract (DESIGN.md "Configuration contract"), read from an
+ * environment record. Pure: it reads only the record it is given (Astro/Vite
+ * already load `.env` into the environment). Empty values count as unset.
+ *
+ * A wrong value throws a ConfigError whose message is one line naming the
+ * variable, the value (secrets shown as "(hidden)") and what is expected:
+ *
+ *   PRESSROOM_CONCURRENCY must be an integer from 1 to 64, got "abc"
+ *
+ * The secrets (`apiKey`, `webhookSecret`) are non-enumerable on the returned
+ * object, so logging or serialising the config never prints them.
+ */
+import { z } from 'astro/zod';
+
+export const DEFAULT_SITE_URL = 'http://localhost:4321';
+export const DEFAULT_CONCURRENCY = 8;
+export const MAX_CONCURRENCY = 64;
+
+export interface PressroomConfig {
+  /** `PRESSROOM_API_URL` without a trailing slash; undefined = use the bundled emulator. */
+  apiUrl: string | undefined;
+  /** `PRESSROOM_ID`: numeric id or domain; undefined = the demo press room. */
+  pressroomId: string | undefined;
+  /** `PRESSROOM_API_KEY` (non-enumerable). */
+  readonly apiKey: string | undefined;
+  /** `PRESSROOM_SITE_URL` without a trailing slash. */
+  siteUrl: string;
+  /** `PRESSROOM_SNAPSHOT`: snapshot folder, as given. */
+  snapshotDir: string | undefined;
+  /** `PRESSROOM_IMAGE_HOSTS`: lower-cased host names, no duplicates. */
+  imageHosts: string[];
+  /** `PRESSROOM_CONCURRENCY`, 1..64. */
+  concurrency: number;
+  /** `PRESSROOM_WEBHOOK_SECRET` (non-enumerable). */
+  readonly webhookSecret: string | undefined;
+  /** `PRESSROOM_DEPLOY_COMMAND`. */
+  deployCommand: string | undefined;
+  /** Lines about PRESSROOM_* variables this contract does not know (likely typos). */
+  warnings: string[];
+}
+
+export const CONFIG_VARIABLES = [
+  'PRESSROOM_API_URL',
+  'PRESSROOM_ID',
+  'PRESSROOM_API_KEY',
+  'PRESSROOM_SITE_URL',
+  'PRESSROOM_SNAPSHOT',
+  'PRESSROOM_IMAGE_HOSTS',
+  'PRESSROOM_CONCURRENCY',
+  'PRESSROOM_WEBHOOK_SECRET',
+  'PRESSROOM_DEPLOY_COMMAND',
+] as const;
+export type ConfigVariable = (typeof CONFIG_VARIABLES)[number];
+
+const SECRET_VARIABLES: ReadonlySet<string> = new Set(['PRESSROOM_API_KEY', 'PRESSROOM_WEBHOOK_SECRET']);
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+  readonly variable: string;
+  /** Every problem found, one line each (the message is the first). */
+  readonly problems: string[];
+
+  constructor(variable: string, problems: string[]) {
+    super(problems[0] ?? `${variable} is invalid`);
+    this.variable = variable;
+    this.problems = problems;
+  }
+}
+
+const HOST_LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/i;
+
+function isHostName(host: string): boolean {
+  if (host.length === 0 || host.length > 253) return false;
+  if (/^\d{1,3}(\.\d{1,3}){3}$/.test(host)) return host.split('.').every((n) => Number(n) <= 255);
+  return host.split('.').every((label) => HOST_LABEL.test(label));
+}
+
+/** Zod check for an http(s) URL; `what` is what the message says is expected. */
+function httpUrl(what: string) {
+  return z
+    .string()
+    .superRefine((value, ctx) => {
+      let url: URL;
+      try {
+        url = new URL(value);
+      } catch {
+        ctx.addIssue({ code: 'custom', message: what });
+        return;
+      }
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') ctx.addIssue({ code: 'custom', message: what });
+      else if (url.username || url.password) ctx.addIssue({ code: 'custom', message: `${what} without a user name or password in it` });
+      else if (url.search || url.hash) ctx.addIssue({ code: 'custom', message: `${what} without a query or fragment` });
+    })
+    .transform((value) => {
+      const url = new URL(value);
+      return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
+    });
+}
+
+const schema = z.object({
+  PRESSROOM_API_URL: httpUrl('an http:// or https:// URL (the API base, e.g. https://api.example.com)').optional(),
+  PRESSROOM_ID: z
+    .string()
+    .refine((v) => /^\d+$/.test(v) || (v.includes('.') && isHostName(v)), {
+      message: 'a numeric press room id (e.g. 4201) or the press room domain (e.g. acme.pr.example)',
+    })
+    .optional(),
+  PRESSROOM_API_KEY: z
+    .string()
+    .regex(/^[\x21-\x7e]+$/, { message: 'a single token of printable characters without spaces' })
+    .optional(),
+  PRESSROOM_SITE_URL: httpUrl('an http:// or https:// URL (the public site, e.g. https://press.example.com)').default(DEFAULT_SITE_URL),
+  PRESSROOM_SNAPSHOT: z
+    .string()
+    .refine((v) => !v.includes('\0'), { message: 'a folder path' })
+    .optional(),
+  PRESSROOM_IMAGE_HOSTS: z
+    .string()
+    .transform((v) => v.split(',').map((h) => h.trim().toLowerCase()).filter((h) => h !== ''))
+    .refine((hosts) => hosts.every(isHostName), {
+      message: 'a comma-separated list of host names (e.g. images.example.com,cdn.example.net)',
+    })
+    .transform((hosts) => [...new Set(hosts)])
+    .optional(),
+  PRESSROOM_CONCURRENCY: z
+    .string()
+    .regex(/^\d+$/, { message: `an integer from 1 to ${MAX_CONCURRENCY}` })
+    .transform(Number)
+    .pipe(z.number().int().min(1, { message: `an integer from 1 to ${MAX_CONCURRENCY}` }).max(MAX_CONCURRENCY, { message: `an integer from 1 to ${MAX_CONCURRENCY}` }))
+    .optional(),
+  PRESSROOM_WEBHOOK_SECRET: z
+    .string()
+    .regex(/^whsec_[A-Za-z0-9+/=_-]+$/, { message: 'a secret starting with "whsec_" followed by its base64 key' })
+    .optional(),
+  PRESSROOM_DEPLOY_COMMAND: z
+    .string()
+    .refine((v) => !v.includes('\0'), { message: 'a shell command' })
+    .optional(),
+});
+
+/** How a value appears in an error: quoted, one line, shortened; secrets never. */
+function shown(variable: string, value: string | undefined): string {
+  if (SECRET_VARIABLES.has(variable)) return '(hidden)';
+  if (value === undefined) return 'nothing';
+  let text = value;
+  if (variable.endsWith('_URL')) {
+    // A URL may carry a password; never echo it.
+    text = text.replace(/\/\/([^/@]*)@/, (_m, userinfo: string) => `//${userinfo.includes(':') ? `${userinfo.split(':')[0]}:(hidden)` : userinfo}@`);
+  }
+  const quoted = JSON.stringify(text.length > 120 ? `${text.slice(0, 117)}...` : text);
+  return quoted;
+}
+
+function closest(name: string): string | undefined {
+  const distance = (a: string, b: string): number => {
+    const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+    for (let i = 1; i <= a.length; i++) {
+      let prev = row[0]!;
+      row[0] = i;
+      for (let j = 1; j <= b.length; j++) {
+        const tmp = row[j]!;
+        row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+        prev = tmp;
+      }
+    }
+    return row[b.length]!;
+  };
+  let best: { name: string; d: number } | undefined;
+  for (const known of CONFIG_VARIABLES) {
+    const d = distance(name, known);
+    if (!best || d < best.d) best = { name: known, d };
+  }
+  return best && best.d <= 3 ? best.name : undefined;
+}
+
+/**
+ * Reads the configuration from `env` (default `process.env`). Throws ConfigError
+ * for the first wrong variable (in the order of the contract table).
+ */
+export function loadConfig(env: Record<string, string | undefined> = process.env): PressroomConfig {
+  const input: Record<string, string | undefined> = {};
+  for (const name of CONFIG_VARIABLES) {
+    const raw = env[name];
+    const value = raw?.trim();
+    input[name] = value === undefined || value === '' ? undefined : value;
+  }
+
+  const result = schema.safeParse(input);
+  if (!result.success) {
+    const problems: Array<{ variable: string; line: string }> = [];
+    for (const issue of result.error.issues) {
+      const variable = String(issue.path[0] ?? 'configuration');
+      if (problems.some((p) => p.variable === variable)) continue;
+      // Every check above carries its own "what is expected" message.
+      problems.push({ variable, line: `${variable} must be ${issue.message}, got ${shown(variable, input[variable])}` });
+    }
+    problems.sort((a, b) => CONFIG_VARIABLES.indexOf(a.variable as ConfigVariable) - CONFIG_VARIABLES.indexOf(b.variable as ConfigVariable));
+    const firstProblem = problems[0];
+    throw new ConfigError(firstProblem?.variable ?? 'configuration', problems.map((p) => p.line));
+  }
+
+  const v = result.data;
+  const warnings: string[] = [];
+  for (const name of Object.keys(env).sort()) {
+    if (!name.startsWith('PRESSROOM_') || (CONFIG_VARIABLES as readonly string[]).includes(name)) continue;
+    const guess = closest(name);
+    warnings.push(`${name} is not a pressroom-static setting${guess ? `; did you mean ${guess}?` : ''}`);
+  }
+
+  const config = {
+    apiUrl: v.PRESSROOM_API_URL,
+    pressroomId: v.PRESSROOM_ID,
+    siteUrl: v.PRESSROOM_SITE_URL,
+    snapshotDir: v.PRESSROOM_SNAPSHOT,
+    imageHosts: v.PRESSROOM_IMAGE_HOSTS ?? [],
+    concurrency: v.PRESSROOM_CONCURRENCY ?? DEFAULT_CONCURRENCY,
+    deployCommand: v.PRESSROOM_DEPLOY_COMMAND,
+    warnings,
+  } as PressroomConfig;
+  Object.defineProperty(config, 'apiKey', { value: v.PRESSROOM_API_KEY, enumerable: false });
+  Object.defineProperty(config, 'webhookSecret', { value: v.PRESSROOM_WEBHOOK_SECRET, enumerable: false });
+  return config;
+}

@@ -1,0 +1,127 @@
+/**
+ * Turns a collection source into an Astro content loader. The whole
+ * collection is fetched and validated before the store is touched, so a
+ * collection is either replaced completely or left as it was; unchanged
+ * entries keep their digest and are not rewritten; entries gone upstream are
+ * deleted.
+ */
+import type { z } from 'astro/zod';
+import type { Loader, LoaderContext } from 'astro/loaders';
+import { normaliseApiPath, pathGroup, type NewsroomClient } from '../client/index.ts';
+import { validateItem } from '../schemas/validate.ts';
+import type { CollectionSource } from '../sources/source.ts';
+import { getLoaderRuntime, type CollectionReport, type LoaderRuntime, type RuntimeOptions } from '../runtime.ts';
+import { formatBytes } from './format.ts';
+
+export interface NewsroomLoaderOptions extends RuntimeOptions {
+  /** Supply a runtime directly (tests); otherwise the shared one is used. */
+  runtime?: () => Promise<LoaderRuntime>;
+}
+
+function groupsOf(runtime: LoaderRuntime) {
+  return runtime.client.stats().byGroup;
+}
+
+/** The shared client, noting which path groups this collection used (for its own report). */
+function scopedClient(client: NewsroomClient, touched: Set<string>): NewsroomClient {
+  const note = (path: string) => touched.add(pathGroup(normaliseApiPath(path)));
+  return {
+    ...client,
+    baseUrl: client.baseUrl,
+    pressroomId: client.pressroomId,
+    limit: client.limit,
+    get: (path, ...rest) => (note(path), client.get(path, ...rest)),
+    getJson: (path, ...rest) => (note(path), client.getJson(path, ...rest)),
+    list: (path, ...rest) => (note(path), client.list(path, ...rest)),
+    pages: (path, ...rest) => (note(path), client.pages(path, ...rest)),
+    endpoint: (path, query) => client.endpoint(path, query),
+    stats: () => client.stats(),
+  };
+}
+
+/**
+ * The loader's `schema` describes the stored entry (upstream schema piped into
+ * the entry mapping), so `getCollection()` is typed. Items are validated
+ * against the upstream schema with errors that name endpoint, id, field and
+ * value; `parseData` is not called, since entries are already validated.
+ */
+export function newsroomLoader<Api extends z.ZodType, Entry extends Record<string, unknown>>(
+  source: CollectionSource<Api, Entry>,
+  options: NewsroomLoaderOptions = {},
+): Loader & { schema: z.ZodType<Entry> } {
+  return {
+    name: `pressroom-static/${source.collection}`,
+    schema: source.schema.transform((item) => source.toEntry(item, 0)) as unknown as z.ZodType<Entry>,
+    load: async (context: LoaderContext) => {
+      const runtime = await (options.runtime ?? (() => getLoaderRuntime(options)))();
+      const started = performance.now();
+      const groupsBefore = structuredClone(groupsOf(runtime));
+      const touched = new Set<string>();
+      const batches = await source.fetch(scopedClient(runtime.client, touched));
+
+      const next = new Map<string, { data: Record<string, unknown>; digest: string }>();
+      let index = 0;
+      for (const { endpoint, items } of batches) {
+        for (const raw of items) {
+          const item = validateItem(source.schema, raw, { collection: source.collection, endpoint });
+          const id = source.entryId(item);
+          const data = source.toEntry(item, index++);
+          if (next.has(id)) {
+            throw new Error(`${source.collection}: ${endpoint} sent item ${id} twice; the API returned inconsistent data, rebuild once it settles`);
+          }
+          next.set(id, { data, digest: context.generateDigest(data) });
+        }
+      }
+
+      let added = 0;
+      let changed = 0;
+      let removed = 0;
+      for (const id of context.store.keys()) {
+        if (!next.has(id)) {
+          context.store.delete(id);
+          removed++;
+        }
+      }
+      for (const [id, { data, digest }] of next) {
+        const existing = context.store.get(id);
+        if (existing?.digest === digest) continue;
+        context.store.set({ id, data, digest });
+        if (existing) changed++;
+        else added++;
+      }
+
+      const report = collectionReport(source.collection, runtime, groupsBefore, touched, { entries: next.size, added, changed, removed, ms: performance.now() - started });
+      runtime.reports.push(report);
+      context.logger.info(formatReport(report));
+    },
+  };
+}
+
+function collectionReport(
+  collection: string,
+  runtime: LoaderRuntime,
+  before: ReturnType<typeof groupsOf>,
+  touched: ReadonlySet<string>,
+  counts: Pick<CollectionReport, 'entries' | 'added' | 'changed' | 'removed' | 'ms'>,
+): CollectionReport {
+  const report: CollectionReport = { collection, ...counts, requests: 0, retries: 0, notModified: 0, bytes: 0 };
+  for (const [group, now] of Object.entries(groupsOf(runtime))) {
+    if (!touched.has(group)) continue;
+    const was = before[group];
+    report.requests += now.requests - (was?.requests ?? 0);
+    report.retries += now.retries - (was?.retries ?? 0);
+    report.notModified += now.notModified - (was?.notModified ?? 0);
+    report.bytes += now.bytes - (was?.bytes ?? 0);
+  }
+  return report;
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+export function formatReport(r: CollectionReport): string {
+  const unchanged = r.entries - r.added - r.changed;
+  return (
+    `${r.collection}: ${r.entries} entries (${r.added} new, ${r.changed} changed, ${unchanged} unchanged, ${r.removed} removed)` +
+    ` · ${plural(r.requests, 'request')}, ${plural(r.retries, 'retry', 'retries')}, ${r.notModified} not modified · ${formatBytes(r.bytes)} · ${Math.round(r.ms)} ms`
+  );
+}

@@ -1,0 +1,96 @@
+/**
+ * The one client every loader of a build shares (one limiter, one HTTP
+ * cache), built from the configuration: live from `PRESSROOM_API_URL`, or
+ * replayed from `PRESSROOM_SNAPSHOT` with no network at all.
+ *
+ * Kept on `globalThis` because Astro loads the config, the integration and
+ * the content config in separate module graphs; all of them must see the
+ * same client and counters.
+ */
+import path from 'node:path';
+import { createNewsroomClient, type NewsroomClient } from './client/index.ts';
+import { ConfigError, loadConfig, type PressroomConfig } from './config.ts';
+import { openSnapshot } from './snapshot/replay.ts';
+import type { FetchLike } from './client/request.ts';
+
+export interface CollectionReport {
+  collection: string;
+  entries: number;
+  added: number;
+  changed: number;
+  removed: number;
+  requests: number;
+  retries: number;
+  notModified: number;
+  bytes: number;
+  ms: number;
+}
+
+export interface LoaderRuntime {
+  config: PressroomConfig;
+  client: NewsroomClient;
+  /** The fetch every download must use (the snapshot's in replay mode). */
+  fetch: FetchLike;
+  mode: 'live' | 'snapshot';
+  /** Filled by each loader as it finishes; read by the end-of-sync summary. */
+  reports: CollectionReport[];
+  startedAt: number;
+}
+
+export interface RuntimeOptions {
+  env?: Record<string, string | undefined>;
+  /** Folder for the conditional-request cache (default `.cache/pressroom-http` in the working directory). */
+  cacheDir?: string;
+}
+
+const KEY = Symbol.for('pressroom-static.loader-runtime');
+type Holder = { [KEY]?: Promise<LoaderRuntime> };
+
+async function createRuntime({ env = process.env, cacheDir }: RuntimeOptions): Promise<LoaderRuntime> {
+  const config = loadConfig(env);
+  const common = { concurrency: config.concurrency, apiKey: config.apiKey };
+  if (config.snapshotDir) {
+    let replay;
+    try {
+      replay = await openSnapshot(path.resolve(config.snapshotDir));
+    } catch (error) {
+      throw new ConfigError('PRESSROOM_SNAPSHOT', [`PRESSROOM_SNAPSHOT is not a readable snapshot: ${(error as Error).message}`]);
+    }
+    const client = createNewsroomClient({
+      ...common,
+      baseUrl: replay.manifest.api.baseUrl,
+      pressroomId: replay.manifest.api.pressroomId,
+      fetch: replay.fetch,
+      retries: 0,
+    });
+    return { config, client, fetch: replay.fetch, mode: 'snapshot', reports: [], startedAt: performance.now() };
+  }
+  if (!config.apiUrl) {
+    throw new ConfigError('PRESSROOM_API_URL', ['PRESSROOM_API_URL is not set: give the Newsroom API base URL, or PRESSROOM_SNAPSHOT to build from a snapshot']);
+  }
+  if (!config.pressroomId) {
+    throw new ConfigError('PRESSROOM_ID', ['PRESSROOM_ID is not set: give the press room numeric id or domain']);
+  }
+  const client = createNewsroomClient({
+    ...common,
+    baseUrl: config.apiUrl,
+    pressroomId: config.pressroomId,
+    cacheDir: cacheDir ?? path.resolve('.cache', 'pressroom-http'),
+  });
+  return { config, client, fetch: (input, init) => fetch(input, init), mode: 'live', reports: [], startedAt: performance.now() };
+}
+
+/** The runtime of this build, created on first use. */
+export function getLoaderRuntime(options: RuntimeOptions = {}): Promise<LoaderRuntime> {
+  const holder = globalThis as Holder;
+  holder[KEY] ??= createRuntime(options).catch((error: unknown) => {
+    delete holder[KEY];
+    throw error;
+  });
+  return holder[KEY];
+}
+
+/** Forget the runtime (tests, and a second build in the same process). */
+export function resetLoaderRuntime(): void {
+  delete (globalThis as Holder)[KEY];
+}

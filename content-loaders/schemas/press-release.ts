@@ -1,0 +1,33 @@
+/**
+ * Press releases. `draft_content_as_json` (unpublished edits) and the editor
+ * blocks are deliberately not part of the schema: they never reach a page.
+ */
+import { z } from 'astro/zod';
+import { clipping } from './clipping.ts';
+import { mediaItem } from './media.ts';
+import { flag, id, numeric, optionalDate, optionalText, optionalUrl, permalink } from './primitives.ts';
+import { tag } from './tag.ts';
+
+export const pressRelease = z.object({
+  id,
+  title: z.string(),
+  subtitle: optionalText,
+  release_date: optionalDate,
+  release_location: optionalText,
+  language: z.string().min(2),
+  social_media_pitch: optionalText,
+  summary: optionalText,
+  body_html: z.string(),
+  permalink,
+  full_url: optionalUrl,
+  short_link: optionalUrl,
+  pdf: optionalUrl,
+  show_in_timeline: flag(true),
+  show_boilerplate_text: flag(false),
+  reading_time: numeric.nullish().transform((v) => v ?? null),
+  updated_at: optionalDate,
+  tags: z.array(tag).optional(),
+  featured_images: z.array(mediaItem).optional(),
+  clippings: z.array(clipping).optional(),
+});
+export type PressRelease = z.output<typeof pressRelease>;

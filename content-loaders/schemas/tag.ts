@@ -1,0 +1,13 @@
+import { z } from 'astro/zod';
+import { id, optionalText, sizes } from './primitives.ts';
+
+export const tag = z.object({
+  id,
+  slug: z.string().min(1),
+  name: z.string(),
+  description: optionalText,
+  layout: optionalText,
+  image: sizes,
+  hero_image: sizes,
+});
+export type Tag = z.output<typeof tag>;

@@ -1,0 +1,83 @@
+/**
+ * Records everything a build needs into a snapshot folder: every API answer
+ * the loaders request (the same sources, so nothing is missed) and every media
+ * original those answers point to.
+ */
+import pLimit from 'p-limit';
+import { createNewsroomClient } from '../client/index.ts';
+import type { PressroomConfig } from '../config.ts';
+import { mediaOriginalUrls } from '../media-urls.ts';
+import { validateItem } from '../schemas/validate.ts';
+import { SOURCES } from '../sources/index.ts';
+import { createSnapshotRecorder } from './record.ts';
+import type { Manifest } from './manifest.ts';
+
+export interface RecordOptions {
+  config: Pick<PressroomConfig, 'apiUrl' | 'pressroomId' | 'apiKey' | 'concurrency'>;
+  out: string;
+  /** Progress lines. */
+  log?: (line: string) => void;
+  /** Per media download (default 60 s). */
+  mediaTimeoutMs?: number;
+}
+
+export interface RecordResult {
+  manifest: Manifest;
+  apiResponses: number;
+  mediaFiles: number;
+  /** Media URLs that could not be downloaded (each also logged). */
+  mediaFailures: string[];
+  bytes: number;
+}
+
+export async function recordSnapshot({ config, out, log = () => {}, mediaTimeoutMs = 60_000 }: RecordOptions): Promise<RecordResult> {
+  if (!config.apiUrl || !config.pressroomId) throw new Error('recordSnapshot needs PRESSROOM_API_URL and PRESSROOM_ID');
+  const recorder = createSnapshotRecorder(out);
+  const client = createNewsroomClient({
+    baseUrl: config.apiUrl,
+    pressroomId: config.pressroomId,
+    apiKey: config.apiKey,
+    concurrency: config.concurrency,
+    fetch: recorder.fetch,
+  });
+
+  const raw: unknown[] = [];
+  for (const source of Object.values(SOURCES)) {
+    const batches = await source.fetch(client);
+    for (const { endpoint, items } of batches) {
+      for (const item of items) validateItem(source.schema, item, { collection: source.collection, endpoint });
+      raw.push(...items);
+    }
+    log(`api: ${source.collection} recorded`);
+  }
+  const apiResponses = recorder.count;
+
+  const urls = [...mediaOriginalUrls(raw)];
+  const limit = pLimit(config.concurrency);
+  const failures: string[] = [];
+  let done = 0;
+  await Promise.all(
+    urls.map((url) =>
+      limit(async () => {
+        try {
+          const response = await recorder.fetch(url, { signal: AbortSignal.timeout(mediaTimeoutMs) });
+          if (response.status !== 200) throw new Error(`HTTP ${response.status}`);
+          await response.arrayBuffer();
+        } catch (error) {
+          failures.push(url);
+          log(`media: could not download ${url} (${(error as Error).message}); it is left out of the snapshot`);
+        }
+        if (++done % 100 === 0 || done === urls.length) log(`media: ${done}/${urls.length} originals`);
+      }),
+    ),
+  );
+
+  const manifest = await recorder.save({ baseUrl: client.baseUrl, pressroomId: client.pressroomId }, new Date());
+  return {
+    manifest,
+    apiResponses,
+    mediaFiles: urls.length - failures.length,
+    mediaFailures: failures,
+    bytes: manifest.entries.reduce((n, e) => n + e.bytes, 0),
+  };
+}

@@ -1,0 +1,25 @@
+/** Every collection of the press room, loaded from the Newsroom API (or a snapshot). */
+import { defineCollection } from 'astro:content';
+import { pressroomLoaders } from '../content-loaders/loaders/index.ts';
+
+const loaders = pressroomLoaders();
+
+export const collections = {
+  pressroom: defineCollection({ loader: loaders.pressroom }),
+  pressReleases: defineCollection({ loader: loaders.pressReleases }),
+  timeline: defineCollection({ loader: loaders.timeline }),
+  archive: defineCollection({ loader: loaders.archive }),
+  clippings: defineCollection({ loader: loaders.clippings }),
+  events: defineCollection({ loader: loaders.events }),
+  liveEvents: defineCollection({ loader: loaders.liveEvents }),
+  pages: defineCollection({ loader: loaders.pages }),
+  prContacts: defineCollection({ loader: loaders.prContacts }),
+  mediaKits: defineCollection({ loader: loaders.mediaKits }),
+  mediaKitCategories: defineCollection({ loader: loaders.mediaKitCategories }),
+  tags: defineCollection({ loader: loaders.tags }),
+  images: defineCollection({ loader: loaders.images }),
+  movies: defineCollection({ loader: loaders.movies }),
+  videos: defineCollection({ loader: loaders.videos }),
+  sounds: defineCollection({ loader: loaders.sounds }),
+  documents: defineCollection({ loader: loaders.documents }),
+};

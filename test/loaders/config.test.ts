@@ -1,0 +1,189 @@
+import { inspect } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../content-loaders/config.ts';
+
+const KEY = 'sk_live_9f8e7d6c5b4a3210TOPSECRET';
+const WEBHOOK_SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+
+function configError(env: Record<string, string | undefined>): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return error as ConfigError;
+  }
+  throw new Error(`expected a ConfigError for ${JSON.stringify(Object.keys(env))}`);
+}
+
+function expectOneLine(error: ConfigError, variable: string): void {
+  expect(error.variable).toBe(variable);
+  expect(error.message.startsWith(`${variable} must be `)).toBe(true);
+  expect(error.message).not.toMatch(/[\r\n]/);
+}
+
+describe('loadConfig defaults', () => {
+  it('gives the documented defaults for an empty environment', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      apiUrl: undefined,
+      pressroomId: undefined,
+      siteUrl: 'http://localhost:4321',
+      snapshotDir: undefined,
+      imageHosts: [],
+      concurrency: 8,
+      deployCommand: undefined,
+      warnings: [],
+    });
+    expect(config.apiKey).toBeUndefined();
+    expect(config.webhookSecret).toBeUndefined();
+  });
+
+  it('treats empty and blank values as unset', () => {
+    expect(loadConfig({ PRESSROOM_API_URL: '', PRESSROOM_CONCURRENCY: '  ', PRESSROOM_SITE_URL: '' })).toMatchObject({
+      apiUrl: undefined,
+      concurrency: 8,
+      siteUrl: 'http://localhost:4321',
+    });
+  });
+
+  it('is pure over the record it is given', () => {
+    const before = process.env.PRESSROOM_CONCURRENCY;
+    process.env.PRESSROOM_CONCURRENCY = 'not a number';
+    try {
+      expect(loadConfig({}).concurrency).toBe(8);
+    } finally {
+      if (before === undefined) delete process.env.PRESSROOM_CONCURRENCY;
+      else process.env.PRESSROOM_CONCURRENCY = before;
+    }
+  });
+});
+
+describe('loadConfig good values', () => {
+  it('normalises every variable', () => {
+    const config = loadConfig({
+      PRESSROOM_API_URL: 'https://api.example.com/newsroom/',
+      PRESSROOM_ID: 'acme.pr.example',
+      PRESSROOM_API_KEY: KEY,
+      PRESSROOM_SITE_URL: 'https://press.example.com/',
+      PRESSROOM_SNAPSHOT: './snapshots/2026-11-01',
+      PRESSROOM_IMAGE_HOSTS: ' Images.Example.com, cdn.example.net,,images.example.com ',
+      PRESSROOM_CONCURRENCY: '16',
+      PRESSROOM_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      PRESSROOM_DEPLOY_COMMAND: 'rsync -a dist/ host:/srv/press',
+    });
+    expect(config).toMatchObject({
+      apiUrl: 'https://api.example.com/newsroom',
+      pressroomId: 'acme.pr.example',
+      siteUrl: 'https://press.example.com',
+      snapshotDir: './snapshots/2026-11-01',
+      imageHosts: ['images.example.com', 'cdn.example.net'],
+      concurrency: 16,
+      deployCommand: 'rsync -a dist/ host:/srv/press',
+    });
+    expect(config.apiKey).toBe(KEY);
+    expect(config.webhookSecret).toBe(WEBHOOK_SECRET);
+    expect(loadConfig({ PRESSROOM_ID: '4201' }).pressroomId).toBe('4201');
+    expect(loadConfig({ PRESSROOM_API_URL: 'http://127.0.0.1:4010' }).apiUrl).toBe('http://127.0.0.1:4010');
+    expect(loadConfig({ PRESSROOM_CONCURRENCY: '1' }).concurrency).toBe(1);
+    expect(loadConfig({ PRESSROOM_CONCURRENCY: '64' }).concurrency).toBe(64);
+  });
+
+  it('never prints the secrets when the config is logged or serialised', () => {
+    const config = loadConfig({ PRESSROOM_API_KEY: KEY, PRESSROOM_WEBHOOK_SECRET: WEBHOOK_SECRET });
+    for (const text of [JSON.stringify(config), inspect(config, { depth: 5 }), String(Object.values(config))]) {
+      expect(text).not.toContain(KEY);
+      expect(text).not.toContain(WEBHOOK_SECRET);
+    }
+  });
+
+  it('warns about unknown PRESSROOM_* variables, with a guess', () => {
+    const config = loadConfig({ PRESSROOM_CONCURENCY: '4', PRESSROOM_SOMETHING_ELSE_ENTIRELY: 'x', HOME: '/root' });
+    expect(config.warnings).toEqual([
+      'PRESSROOM_CONCURENCY is not a pressroom-static setting; did you mean PRESSROOM_CONCURRENCY?',
+      'PRESSROOM_SOMETHING_ELSE_ENTIRELY is not a pressroom-static setting',
+    ]);
+  });
+});
+
+describe('loadConfig errors: one line naming the variable, the value and what is expected', () => {
+  it('PRESSROOM_API_URL', () => {
+    const bad = configError({ PRESSROOM_API_URL: 'ftp://api.example.com' });
+    expectOneLine(bad, 'PRESSROOM_API_URL');
+    expect(bad.message).toBe('PRESSROOM_API_URL must be an http:// or https:// URL (the API base, e.g. https://api.example.com), got "ftp://api.example.com"');
+    expectOneLine(configError({ PRESSROOM_API_URL: 'not a url' }), 'PRESSROOM_API_URL');
+    expect(configError({ PRESSROOM_API_URL: 'https://api.example.com/?x=1' }).message).toContain('without a query or fragment');
+  });
+
+  it('PRESSROOM_API_URL with credentials never echoes the password', () => {
+    const bad = configError({ PRESSROOM_API_URL: 'https://user:hunter2pass@api.example.com' });
+    expectOneLine(bad, 'PRESSROOM_API_URL');
+    expect(bad.message).toContain('without a user name or password');
+    expect(bad.message).not.toContain('hunter2pass');
+    expect(bad.message).toContain('user:(hidden)@api.example.com');
+  });
+
+  it('PRESSROOM_ID', () => {
+    const bad = configError({ PRESSROOM_ID: 'acme newsroom' });
+    expectOneLine(bad, 'PRESSROOM_ID');
+    expect(bad.message).toBe(
+      'PRESSROOM_ID must be a numeric press room id (e.g. 4201) or the press room domain (e.g. acme.pr.example), got "acme newsroom"',
+    );
+    expectOneLine(configError({ PRESSROOM_ID: '../../etc' }), 'PRESSROOM_ID');
+  });
+
+  it('PRESSROOM_API_KEY (the value is hidden)', () => {
+    const key = 'sk_live SECRET-with-space';
+    const bad = configError({ PRESSROOM_API_KEY: key });
+    expectOneLine(bad, 'PRESSROOM_API_KEY');
+    expect(bad.message).toBe('PRESSROOM_API_KEY must be a single token of printable characters without spaces, got (hidden)');
+    for (const text of [bad.message, bad.stack ?? '', JSON.stringify(bad), inspect(bad, { depth: 5 }), bad.problems.join('\n')]) {
+      expect(text).not.toContain('SECRET-with-space');
+    }
+  });
+
+  it('PRESSROOM_SITE_URL', () => {
+    const bad = configError({ PRESSROOM_SITE_URL: 'press.example.com' });
+    expectOneLine(bad, 'PRESSROOM_SITE_URL');
+    expect(bad.message).toContain('got "press.example.com"');
+  });
+
+  it('PRESSROOM_SNAPSHOT', () => {
+    const bad = configError({ PRESSROOM_SNAPSHOT: 'snap\0shot' });
+    expectOneLine(bad, 'PRESSROOM_SNAPSHOT');
+    expect(bad.message).toBe('PRESSROOM_SNAPSHOT must be a folder path, got "snap\\u0000shot"');
+  });
+
+  it('PRESSROOM_IMAGE_HOSTS', () => {
+    const bad = configError({ PRESSROOM_IMAGE_HOSTS: 'images.example.com, https://cdn.example.net/' });
+    expectOneLine(bad, 'PRESSROOM_IMAGE_HOSTS');
+    expect(bad.message).toContain('a comma-separated list of host names');
+    expect(bad.message).toContain('got "images.example.com, https://cdn.example.net/"');
+  });
+
+  it.each(['abc', '0', '65', '8.5', '-1'])('PRESSROOM_CONCURRENCY=%s', (value) => {
+    const bad = configError({ PRESSROOM_CONCURRENCY: value });
+    expectOneLine(bad, 'PRESSROOM_CONCURRENCY');
+    expect(bad.message).toBe(`PRESSROOM_CONCURRENCY must be an integer from 1 to 64, got "${value}"`);
+  });
+
+  it('PRESSROOM_WEBHOOK_SECRET (the value is hidden)', () => {
+    const bad = configError({ PRESSROOM_WEBHOOK_SECRET: 'MfKQ9r8GKYqrTwjUPD8ILPZIo2' });
+    expectOneLine(bad, 'PRESSROOM_WEBHOOK_SECRET');
+    expect(bad.message).toBe('PRESSROOM_WEBHOOK_SECRET must be a secret starting with "whsec_" followed by its base64 key, got (hidden)');
+    expect(bad.message).not.toContain('MfKQ9r8GKYqrTwjUPD8ILPZIo2');
+  });
+
+  it('PRESSROOM_DEPLOY_COMMAND', () => {
+    const bad = configError({ PRESSROOM_DEPLOY_COMMAND: 'deploy\0now' });
+    expectOneLine(bad, 'PRESSROOM_DEPLOY_COMMAND');
+  });
+
+  it('reports the first wrong variable in contract order and lists all of them', () => {
+    const bad = configError({ PRESSROOM_CONCURRENCY: 'many', PRESSROOM_API_URL: 'nope', PRESSROOM_API_KEY: `${KEY} x` });
+    expect(bad.variable).toBe('PRESSROOM_API_URL');
+    expect(bad.problems).toHaveLength(3);
+    expect(bad.problems.map((p) => p.split(' ')[0])).toEqual(['PRESSROOM_API_URL', 'PRESSROOM_API_KEY', 'PRESSROOM_CONCURRENCY']);
+    expect(JSON.stringify(bad)).not.toContain(KEY);
+    expect(inspect(bad)).not.toContain(KEY);
+  });
+});
