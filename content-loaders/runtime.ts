@@ -46,7 +46,7 @@ export interface RuntimeOptions {
 const KEY = Symbol.for('pressroom-static.loader-runtime');
 type Holder = { [KEY]?: Promise<LoaderRuntime> };
 
-async function createRuntime({ env = process.env, cacheDir }: RuntimeOptions): Promise<LoaderRuntime> {
+export async function createLoaderRuntime({ env = process.env, cacheDir }: RuntimeOptions): Promise<LoaderRuntime> {
   const config = loadConfig(env);
   const common = { concurrency: config.concurrency, apiKey: config.apiKey };
   if (config.snapshotDir) {
@@ -83,7 +83,7 @@ async function createRuntime({ env = process.env, cacheDir }: RuntimeOptions): P
 /** The runtime of this build, created on first use. */
 export function getLoaderRuntime(options: RuntimeOptions = {}): Promise<LoaderRuntime> {
   const holder = globalThis as Holder;
-  holder[KEY] ??= createRuntime(options).catch((error: unknown) => {
+  holder[KEY] ??= createLoaderRuntime(options).catch((error: unknown) => {
     delete holder[KEY];
     throw error;
   });

@@ -1,0 +1,235 @@
+/**
+ * Every content loader against the real emulator over HTTP: complete loads,
+ * hidden items kept out, digests that make an unchanged rebuild write
+ * nothing, removals, a flaky upstream giving identical data, a persistent
+ * fault failing the load without touching the store, and schema drift.
+ */
+import { createServer, type Server } from 'node:http';
+import { mkdtemp, rm } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulator, type RunningEmulator } from '../../emulator/server.ts';
+import { isPublic } from '../../emulator/model/visibility.ts';
+import { SchemaDriftError } from '../../content-loaders/schemas/validate.ts';
+import { TEST_MEDIA_CACHE } from '../helpers/emulator.ts';
+import { dataOf, loadAll, runtimeFor } from '../helpers/loader-context.ts';
+
+let api: RunningEmulator;
+let tmp: string;
+const envFor = (emu: RunningEmulator, extra: Record<string, string> = {}) => ({
+  PRESSROOM_API_URL: emu.url,
+  PRESSROOM_ID: String(emu.pressroom.id),
+  PRESSROOM_CONCURRENCY: '4',
+  ...extra,
+});
+
+async function admin(method: string, p: string, body?: unknown) {
+  const res = await fetch(`${api.url}/_emulator${p}`, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return res.json() as Promise<{ data: any }>;
+}
+
+beforeAll(async () => {
+  api = await startEmulator({ frozenClock: true, cacheDir: TEST_MEDIA_CACHE, seed: 1 });
+  tmp = await mkdtemp(path.join(os.tmpdir(), 'loaders-'));
+});
+afterAll(async () => {
+  await api.close();
+  await rm(tmp, { recursive: true, force: true });
+});
+
+describe('a complete load of the demo press room', () => {
+  it('loads every collection completely, with nothing hidden', async () => {
+    const run = await loadAll(await runtimeFor(envFor(api), path.join(tmp, 'http-complete')));
+    const w = api.store().world;
+    const now = api.store().clock.now();
+    const visible = <T extends Parameters<typeof isPublic>[0]>(rows: T[]) => rows.filter((r) => isPublic(r, now));
+    const counts = Object.fromEntries(Object.entries(run.stores).map(([name, store]) => [name, store.map.size]));
+    expect(counts).toMatchObject({
+      pressroom: 1,
+      pressReleases: visible(w.pressReleases).length,
+      clippings: visible(w.clippings).length,
+      events: visible(w.events).length,
+      liveEvents: visible(w.liveEvents).filter((l) => w.events.some((e) => e.id === l.event_id && isPublic(e, now))).length,
+      pages: visible(w.pages).length,
+      prContacts: w.prContacts.length,
+      mediaKits: visible(w.mediaKits).length,
+      mediaKitCategories: w.mediaKitCategories.filter((c) => api.store().isCategoryVisible(c, now)).length,
+      tags: w.tags.length,
+      images: visible(w.images).length,
+      movies: visible(w.movies).length,
+      videos: visible(w.videos).length,
+      sounds: visible(w.sounds).length,
+      documents: visible(w.documents).length,
+    });
+    expect(counts.liveEvents).toBeGreaterThan(0);
+    expect(counts.timeline).toBeGreaterThan(counts.pressReleases!);
+    expect(counts.archive).toBeGreaterThan(0);
+
+    const text = JSON.stringify(Object.values(run.stores).map(dataOf));
+    for (const marker of ['EMBARGOED', 'PRIVATE', 'DRAFT', 'LOCKED-KIT', 'PROTECTED-KIT']) expect(text).not.toContain(marker);
+    expect(text).not.toContain('draft_content_as_json');
+    expect(text).not.toContain('content_as_json');
+
+    const release = Object.values(dataOf(run.stores.pressReleases))[0] as any;
+    expect(release).toMatchObject({ tag_ids: expect.any(Array), featured_images: expect.any(Array), clipping_ids: expect.any(Array) });
+    const withImage = Object.values(dataOf(run.stores.pressReleases)).find((r: any) => r.featured_images.length > 0) as any;
+    expect(typeof withImage.featured_images[0].sizes.original.width).toBe('number');
+    const tag = Object.values(dataOf(run.stores.tags))[0] as any;
+    expect(tag.press_release_count).toBeGreaterThanOrEqual(0);
+    const categories = Object.values(dataOf(run.stores.mediaKitCategories)) as any[];
+    expect(categories.some((c) => c.depth === 1 && c.ancestor_ids.length === 1)).toBe(true);
+    for (const kit of Object.values(dataOf(run.stores.mediaKits)) as any[]) {
+      if (kit.is_locked || kit.is_password_protected) expect(kit.media).toEqual([]);
+    }
+    const timeline = Object.values(dataOf(run.stores.timeline)) as any[];
+    expect(new Set(timeline.map((t) => t.type))).toEqual(new Set(['press_release', 'clipping', 'event']));
+    expect(run.logs.some((l) => /^pressReleases: \d+ entries \(\d+ new/.test(l))).toBe(true);
+  });
+});
+
+describe('rebuilds', () => {
+  it('writes nothing and costs only 304s when nothing changed upstream; drops what was unpublished', async () => {
+    const cacheDir = path.join(tmp, 'http-rebuild');
+    const first = await loadAll(await runtimeFor(envFor(api), cacheDir));
+    const writesAfterFirst = Object.values(first.stores).reduce((n, s) => n + s.writes, 0);
+    const second = await loadAll(await runtimeFor(envFor(api), cacheDir), first.stores);
+    expect(Object.values(second.stores).reduce((n, s) => n + s.writes, 0)).toBe(writesAfterFirst);
+    const stats = second.runtime.client.stats();
+    expect(stats.notModified).toBe(stats.requests);
+    expect(stats.bytes).toBe(0);
+
+    const kit = Object.values(dataOf(first.stores.mediaKits))[0] as { id: number };
+    const res = await fetch(`${api.url}/v1/media_kits/${kit.id}/unpublish.json`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${api.managementKey}` },
+    });
+    expect(res.status).toBe(200);
+    const third = await loadAll(await runtimeFor(envFor(api), cacheDir), first.stores, ['mediaKits']);
+    expect(third.stores.mediaKits.map.has(String(kit.id))).toBe(false);
+    expect(third.logs.join('\n')).toMatch(/mediaKits: \d+ entries \(0 new, 0 changed, \d+ unchanged, 1 removed\)/);
+    await fetch(`${api.url}/v1/media_kits/${kit.id}/publish.json`, { method: 'PUT', headers: { authorization: `Bearer ${api.managementKey}` } });
+  });
+});
+
+describe('a flaky upstream', () => {
+  it('loads data identical to a clean run with faults on every route', async () => {
+    const clean = await loadAll(await runtimeFor(envFor(api)));
+    await admin('DELETE', '/faults');
+    for (const rule of [
+      { kind: 'status', status: 503, rate: 0.15 },
+      { kind: 'status', status: 429, retryAfterSeconds: 0, rate: 0.1 },
+      { kind: 'reset', rate: 0.1 },
+      { kind: 'truncate', rate: 0.1 },
+      { kind: 'latency', latencyMs: 20, rate: 0.2 },
+    ]) {
+      await admin('POST', '/faults', { route: '/v1/pressrooms/*', ...rule });
+    }
+    try {
+      const flaky = await loadAll(await runtimeFor(envFor(api)));
+      for (const name of Object.keys(clean.stores) as Array<keyof typeof clean.stores>) {
+        expect(dataOf(flaky.stores[name]), name).toEqual(dataOf(clean.stores[name]));
+      }
+      expect(flaky.runtime.client.stats().retries).toBeGreaterThan(0);
+      const fired = ((await admin('GET', '/faults')).data as Array<{ fired: number }>).reduce((n, r) => n + r.fired, 0);
+      expect(fired).toBeGreaterThan(0);
+    } finally {
+      await admin('DELETE', '/faults');
+    }
+  });
+
+  it('fails the load with a clear error on a persistent fault and leaves the store as it was', async () => {
+    const runtime = await runtimeFor(envFor(api));
+    const first = await loadAll(runtime, {}, ['clippings']);
+    const before = dataOf(first.stores.clippings);
+    await admin('POST', '/faults', { route: '/v1/pressrooms/*/clippings*', kind: 'status', status: 502 });
+    try {
+      const fast = await runtimeFor(envFor(api));
+      await expect(loadAll(fast, first.stores, ['clippings'])).rejects.toThrow(/clippings.*failed after \d+ attempts: HTTP 502/);
+      expect(dataOf(first.stores.clippings)).toEqual(before);
+    } finally {
+      await admin('DELETE', '/faults');
+    }
+  }, 60_000);
+});
+
+describe('the API key', () => {
+  it('reaches the server as a bearer token and never appears in a log line', async () => {
+    const key = 'sk_live_loader_SECRET_7731';
+    const keyed = await startEmulator({ readKey: key, frozenClock: true, cacheDir: TEST_MEDIA_CACHE });
+    try {
+      const run = await loadAll(await runtimeFor(envFor(keyed, { PRESSROOM_API_KEY: key })), {}, ['pressroom', 'pressReleases', 'tags']);
+      expect(run.stores.pressReleases.map.size).toBeGreaterThan(0);
+      expect(run.logs.join('\n')).not.toContain(key);
+      const log = (await (await fetch(`${keyed.url}/_emulator/requests?path_prefix=/v1`)).json()) as { data: Array<{ auth: string; keyFingerprint: string }> };
+      expect(log.data.length).toBeGreaterThan(0);
+      expect(log.data.every((e) => e.auth === 'bearer' && e.keyFingerprint)).toBe(true);
+      await expect(loadAll(await runtimeFor(envFor(keyed, { PRESSROOM_API_KEY: 'wrong' })), {}, ['tags'])).rejects.toThrow(/401/);
+    } finally {
+      await keyed.close();
+    }
+  });
+});
+
+describe('schema drift', () => {
+  let server: Server;
+  let base: string;
+  let releases: any[];
+  let mode: 'tolerable' | 'broken' = 'tolerable';
+  beforeAll(async () => {
+    releases = ((await (await fetch(`${api.url}/v1/pressrooms/${api.pressroom.id}/press_releases?limit=5&includes=tags,featured_images,clippings`)).json()) as { data: any[] }).data;
+    server = createServer((req, res) => {
+      const data = releases.map((r, i) => {
+        if (mode === 'broken' && i === 2) return { ...r, featured_images: [{ ...r.featured_images[0], sizes: { original: { width: 'wide', height: '10', url: 'http://x.example/a.jpg' } } }] };
+        return {
+          ...r,
+          brand_new_field: { nested: true },
+          subtitle: null,
+          summary: null,
+          reading_time: String(r.reading_time ?? 3),
+          featured_images: r.featured_images.map((m: any) => ({ ...m, file_size: String(m.file_size), id: String(m.id) })),
+        };
+      });
+      const page = Number(new URL(req.url!, 'http://x').searchParams.get('page') ?? '1');
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ data: page <= 1 ? data : [], paging: { page, limit: 100, total: 100 } }));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise((r) => server.close(r)));
+
+  it('tolerates unknown fields, nulls and numbers sent as strings', async () => {
+    mode = 'tolerable';
+    const run = await loadAll(await runtimeFor({ PRESSROOM_API_URL: base, PRESSROOM_ID: '1' }), {}, ['pressReleases']);
+    const entries = Object.values(dataOf(run.stores.pressReleases)) as any[];
+    expect(entries).toHaveLength(5);
+    expect(entries.every((e) => e.subtitle === null && typeof e.reading_time === 'number' && !('brand_new_field' in e))).toBe(true);
+    expect(entries.flatMap((e) => e.featured_images).every((m: any) => typeof m.file_size === 'number' && typeof m.id === 'number')).toBe(true);
+  });
+
+  it('fails with the endpoint, item id, field path and value when a value breaks the schema', async () => {
+    mode = 'broken';
+    const error = await loadAll(await runtimeFor({ PRESSROOM_API_URL: base, PRESSROOM_ID: '1' }), {}, ['pressReleases']).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SchemaDriftError);
+    const message = (error as Error).message;
+    expect(message).toContain(`item ${releases[2].id}`);
+    expect(message).toContain('/v1/pressrooms/1/press_releases');
+    expect(message).toContain('featured_images.0.sizes.original.width');
+    expect(message).toContain('"wide"');
+  });
+});
+
+describe('configuration', () => {
+  it('stops with one line naming the variable', async () => {
+    await expect(runtimeFor({ PRESSROOM_API_URL: 'ftp://nope', PRESSROOM_ID: '1' })).rejects.toThrow(/^PRESSROOM_API_URL/);
+    await expect(runtimeFor({})).rejects.toThrow(/PRESSROOM_API_URL is not set/);
+    await expect(runtimeFor({ PRESSROOM_SNAPSHOT: path.join(tmp, 'nothing-here') })).rejects.toThrow(/^PRESSROOM_SNAPSHOT is not a readable snapshot/);
+  });
+
+});

@@ -1,0 +1,99 @@
+/**
+ * Snapshots: recording everything a build needs (API answers and media
+ * originals, without the key), and replaying it with no socket opened.
+ */
+import { readFile, readdir, rm, writeFile, mkdtemp } from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulator, type RunningEmulator } from '../../emulator/server.ts';
+import { loadConfig } from '../../content-loaders/config.ts';
+import { mediaOriginalUrls } from '../../content-loaders/media-urls.ts';
+import { readManifest, sha256Hex } from '../../content-loaders/snapshot/manifest.ts';
+import { recordSnapshot, type RecordResult } from '../../content-loaders/snapshot/record-press-room.ts';
+import { TEST_MEDIA_CACHE } from '../helpers/emulator.ts';
+import { dataOf, loadAll, runtimeFor, type LoadRun } from '../helpers/loader-context.ts';
+
+const KEY = 'sk_live_snapshot_SECRET_9921';
+let api: RunningEmulator;
+let dir: string;
+let recorded: RecordResult;
+let live: LoadRun;
+
+beforeAll(async () => {
+  api = await startEmulator({ readKey: KEY, frozenClock: true, cacheDir: TEST_MEDIA_CACHE });
+  dir = await mkdtemp(path.join(os.tmpdir(), 'snapshot-'));
+  const env = { PRESSROOM_API_URL: api.url, PRESSROOM_ID: String(api.pressroom.id), PRESSROOM_API_KEY: KEY };
+  recorded = await recordSnapshot({ config: loadConfig(env), out: dir });
+  live = await loadAll(await runtimeFor(env));
+}, 120_000);
+
+afterAll(async () => {
+  await api.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('recording', () => {
+  it('records every API answer and every media original, each file matching its SHA-256', async () => {
+    const manifest = await readManifest(dir);
+    expect(manifest.api).toEqual({ baseUrl: api.url, pressroomId: String(api.pressroom.id) });
+    const urls = new Set(manifest.entries.map((e) => e.url));
+    const apiUrls = [...urls].filter((u) => u.includes('/v1/pressrooms/'));
+    expect(apiUrls.length).toBe(recorded.apiResponses);
+    const originals = mediaOriginalUrls(Object.values(live.stores).flatMap((s) => Object.values(dataOf(s))));
+    for (const url of originals) expect(urls.has(url), url).toBe(true);
+    expect(recorded.mediaFailures).toEqual([]);
+    for (const entry of manifest.entries) {
+      const bytes = await readFile(path.join(dir, 'files', entry.sha256));
+      expect(bytes.length).toBe(entry.bytes);
+      expect(sha256Hex(bytes)).toBe(entry.sha256);
+    }
+    const kinds = new Set(manifest.entries.map((e) => e.contentType?.split(';')[0]));
+    expect(kinds).toEqual(new Set(['application/json', 'image/jpeg', 'image/png', 'application/pdf', 'audio/wav', 'video/mp4', 'video/webm']));
+  });
+
+  it('never writes the API key into the snapshot', async () => {
+    const files = [path.join(dir, 'manifest.json'), ...(await readdir(path.join(dir, 'files'))).map((f) => path.join(dir, 'files', f))];
+    for (const file of files) expect((await readFile(file)).includes(KEY), file).toBe(false);
+  });
+});
+
+describe('replay', () => {
+  it('loads the same entries with no socket opened', async () => {
+    const connects: string[] = [];
+    const original = net.Socket.prototype.connect;
+    net.Socket.prototype.connect = function (this: net.Socket, ...args: unknown[]) {
+      connects.push(JSON.stringify(args[0]));
+      return (original as (...a: unknown[]) => net.Socket).apply(this, args);
+    } as typeof original;
+    try {
+      const replayed = await loadAll(await runtimeFor({ PRESSROOM_SNAPSHOT: dir }));
+      expect(replayed.runtime.mode).toBe('snapshot');
+      for (const name of Object.keys(live.stores) as Array<keyof typeof live.stores>) {
+        expect(dataOf(replayed.stores[name]), name).toEqual(dataOf(live.stores[name]));
+      }
+      const image = Object.values(dataOf(replayed.stores.images))[0] as { sizes: { original: { url: string } } };
+      const bytes = await (await replayed.runtime.fetch(image.sizes.original.url, {})).arrayBuffer();
+      expect(bytes.byteLength).toBeGreaterThan(1000);
+    } finally {
+      net.Socket.prototype.connect = original;
+    }
+    expect(connects).toEqual([]);
+  });
+
+  it('names the URL that was not recorded, and refuses a damaged file', async () => {
+    const runtime = await runtimeFor({ PRESSROOM_SNAPSHOT: dir });
+    await expect(runtime.fetch(`${api.url}/media/not-recorded.jpg`, {})).rejects.toThrow(/not-recorded\.jpg is not in the snapshot/);
+    const manifest = await readManifest(dir);
+    const victim = manifest.entries.find((e) => e.contentType === 'image/png')!;
+    const file = path.join(dir, 'files', victim.sha256);
+    const good = await readFile(file);
+    await writeFile(file, Buffer.concat([good.subarray(0, 100), Buffer.from('tampered')]));
+    try {
+      await expect(runtime.fetch(victim.url, {})).rejects.toThrow(/does not match its SHA-256/);
+    } finally {
+      await writeFile(file, good);
+    }
+  });
+});
