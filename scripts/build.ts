@@ -1,31 +1,35 @@
 /**
- * `npm run build`: builds the site into a staging folder and only then swaps
- * it in as `dist/`, so a build that cannot finish leaves the previous site
- * exactly as it was.
+ * `npm run build [-- --out DIR]`: builds the site into a staging folder next
+ * to the output and only then swaps it in, so a build that cannot finish
+ * leaves the previous site exactly as it was. Default output: `dist/`.
  */
 import { existsSync } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { parseArgs } from 'node:util';
 import { build } from 'astro';
 
 const root = path.resolve(import.meta.dirname, '..');
-const dist = path.join(root, 'dist');
-const staging = path.join(root, '.cache', 'build', 'dist-next');
-const previous = path.join(root, '.cache', 'build', 'dist-previous');
+// Builds run in CI and cron jobs with no network; never phone home.
+process.env.ASTRO_TELEMETRY_DISABLED ??= '1';
 
 async function main(): Promise<number> {
+  const { values } = parseArgs({ options: { out: { type: 'string' } } });
+  const out = path.resolve(values.out ?? path.join(root, 'dist'));
+  const staging = `${out}.building`;
+  const previous = `${out}.previous`;
   await rm(staging, { recursive: true, force: true });
   try {
     await build({ root, outDir: staging });
   } catch (error) {
     console.error(`\nbuild failed: ${(error as Error).message.split('\n')[0]}`);
-    console.error(existsSync(dist) ? 'dist/ was left exactly as it was.' : 'no dist/ was written.');
+    console.error(existsSync(out) ? `${path.relative(root, out) || out} was left exactly as it was.` : 'nothing was written.');
     await rm(staging, { recursive: true, force: true });
     return 1;
   }
   await rm(previous, { recursive: true, force: true });
-  if (existsSync(dist)) await rename(dist, previous);
-  await rename(staging, dist);
+  if (existsSync(out)) await rename(out, previous);
+  await rename(staging, out);
   await rm(previous, { recursive: true, force: true });
   return 0;
 }
