@@ -12,7 +12,7 @@ import { PACKS } from './language/index.ts';
 import type { Lang } from './language/pack.ts';
 import { fill, plainText } from './markup.ts';
 import type { People } from './people.ts';
-import { hash32, type Rng } from './random.ts';
+import { hash32, type Rng } from '../model/random.ts';
 import type { Story } from './releases.ts';
 import { slugify } from './slug.ts';
 import { releaseSlots } from './text.ts';

@@ -5,7 +5,7 @@ import { COMPANY } from './company.ts';
 import { ID_BASE, IdSequence } from './ids.ts';
 import type { Lang } from './language/pack.ts';
 import type { People } from './people.ts';
-import { hash32, type Rng } from './random.ts';
+import { hash32, type Rng } from '../model/random.ts';
 import { slugify } from './slug.ts';
 
 const ROLES: ReadonlyArray<{ title: string; lang: Lang; phone: string; mobile: string; avatar: boolean; skype: boolean }> = [

@@ -1,6 +1,6 @@
 /** Time arithmetic for the demo world. Everything is relative to `options.now`; nothing reads the system clock. */
 import type { IsoDate } from '../model/types.ts';
-import type { Rng } from './random.ts';
+import type { Rng } from '../model/random.ts';
 
 export const MINUTE = 60_000;
 export const HOUR = 60 * MINUTE;

@@ -10,7 +10,7 @@ import { PACKS } from './language/index.ts';
 import type { Lang, Slots } from './language/pack.ts';
 import { escapeHtml, fill, list, paragraph } from './markup.ts';
 import type { People } from './people.ts';
-import type { Rng } from './random.ts';
+import type { Rng } from '../model/random.ts';
 import type { Plan } from './scale.ts';
 import { slugify } from './slug.ts';
 import { releaseSlots } from './text.ts';

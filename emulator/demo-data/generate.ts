@@ -15,7 +15,7 @@ import { generateMedia, type MediaContext } from './media.ts';
 import { generatePages } from './pages.ts';
 import { makePeople } from './people.ts';
 import { generatePressroom } from './pressroom.ts';
-import { Rng, hash32 } from './random.ts';
+import { Rng, hash32 } from '../model/random.ts';
 import { generateReleases } from './releases.ts';
 import { planFor } from './scale.ts';
 import { generateTags } from './tags.ts';

@@ -4,7 +4,7 @@
  * documents, sounds, videos) and release PDFs share one id space, because
  * media kits reference them by id alone.
  */
-import type { Rng } from './random.ts';
+import type { Rng } from '../model/random.ts';
 
 export const ID_BASE = {
   pressRelease: 100_000,

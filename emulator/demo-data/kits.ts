@@ -11,7 +11,7 @@ import { ID_BASE, IdSequence } from './ids.ts';
 import { PACKS } from './language/index.ts';
 import { fill } from './markup.ts';
 import { makeDocument, makeImage, type MediaContext, type MediaLibrary } from './media.ts';
-import type { Rng } from './random.ts';
+import type { Rng } from '../model/random.ts';
 import type { Plan } from './scale.ts';
 import { slugify } from './slug.ts';
 import { htmlParagraphs, releaseSlots } from './text.ts';

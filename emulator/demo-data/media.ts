@@ -15,7 +15,7 @@ import { PACKS } from './language/index.ts';
 import type { Lang } from './language/pack.ts';
 import { fill } from './markup.ts';
 import type { People } from './people.ts';
-import { hash32, type Rng } from './random.ts';
+import { hash32, type Rng } from '../model/random.ts';
 import type { Plan } from './scale.ts';
 import { slugify } from './slug.ts';
 import { plainParagraphs, releaseSlots, type InlineImage } from './text.ts';

@@ -3,7 +3,7 @@ import type { Page, Tag } from '../model/types.ts';
 import { COMPANY } from './company.ts';
 import { DAY, HOUR, between, iso } from './dates.ts';
 import { ID_BASE, IdSequence } from './ids.ts';
-import type { Rng } from './random.ts';
+import type { Rng } from '../model/random.ts';
 import { hidden, visible } from './visibility.ts';
 
 interface PageSeed {

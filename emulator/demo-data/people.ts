@@ -6,7 +6,7 @@
 import { Faker, base, de, en, nl } from '@faker-js/faker';
 import type { Lang } from './language/pack.ts';
 import { EXECUTIVE_POSITIONS } from './company.ts';
-import { hash32, type Rng } from './random.ts';
+import { hash32, type Rng } from '../model/random.ts';
 
 export interface Person {
   firstName: string;

@@ -3,7 +3,7 @@ import type { Pressroom } from '../model/types.ts';
 import { AssetRegistry, LOGO_RENDITIONS } from './assets.ts';
 import { COMPANY } from './company.ts';
 import { DAY, HOUR, YEAR, floorTo, iso } from './dates.ts';
-import { hash32, type Rng } from './random.ts';
+import { hash32, type Rng } from '../model/random.ts';
 
 export function generatePressroom(rng: Rng, seed: number, now: number, assets: AssetRegistry): Pressroom {
   const logo = assets.image(

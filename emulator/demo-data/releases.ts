@@ -11,7 +11,7 @@ import { ID_BASE, IdSequence } from './ids.ts';
 import { PACKS } from './language/index.ts';
 import type { Lang, Slots } from './language/pack.ts';
 import type { People } from './people.ts';
-import { hash32, type Rng } from './random.ts';
+import { hash32, type Rng } from '../model/random.ts';
 import type { Plan } from './scale.ts';
 import { slugify } from './slug.ts';
 import { blocksJson, draftBlocksJson, releaseSlots, writeRelease, type InlineImage } from './text.ts';

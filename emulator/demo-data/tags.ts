@@ -3,7 +3,7 @@ import type { Tag } from '../model/types.ts';
 import { AssetRegistry, HERO_RENDITIONS, LIBRARY_RENDITIONS } from './assets.ts';
 import { COMPANY, TAG_SEEDS } from './company.ts';
 import { ID_BASE, IdSequence } from './ids.ts';
-import { hash32, type Rng } from './random.ts';
+import { hash32, type Rng } from '../model/random.ts';
 
 const LAYOUTS = [['default', 6], ['grid', 3], ['list', 2]] as const;
 

@@ -8,7 +8,7 @@ import { AWARDS, COMPANY, FAIRS, INVESTORS, PARTNERS, PRODUCTS, CITIES } from '.
 import type { LanguagePack, Slots } from './language/pack.ts';
 import { escapeHtml, fill, inlineHtml, list, paragraph, plainText, wordCount } from './markup.ts';
 import type { People } from './people.ts';
-import { Deck, type Rng } from './random.ts';
+import { Deck, type Rng } from '../model/random.ts';
 import { utcParts } from './dates.ts';
 
 const VEHICLES = PRODUCTS.filter((p) => p.vehicle);

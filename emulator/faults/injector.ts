@@ -7,7 +7,13 @@
  * same seed, rules and request sequence makes the same decisions, and adding
  * another rule does not shift an existing rule's sequence.
  */
+import { Rng, hash32 } from '../model/random.ts';
 import { compileRouteGlob, validateFaultRule } from './rules.ts';
+
+function forkRandom(seed: number | string, ruleId: string): () => number {
+  const rng = new Rng(hash32(seed, ruleId));
+  return () => rng.float();
+}
 import type { FaultKind, FaultRule, FaultRuleInput, FaultStatus } from './rules.ts';
 
 export interface FaultDecision {
@@ -59,28 +65,6 @@ interface ActiveRule {
   fired: number;
 }
 
-/** 32-bit FNV-1a over a string. */
-function hash32(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
-}
-
-/** mulberry32: small, fast, good enough for fault sampling. */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export function faultLabel(rule: Pick<FaultRule, 'kind' | 'status' | 'latencyMs' | 'stallMs'>): string {
   switch (rule.kind) {
     case 'status':
@@ -121,7 +105,7 @@ export function createFaultInjector(options: { seed?: number | string } = {}): F
       const active: ActiveRule = {
         rule,
         pattern: compileRouteGlob(rule.route),
-        random: mulberry32(hash32(`${seed}\u0000${id}`)),
+        random: forkRandom(seed, id),
         remaining: rule.count ?? null,
         matched: 0,
         fired: 0,

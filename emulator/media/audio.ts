@@ -1,5 +1,5 @@
 import type { AudioAssetSpec } from '../model/types.ts';
-import { createRandom } from './random.ts';
+import { Rng, hash32 } from '../model/random.ts';
 
 export const WAV_SAMPLE_RATE = 11_025;
 const BYTES_PER_SAMPLE = 2;
@@ -29,7 +29,7 @@ export function renderWav(spec: AudioAssetSpec): Buffer {
   const out = Buffer.alloc(HEADER_BYTES + samples * BYTES_PER_SAMPLE);
   writeHeader(out, samples);
 
-  const rnd = createRandom(spec.seed, 0xa0d);
+  const rnd = new Rng(hash32(spec.seed, 0xa0d));
   const root = 196 * 2 ** (rnd.int(0, 11) / 12); // G3 .. F#4
   const scale = [0, 2, 4, 7, 9, 12, 14, 16];
   const noteSeconds = rnd.pick([0.25, 0.3, 0.375, 0.5]);

@@ -1,4 +1,4 @@
-import { createRandom, type Random } from './random.ts';
+import { Rng, hash32 } from '../model/random.ts';
 
 /** Everything that decides how an original picture looks. */
 export interface PictureSpec {
@@ -24,7 +24,7 @@ const MAX_LINES = 3;
 export function pictureSvg(spec: PictureSpec): string {
   const { width: w, height: h } = spec;
   const s = Math.min(w, h);
-  const rnd = createRandom(spec.seed, 0x1a9e);
+  const rnd = new Rng(hash32(spec.seed, 0x1a9e));
   const hueA = rnd.range(0, 360);
   const hueB = (hueA + rnd.range(45, 120)) % 360;
   const from = hsl(hueA, rnd.range(55, 70), rnd.range(34, 44));
@@ -55,11 +55,11 @@ export function pictureSvg(spec: PictureSpec): string {
 }
 
 /** Translucent circles and tilted rounded rectangles over the gradient. */
-function decorations(rnd: Random, w: number, h: number, s: number): string[] {
+function decorations(rnd: Rng, w: number, h: number, s: number): string[] {
   const out: string[] = [];
   const circles = rnd.int(4, 7);
   for (let i = 0; i < circles; i++) {
-    const fill = rnd.next() < 0.7 ? '#fff' : '#000';
+    const fill = rnd.float() < 0.7 ? '#fff' : '#000';
     const opacity = fill === '#fff' ? rnd.range(0.08, 0.2) : rnd.range(0.05, 0.1);
     out.push(
       `<circle cx="${f(rnd.range(0, w))}" cy="${f(rnd.range(0, h))}" r="${f(rnd.range(0.08, 0.42) * s)}" ` +
@@ -82,7 +82,7 @@ function decorations(rnd: Random, w: number, h: number, s: number): string[] {
 }
 
 /** A logo-like badge: an opaque rounded card with opaque accents, nothing behind it. */
-function badgeShapes(rnd: Random, w: number, h: number, s: number, from: string, to: string): string[] {
+function badgeShapes(rnd: Rng, w: number, h: number, s: number, from: string, to: string): string[] {
   const inset = 0.12;
   const x = w * inset;
   const y = h * inset;

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
  * Bump when any renderer's output changes (picture design, encoder settings,
  * PDF layout, tone generator), so stale cache files are never served again.
  */
-export const RENDERER_VERSION = 'pressroom-media-1';
+export const RENDERER_VERSION = 'pressroom-media-2';
 
 /** JSON with object keys sorted at every level, so equal specs give equal text. */
 export function stableStringify(value: unknown): string {

@@ -1,7 +1,7 @@
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
 import type { PdfAssetSpec } from '../model/types.ts';
 import { hsl } from './image-svg.ts';
-import { createRandom } from './random.ts';
+import { Rng, hash32 } from '../model/random.ts';
 
 /** Every document carries this instant as its creation and modification date. */
 export const PDF_FIXED_DATE = new Date('2020-01-01T00:00:00.000Z');
@@ -33,7 +33,7 @@ export async function renderPdf(spec: PdfAssetSpec): Promise<Buffer> {
   doc.setCreationDate(PDF_FIXED_DATE);
   doc.setModificationDate(PDF_FIXED_DATE);
 
-  const accent = hexToRgb(hsl(createRandom(spec.seed, 0x9df).range(0, 360), 60, 42));
+  const accent = hexToRgb(hsl(new Rng(hash32(spec.seed, 0x9df)).range(0, 360), 60, 42));
   const [pageWidth, pageHeight] = A4;
   const textWidth = pageWidth - 2 * MARGIN;
   const pages: PDFPage[] = [];
