@@ -243,3 +243,20 @@ describe('campaigns and embargoes', () => {
     expect(record.attempts).toHaveLength(3);
   });
 });
+
+describe('reset', () => {
+  it('regenerates the press room and clears faults and the request log', async () => {
+    await emu().admin('POST', '/reset'); // earlier tests moved the clock; start from the demo instant
+    const release = (await emu().json('press_releases?limit=1')).body.data[0];
+    await manage('PUT', `/v1/campaigns/${release.id}/cancel.json`);
+    await emu().admin('POST', '/faults', { route: '/v1/pressrooms/*/tags*', kind: 'status', status: 500 });
+    expect((await emu().json(`press_releases/${release.id}`)).status).toBe(404);
+    const reset = await emu().admin('POST', '/reset');
+    expect(reset.status).toBe(200);
+    expect((await emu().json(`press_releases/${release.id}`)).status).toBe(200);
+    expect((await emu().admin('GET', '/faults')).body.data).toEqual([]);
+    expect((await emu().json('tags')).status).toBe(200);
+    const log = (await emu().admin('GET', '/requests')).body.data as Array<{ path: string }>;
+    expect(log.every((e) => !e.path.includes('/cancel'))).toBe(true);
+  });
+});
