@@ -1,10 +1,10 @@
 import { z } from 'astro/zod';
-import { flag, id, numeric, optionalDate, optionalText, permalink } from './primitives.ts';
+import { flag, id, numeric, optionalDate, optionalText, permalink, slug } from './primitives.ts';
 
 export const page = z.object({
   id,
   title: z.string(),
-  slug: z.string().min(1),
+  slug,
   permalink,
   body_html: z.string().nullish().transform((v) => v ?? ''),
   position: numeric.nullish().transform((v) => v ?? 0),

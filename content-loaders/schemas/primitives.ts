@@ -39,8 +39,22 @@ export const httpUrl = z.string().refine((value) => /^https?:\/\/[^\s]+$/i.test(
 
 export const optionalUrl = httpUrl.nullish().catch(null).transform((value) => value ?? null);
 
-/** A site-relative path from the API, e.g. `/123-slug`. */
-export const permalink = z.string().regex(/^\//, 'expected a path starting with /');
+/**
+ * A site-relative path from the API, e.g. `/123-slug`. Pages are written at
+ * these paths, so one that could climb out of the site (`..`, backslashes,
+ * control characters, `//host`) is refused here, before anything is written.
+ */
+export const permalink = z
+  .string()
+  .regex(/^\/(?!\/)[^\\\u0000-\u001f?#]*$/, 'expected a path starting with a single / and no \\, ?, # or control characters')
+  .refine((value) => !value.split('/').some((segment) => segment === '.' || segment === '..'), 'expected a path without . or .. segments');
+
+/** A slug used as one path segment (tags): no `/`, `\`, control characters, `.` or `..`. */
+export const slug = z
+  .string()
+  .min(1)
+  .regex(/^[^/\\\u0000-\u001f?#]+$/, 'expected a single path segment')
+  .refine((value) => value !== '.' && value !== '..', 'expected a slug, not . or ..');
 
 export const rendition = z.object({ width: numeric, height: numeric, url: httpUrl });
 export type Rendition = z.output<typeof rendition>;

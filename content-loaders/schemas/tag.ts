@@ -1,9 +1,9 @@
 import { z } from 'astro/zod';
-import { id, optionalText, sizes } from './primitives.ts';
+import { id, optionalText, sizes, slug } from './primitives.ts';
 
 export const tag = z.object({
   id,
-  slug: z.string().min(1),
+  slug,
   name: z.string(),
   description: optionalText,
   layout: optionalText,
