@@ -20,6 +20,19 @@ export function needsEmbeddedApi(env: Record<string, string | undefined>): boole
   return !env.PRESSROOM_API_URL && !env.PRESSROOM_SNAPSHOT;
 }
 
+const OPEN = Symbol.for('pressroom-static.embedded-apis');
+type Holder = { [OPEN]?: Set<EmbeddedApi> };
+const open = ((globalThis as Holder)[OPEN] ??= new Set());
+
+/**
+ * Closes every embedded API still running in this process. A build that
+ * fails never reaches `astro:build:done`, so the build script calls this to
+ * let the process exit instead of hanging on the open server.
+ */
+export async function closeEmbeddedApis(): Promise<void> {
+  await Promise.all([...open].map((api) => api.close()));
+}
+
 /** Starts the demo API and sets PRESSROOM_API_URL / PRESSROOM_ID in `env` for the loaders. */
 export async function startEmbeddedApi(env: Record<string, string | undefined> = process.env): Promise<EmbeddedApi> {
   const emulator = await startEmulator({ frozenClock: true, port: EMBEDDED_PORT }).catch((error: NodeJS.ErrnoException) => {
@@ -28,9 +41,10 @@ export async function startEmbeddedApi(env: Record<string, string | undefined> =
   });
   env.PRESSROOM_API_URL = emulator.url;
   env.PRESSROOM_ID = String(emulator.pressroom.id);
-  return {
+  const api: EmbeddedApi = {
     emulator,
     async close() {
+      if (!open.delete(api)) return;
       await emulator.close();
       if (env.PRESSROOM_API_URL === emulator.url) {
         delete env.PRESSROOM_API_URL;
@@ -38,4 +52,6 @@ export async function startEmbeddedApi(env: Record<string, string | undefined> =
       }
     },
   };
+  open.add(api);
+  return api;
 }

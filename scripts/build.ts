@@ -8,6 +8,7 @@ import { rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { build } from 'astro';
+import { closeEmbeddedApis } from '../emulator/embedded.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 // Builds run in CI and cron jobs with no network; never phone home.
@@ -34,4 +35,8 @@ async function main(): Promise<number> {
   return 0;
 }
 
-process.exitCode = await main();
+try {
+  process.exitCode = await main();
+} finally {
+  await closeEmbeddedApis();
+}

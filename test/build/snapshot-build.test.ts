@@ -48,5 +48,12 @@ describe('building from a snapshot', () => {
     const [a, b] = [await tree(path.join(tmp, 'a')), await tree(path.join(tmp, 'b'))];
     expect(Object.keys(a).length).toBeGreaterThan(1);
     expect(b).toEqual(a);
+
+    // A build that cannot finish exits with an error and leaves the previous site exactly as it was.
+    const broken = { ...offline, PRESSROOM_SNAPSHOT: path.join(tmp, 'no-such-snapshot') };
+    const failed = await run(node, ['scripts/build.ts', '--out', path.join(tmp, 'a')], { cwd: root, env: broken, timeout: 120_000 }).catch((e: { code: number; stderr: string }) => e);
+    expect((failed as { code: number }).code).toBe(1);
+    expect((failed as { stderr: string }).stderr).toMatch(/build failed: PRESSROOM_SNAPSHOT is not a readable snapshot.*\n.*left exactly as it was/);
+    expect(await tree(path.join(tmp, 'a'))).toEqual(a);
   }, 600_000);
 });
