@@ -1,10 +1,25 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     reporters: ['default'],
+    projects: [
+      {
+        extends: true,
+        test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, 'test/site/built/**', 'test/browser/**'] },
+      },
+      {
+        // Tests over the built demo site: test/site/global-setup.ts builds it once per run.
+        extends: true,
+        test: { name: 'site', include: ['test/site/built/**/*.test.ts'], globalSetup: ['test/site/global-setup.ts'], hookTimeout: 180_000 },
+      },
+      {
+        // Debian's Chromium over the same built site (the same global setup: the site is built once per run).
+        extends: true,
+        test: { name: 'browser', include: ['test/browser/**/*.test.ts'], globalSetup: ['test/site/global-setup.ts'], hookTimeout: 180_000, testTimeout: 60_000, maxConcurrency: 2 },
+      },
+    ],
   },
 });

@@ -1,0 +1,202 @@
+/**
+ * One guarded download: host policy on every hop (redirects are followed by
+ * hand, at most MAX_REDIRECTS), a conditional GET when a validator is known,
+ * a deadline for the whole download and a stall timer per chunk, a byte cap
+ * (declared Content-Length first, then as the body streams), and the body
+ * streamed to a temporary file while it is hashed, so memory stays flat
+ * whatever the file size. The first and last bytes are kept for sniffing.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import type { FetchLike } from '../content-loaders/client/request.ts';
+import { RefusedError } from './errors.ts';
+import type { HostPolicy } from './host-policy.ts';
+import { SNIFF_BYTES } from './sniff.ts';
+
+export const MAX_REDIRECTS = 5;
+const TAIL_BYTES = 64;
+
+export interface DownloadOptions {
+  url: string;
+  fetch: FetchLike;
+  policy: HostPolicy;
+  maxBytes: number;
+  timeoutMs: number;
+  stallTimeoutMs: number;
+  /** Folder for the temporary file (same file system as the cache, so a rename moves it). */
+  tmpDir: string;
+  /** ETag of the copy already held: sent as If-None-Match. */
+  etag?: string | undefined;
+}
+
+export type DownloadResult =
+  | { status: 'not-modified' }
+  | {
+      status: 'ok';
+      /** Temporary file holding the body; the caller moves or deletes it. */
+      file: string;
+      sha256: string;
+      bytes: number;
+      head: Buffer;
+      tail: Buffer;
+      etag: string | undefined;
+      /** The URL the body came from after redirects. */
+      finalUrl: string;
+    };
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+function human(n: number): string {
+  if (n >= 1024 * 1024) return `${(n / 1024 / 1024).toFixed(1)} MB`;
+  if (n >= 1024) return `${(n / 1024).toFixed(1)} kB`;
+  return `${n} B`;
+}
+
+export async function guardedDownload(options: DownloadOptions): Promise<DownloadResult> {
+  const controller = new AbortController();
+  let why: RefusedError | undefined;
+  const abort = (reason: RefusedError) => {
+    why ??= reason;
+    controller.abort(reason);
+  };
+  const deadline = setTimeout(
+    () => abort(new RefusedError('timeout', `no complete download within ${Math.round(options.timeoutMs / 1000)} s`, true)),
+    options.timeoutMs,
+  );
+  let stall: ReturnType<typeof setTimeout> | undefined;
+  const armStall = () => {
+    if (stall !== undefined) clearTimeout(stall);
+    stall = setTimeout(() => abort(new RefusedError('timeout', `the download stalled (no bytes for ${Math.round(options.stallTimeoutMs / 1000)} s)`, true)), options.stallTimeoutMs);
+  };
+
+  let tmp: string | undefined;
+  try {
+    let url: URL;
+    try {
+      url = new URL(options.url);
+    } catch {
+      throw new RefusedError('host', 'not a valid URL');
+    }
+    let response: Response | undefined;
+    for (let hop = 0; ; hop++) {
+      await options.policy.check(url);
+      const headers: Record<string, string> = { accept: '*/*', 'accept-encoding': 'identity' };
+      if (options.etag && hop === 0) headers['if-none-match'] = options.etag;
+      try {
+        response = await options.fetch(url.href, { method: 'GET', headers, redirect: 'manual', signal: controller.signal });
+      } catch (error) {
+        if (why) throw why;
+        throw new RefusedError('network', `could not download (${networkMessage(error)})`, true);
+      }
+      if (!REDIRECTS.has(response.status)) break;
+      await response.body?.cancel().catch(() => undefined);
+      const location = response.headers.get('location');
+      if (!location) throw new RefusedError('redirect', `HTTP ${response.status} without a Location`);
+      if (hop + 1 > MAX_REDIRECTS) throw new RefusedError('redirect', `more than ${MAX_REDIRECTS} redirects`);
+      try {
+        url = new URL(location, url);
+      } catch {
+        throw new RefusedError('redirect', 'redirect to an invalid URL');
+      }
+    }
+
+    if (response.status === 304 && options.etag) {
+      await response.body?.cancel().catch(() => undefined);
+      return { status: 'not-modified' };
+    }
+    if (response.status < 200 || response.status > 299) {
+      await response.body?.cancel().catch(() => undefined);
+      const status = response.status;
+      throw new RefusedError('http', `HTTP ${status}`, status >= 500 || status === 429 || status === 408);
+    }
+    const declaredHeader = response.headers.get('content-length');
+    const declared = declaredHeader !== null && /^\s*\d+\s*$/.test(declaredHeader) ? Number(declaredHeader) : undefined;
+    if (declared !== undefined && declared > options.maxBytes) {
+      await response.body?.cancel().catch(() => undefined);
+      throw new RefusedError('too-large', `${human(declared)} is over the cap of ${human(options.maxBytes)}`);
+    }
+    if (!response.body) throw new RefusedError('truncated', 'empty body');
+
+    await mkdir(options.tmpDir, { recursive: true });
+    tmp = path.join(options.tmpDir, `dl-${process.pid}-${randomBytes(6).toString('hex')}`);
+    const out = createWriteStream(tmp);
+    const outDone = new Promise<void>((resolve, reject) => {
+      out.on('finish', resolve);
+      out.on('error', reject);
+    });
+    const hash = createHash('sha256');
+    const headChunks: Buffer[] = [];
+    let headLength = 0;
+    let tail = Buffer.alloc(0);
+    let received = 0;
+    const reader = response.body.getReader();
+    armStall();
+    try {
+      for (;;) {
+        let chunk: ReadableStreamReadResult<Uint8Array>;
+        try {
+          chunk = await reader.read();
+        } catch (error) {
+          if (why) throw why;
+          throw new RefusedError('truncated', `the connection closed before the body was complete (${networkMessage(error)})`, true);
+        }
+        if (chunk.done) break;
+        armStall();
+        const bytes = Buffer.from(chunk.value.buffer, chunk.value.byteOffset, chunk.value.byteLength);
+        received += bytes.length;
+        if (received > options.maxBytes) {
+          abort(new RefusedError('too-large', `more than the cap of ${human(options.maxBytes)}`));
+          throw why!;
+        }
+        hash.update(bytes);
+        if (headLength < SNIFF_BYTES) {
+          headChunks.push(bytes.subarray(0, SNIFF_BYTES - headLength));
+          headLength += Math.min(bytes.length, SNIFF_BYTES - headLength);
+        }
+        tail = bytes.length >= TAIL_BYTES ? Buffer.from(bytes.subarray(bytes.length - TAIL_BYTES)) : Buffer.concat([tail, bytes]).subarray(-TAIL_BYTES);
+        if (!out.write(bytes)) await new Promise<void>((resolve) => out.once('drain', resolve));
+      }
+    } finally {
+      if (stall !== undefined) clearTimeout(stall);
+      reader.releaseLock();
+      out.end();
+      await outDone.catch(() => undefined);
+    }
+    if (declared !== undefined && received !== declared) {
+      throw new RefusedError('truncated', `the body ended after ${human(received)} of ${human(declared)}`, true);
+    }
+    if (received === 0) throw new RefusedError('truncated', 'empty body');
+    const file = tmp;
+    tmp = undefined;
+    return {
+      status: 'ok',
+      file,
+      sha256: hash.digest('hex'),
+      bytes: received,
+      head: Buffer.concat(headChunks),
+      tail,
+      etag: response.headers.get('etag') ?? undefined,
+      finalUrl: url.href,
+    };
+  } catch (error) {
+    if (why && !(error instanceof RefusedError)) throw why;
+    throw error;
+  } finally {
+    clearTimeout(deadline);
+    if (stall !== undefined) clearTimeout(stall);
+    if (tmp) await rm(tmp, { force: true });
+  }
+}
+
+function networkMessage(error: unknown): string {
+  let e: unknown = error;
+  let message = e instanceof Error ? e.message : String(e);
+  while (e instanceof Error && e.cause) {
+    e = e.cause;
+    const code = (e as NodeJS.ErrnoException).code;
+    message = code ? `${code}: ${(e as Error).message}` : (e as Error).message;
+  }
+  return message.split('\n')[0]!.slice(0, 200);
+}

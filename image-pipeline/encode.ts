@@ -1,0 +1,99 @@
+/**
+ * Rendition geometry and encoders: what size each declared rendition becomes,
+ * and the fixed encoder settings (part of every output's hash, so changing
+ * one re-derives everything once).
+ *
+ * Geometry rules (upstream's own, observed-shapes.md): renditions keep the
+ * original's aspect ratio except crops (`square`, `*_square`, or any box of
+ * equal sides over a non-square original), which are centre crops; nothing is
+ * ever larger than the original. A declared box whose aspect matches the
+ * original's within a pixel of rounding is produced at exactly the declared
+ * size; any other non-crop box is fitted inside it.
+ */
+import type { Sharp } from 'sharp';
+
+/** Bump when geometry or encoder settings change: every output name changes with it. */
+export const ENCODER_VERSION = 'pressroom-image-1';
+
+export type OutputFormat = 'webp' | 'avif' | 'jpeg' | 'png';
+
+export const MIME: Record<OutputFormat, string> = {
+  webp: 'image/webp',
+  avif: 'image/avif',
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+};
+
+export const EXTENSION: Record<OutputFormat, string> = { webp: 'webp', avif: 'avif', jpeg: 'jpg', png: 'png' };
+
+/** WebP cannot hold a side longer than this; larger renditions get the fallback only. */
+export const WEBP_MAX_SIDE = 16383;
+
+/** Encoder settings, fixed. Output bytes are deterministic for a given sharp/libvips build. */
+export const ENCODER_SETTINGS = {
+  webp: { quality: 80, alphaQuality: 90, effort: 4 },
+  avif: { quality: 50, effort: 4, chromaSubsampling: '4:2:0' as const },
+  jpeg: { quality: 82, progressive: true, optimiseCoding: true, mozjpeg: false, chromaSubsampling: '4:2:0' },
+  png: { compressionLevel: 8, adaptiveFiltering: true, palette: false },
+} as const;
+
+export const ENCODERS: Record<OutputFormat, (image: Sharp) => Sharp> = {
+  webp: (image) => image.webp({ ...ENCODER_SETTINGS.webp }),
+  avif: (image) => image.avif({ ...ENCODER_SETTINGS.avif }),
+  jpeg: (image) => image.jpeg({ ...ENCODER_SETTINGS.jpeg }),
+  png: (image) => image.png({ ...ENCODER_SETTINGS.png }),
+};
+
+export interface Declared {
+  name: string;
+  width: number;
+  height: number;
+}
+
+export interface Geometry {
+  /** Output size in pixels. */
+  width: number;
+  height: number;
+  /** Centre crop (`cover`) rather than a plain scale. */
+  crop: boolean;
+}
+
+/** A declared size as a positive integer (the API sends `"200"`), or undefined. */
+export function parseDimension(value: unknown): number | undefined {
+  const n = typeof value === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(value) ? Number(value) : value;
+  if (typeof n !== 'number' || !Number.isFinite(n) || n < 1) return undefined;
+  return Math.round(n);
+}
+
+/** Whether a declared box is a crop of the source rather than a scaled copy. */
+function isCrop(declared: Declared, srcW: number, srcH: number): boolean {
+  if (sameAspect(declared.width, declared.height, srcW, srcH)) return false;
+  return /square/i.test(declared.name) || declared.width === declared.height;
+}
+
+/** `w × h` has the aspect of `srcW × srcH` up to one pixel of rounding on either side. */
+function sameAspect(w: number, h: number, srcW: number, srcH: number): boolean {
+  return Math.abs((srcW * h) / srcH - w) <= 1 || Math.abs((srcH * w) / srcW - h) <= 1;
+}
+
+/**
+ * The output size of a declared rendition from a source of `srcW × srcH`
+ * (already oriented): the declared size when the source is large enough,
+ * never larger than the source.
+ */
+export function renditionGeometry(declared: Declared, srcW: number, srcH: number): Geometry {
+  const { width: w, height: h } = declared;
+  if (isCrop(declared, srcW, srcH)) {
+    const scale = Math.min(1, srcW / w, srcH / h);
+    return { width: Math.max(1, Math.floor(w * scale)), height: Math.max(1, Math.floor(h * scale)), crop: true };
+  }
+  if (sameAspect(w, h, srcW, srcH)) {
+    const scale = Math.min(1, srcW / w, srcH / h);
+    if (scale === 1) return { width: w, height: h, crop: false };
+    // Larger than the source: the source's own size (never upscaled).
+    return { width: srcW, height: srcH, crop: false };
+  }
+  // Another aspect, not a crop: fit inside the declared box, aspect kept.
+  const scale = Math.min(1, w / srcW, h / srcH);
+  return { width: Math.max(1, Math.round(srcW * scale)), height: Math.max(1, Math.round(srcH * scale)), crop: false };
+}

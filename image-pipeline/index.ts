@@ -1,0 +1,185 @@
+/**
+ * The image pipeline: every picture, download and media-kit zip of the site is
+ * served from the site itself, under `<outDir>/_media/`.
+ *
+ *   media item `sizes` → original downloaded once (guarded, conditional GET, cached)
+ *                      → every declared rendition re-derived by sharp (WebP + JPEG, or PNG with alpha)
+ *                      → `.cache/images/out/<hash>-<w>x<h>.<ext>` → copied to `dist/_media/` at build end
+ *
+ * API for pages and components (all async, all safe to call from many pages at once):
+ *
+ *   picture(media, { page, shape })  → Picture
+ *       media: anything with `sizes` (media items, `{ sizes: tag.image }`, `{ sizes: contact.avatar }`,
+ *       `logoMedia(pressroom.logo)`). `{ ok: true, src, width, height, sources, fallback, renditions }`
+ *       for `<picture>`, or `{ ok: false, status: 'missing' | 'refused', reason, width?, height? }` for a
+ *       placeholder. `shape: 'square'` picks the centre crops (`square`, `*_square`). Use the
+ *       MediaPicture component rather than calling this directly.
+ *   download(item, { page })         → Download | null
+ *       The original file of an image, document, sound or movie, published under `_media/`:
+ *       `{ href, filename, type: 'JPEG image', mime, bytes, size: '2.4 MB', sha256, width?, height? }`,
+ *       labelled from the real bytes. null for videos (embeds), items without a file, refused files.
+ *   poster(movie, { page })          → { src, width, height, picture } | null
+ *       A movie's poster frame (its own `sizes` renditions) for `<video poster>`.
+ *   mediaKitZip(kit, { page })       → { href, bytes, files, filename, size } | null
+ *       One deterministic zip per media kit: every original plus MANIFEST.json (name, type, dimensions,
+ *       bytes, SHA-256 per file). null for locked or password-protected kits and kits without files.
+ *   downloadUrl(url, { title, page })→ Download | null
+ *       Any recorded original by URL, e.g. a release's `pdf`.
+ *   shareImage(media, { page })      → { src, width, height, mime } | null
+ *       Site path of a JPEG (PNG with alpha) up to 1200 px wide, for Open Graph / JSON-LD (prefix the site URL).
+ *   inlineImages(html, mediaItems, { page }) → (src) => { src, srcset, width, height } | null
+ *       For upstream HTML: prepares site-local copies of every `<img src>` in `html` that is a rendition URL
+ *       of one of `mediaItems`, and returns a synchronous lookup for the sanitizer (null = drop the image).
+ *   logoMedia(pressroom.logo)        → MediaInput for picture()
+ *   stats()                          → counters of this build (downloads, 304s, sharp operations, ...)
+ *
+ * Pass `page: Astro.url.pathname`: a refused image is a warning naming its URL and that page.
+ *
+ * The build's pipeline is created on first use from the loaders' runtime (its fetch, which replays a
+ * snapshot offline; its shared limiter; the API host and PRESSROOM_IMAGE_HOSTS), with the settings the
+ * integration (`image-pipeline/integration.ts`) stored. Tests build their own with `createImagePipeline`.
+ */
+import path from 'node:path';
+import { getLoaderRuntime } from '../content-loaders/runtime.ts';
+import {
+  createImagePipeline,
+  type CallOptions,
+  type Download,
+  type ImagePipeline,
+  type MediaInput,
+  type MediaItemInput,
+  type MediaKitInput,
+  type MediaKitZip,
+  type InlineImage,
+  type ShareImage,
+  type Picture,
+  type PictureOptions,
+  type PipelineLog,
+  type PipelineStats,
+  type Poster,
+} from './pipeline.ts';
+
+export { createImagePipeline, safeFilename } from './pipeline.ts';
+export type {
+  CallOptions,
+  Download,
+  ImagePipeline,
+  ImagePipelineOptions,
+  InlineImage,
+  ManifestFile,
+  ShareImage,
+  MediaInput,
+  MediaItemInput,
+  MediaKitInput,
+  MediaKitZip,
+  Picture,
+  PictureOptions,
+  PictureRendition,
+  PictureSource,
+  PipelineLog,
+  PipelineStats,
+  Poster,
+  RefusedImage,
+} from './pipeline.ts';
+
+export interface PipelineSettings {
+  /** Cache folder (default `.cache/images` under the working directory). */
+  cacheDir?: string;
+  /** Public URL prefix of `_media/` (the site's base path + `_media/`). */
+  publicPath?: string;
+  avif?: boolean;
+  log?: PipelineLog;
+}
+
+interface Holder {
+  settings: PipelineSettings;
+  pipeline?: Promise<ImagePipeline> | undefined;
+}
+
+// On globalThis: Astro loads the integration and the pages in separate module graphs.
+const KEY = Symbol.for('pressroom-static.image-pipeline');
+function holder(): Holder {
+  const g = globalThis as { [KEY]?: Holder };
+  return (g[KEY] ??= { settings: {} });
+}
+
+/** Settings for the next pipeline (the integration calls this). */
+export function configureImagePipeline(settings: PipelineSettings): void {
+  Object.assign(holder().settings, settings);
+}
+
+/** Forgets this build's pipeline (the next call creates a fresh one with fresh counters). */
+export function resetImagePipeline(): void {
+  holder().pipeline = undefined;
+}
+
+/** The pipeline of this build if one was created (the integration reads its results). */
+export function currentImagePipeline(): Promise<ImagePipeline> | undefined {
+  return holder().pipeline;
+}
+
+/** This build's pipeline, created on first use. */
+export function getImagePipeline(): Promise<ImagePipeline> {
+  const h = holder();
+  h.pipeline ??= (async () => {
+    const runtime = await getLoaderRuntime();
+    const { settings } = h;
+    return createImagePipeline({
+      fetch: runtime.fetch,
+      limit: (fn) => runtime.client.limit(fn),
+      apiUrl: runtime.client.baseUrl,
+      imageHosts: runtime.config.imageHosts,
+      checkAddresses: runtime.mode === 'live',
+      cacheDir: settings.cacheDir ?? path.resolve('.cache', 'images'),
+      publicPath: settings.publicPath,
+      avif: settings.avif,
+      log: settings.log,
+    });
+  })().catch((error: unknown) => {
+    h.pipeline = undefined;
+    throw error;
+  });
+  return h.pipeline;
+}
+
+export async function picture(media: MediaInput | null | undefined, options?: PictureOptions): Promise<Picture> {
+  return (await getImagePipeline()).picture(media, options);
+}
+
+export async function download(item: MediaItemInput | null | undefined, options?: CallOptions): Promise<Download | null> {
+  return (await getImagePipeline()).download(item, options);
+}
+
+export async function poster(movie: MediaInput | null | undefined, options?: CallOptions): Promise<Poster | null> {
+  return (await getImagePipeline()).poster(movie, options);
+}
+
+export async function mediaKitZip(kit: MediaKitInput | null | undefined, options?: CallOptions): Promise<MediaKitZip | null> {
+  return (await getImagePipeline()).mediaKitZip(kit, options);
+}
+
+export async function downloadUrl(url: string | null | undefined, options?: CallOptions & { title?: string | null }): Promise<Download | null> {
+  return (await getImagePipeline()).downloadUrl(url, options);
+}
+
+export async function shareImage(media: MediaInput | null | undefined, options?: CallOptions): Promise<ShareImage | null> {
+  return (await getImagePipeline()).shareImage(media, options);
+}
+
+export async function inlineImages(
+  html: string | Iterable<string>,
+  media: Iterable<MediaInput | null | undefined>,
+  options?: CallOptions,
+): Promise<(src: string) => InlineImage | null> {
+  return (await getImagePipeline()).inlineImages(html, media, options);
+}
+
+export async function stats(): Promise<PipelineStats> {
+  return (await getImagePipeline()).stats();
+}
+
+/** The press room's `logo` (`{ original_url, width, height }`) as something `picture()` takes. */
+export function logoMedia(logo: { original_url?: string | null; width?: number | string | null; height?: number | string | null } | null | undefined): MediaInput {
+  if (!logo?.original_url) return { sizes: {} };
+  return { sizes: { original: { url: logo.original_url, width: logo.width ?? null, height: logo.height ?? null } } };
+}

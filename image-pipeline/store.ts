@@ -1,0 +1,146 @@
+/**
+ * The on-disk cache under `.cache/images/` (kept across builds):
+ *
+ *   sources/<sha256 of URL>.json   what is known about one media URL: its ETag, the SHA-256,
+ *                                  size and sniffed format of its bytes, image dimensions, or
+ *                                  why it was refused (so a 304 answers without a decode)
+ *   blobs/<sha256>.<ext>           the original bytes, by content
+ *   blobs/<sha256>.json            what inspecting those bytes found (format, oriented size, alpha),
+ *                                  so the same bytes under another URL (a moved API, rotating signed
+ *                                  URLs) cost a download but no decode
+ *   out/<name>                     renditions and media-kit zips, by hash of source + parameters
+ *   tmp/                           downloads and encodes in progress (renamed into place when complete)
+ *
+ * Every write goes to tmp/ first and is renamed into place, so a killed build
+ * never leaves a half-written file under a final name.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { RefusalKind } from './errors.ts';
+import type { FileFormat } from './sniff.ts';
+
+/** Bump when SourceRecord changes meaning. */
+const RECORD_VERSION = 1;
+
+export interface SourceRecord {
+  v: number;
+  url: string;
+  etag?: string | undefined;
+  sha256: string;
+  bytes: number;
+  format: FileFormat;
+  /** Oriented pixel size, for images. */
+  width?: number | undefined;
+  height?: number | undefined;
+  hasAlpha?: boolean | undefined;
+  /** Set when the bytes themselves were refused (format, pixels, broken), with the caps in force then. */
+  refused?: { kind: RefusalKind; message: string; caps: string } | undefined;
+}
+
+export interface BlobInfo {
+  format: FileFormat;
+  width?: number | undefined;
+  height?: number | undefined;
+  hasAlpha?: boolean | undefined;
+}
+
+export interface Store {
+  readonly dir: string;
+  readonly tmpDir: string;
+  readRecord(url: string): Promise<SourceRecord | undefined>;
+  writeRecord(record: Omit<SourceRecord, 'v'>): Promise<void>;
+  blobPath(sha256: string, ext: string): string;
+  readBlobInfo(sha256: string): Promise<BlobInfo | undefined>;
+  writeBlobInfo(sha256: string, info: BlobInfo): Promise<void>;
+  outPath(name: string): string;
+  exists(file: string): Promise<boolean>;
+  /** A fresh temporary path in tmp/. */
+  tmpPath(hint: string): Promise<string>;
+  /** Moves a finished temporary file to its final path. */
+  commit(tmp: string, final: string): Promise<void>;
+  /** Removes temporary files older than `maxAgeMs` (left by killed builds); best effort. */
+  sweep(maxAgeMs: number): Promise<void>;
+}
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+export function createStore(dir: string): Store {
+  const sources = path.join(dir, 'sources');
+  const blobs = path.join(dir, 'blobs');
+  const out = path.join(dir, 'out');
+  const tmpDir = path.join(dir, 'tmp');
+  const made = new Map<string, Promise<unknown>>();
+  const ensure = (folder: string) => {
+    let p = made.get(folder);
+    if (!p) made.set(folder, (p = mkdir(folder, { recursive: true })));
+    return p;
+  };
+  const recordPath = (url: string) => path.join(sources, `${sha256(url)}.json`);
+
+  return {
+    dir,
+    tmpDir,
+    async readRecord(url) {
+      try {
+        const record = JSON.parse(await readFile(recordPath(url), 'utf8')) as SourceRecord;
+        return record.v === RECORD_VERSION && record.url === url ? record : undefined;
+      } catch {
+        return undefined;
+      }
+    },
+    async writeRecord(record) {
+      await ensure(sources);
+      await ensure(tmpDir);
+      const tmp = path.join(tmpDir, `rec-${process.pid}-${randomBytes(6).toString('hex')}`);
+      await writeFile(tmp, `${JSON.stringify({ v: RECORD_VERSION, ...record })}\n`);
+      await rename(tmp, recordPath(record.url));
+    },
+    blobPath: (hash, ext) => path.join(blobs, `${hash}.${ext}`),
+    async readBlobInfo(hash) {
+      try {
+        const info = JSON.parse(await readFile(path.join(blobs, `${hash}.json`), 'utf8')) as BlobInfo & { v?: number };
+        return info.v === RECORD_VERSION ? info : undefined;
+      } catch {
+        return undefined;
+      }
+    },
+    async writeBlobInfo(hash, info) {
+      await ensure(blobs);
+      await ensure(tmpDir);
+      const tmp = path.join(tmpDir, `blob-${process.pid}-${randomBytes(6).toString('hex')}`);
+      await writeFile(tmp, `${JSON.stringify({ v: RECORD_VERSION, ...info })}\n`);
+      await rename(tmp, path.join(blobs, `${hash}.json`));
+    },
+    outPath: (name) => path.join(out, name),
+    async exists(file) {
+      try {
+        return (await stat(file)).isFile();
+      } catch {
+        return false;
+      }
+    },
+    async tmpPath(hint) {
+      await ensure(tmpDir);
+      return path.join(tmpDir, `${hint.replace(/[^a-z0-9.-]/gi, '_')}-${process.pid}-${randomBytes(6).toString('hex')}`);
+    },
+    async sweep(maxAgeMs) {
+      const names = await readdir(tmpDir).catch(() => [] as string[]);
+      const now = Date.now();
+      for (const name of names) {
+        const file = path.join(tmpDir, name);
+        const info = await stat(file).catch(() => undefined);
+        if (info && now - info.mtimeMs > maxAgeMs) await rm(file, { force: true }).catch(() => undefined);
+      }
+    },
+    async commit(tmp, final) {
+      await ensure(path.dirname(final));
+      try {
+        await rename(tmp, final);
+      } catch (error) {
+        await rm(tmp, { force: true });
+        throw error;
+      }
+    },
+  };
+}

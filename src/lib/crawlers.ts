@@ -1,0 +1,131 @@
+/**
+ * Files for crawlers besides @astrojs/sitemap's sitemap-index.xml:
+ *
+ * - the Google News sitemap (`/sitemap-news.xml`): the releases published in
+ *   the two days before a deterministic "now" — the newest release date in the
+ *   data, never the build's clock, so the same data gives the same bytes (a
+ *   cron rebuild with no upstream change syncs nothing). Past 1,000 articles
+ *   (Google's limit per file) it becomes an index of `/sitemap-news-<n>.xml`.
+ * - robots.txt: the press room's `noindex` becomes `Disallow: /` (and no
+ *   sitemaps are offered); otherwise everything is allowed and the sitemaps are
+ *   listed with absolute URLs. `nofollow` cannot be said in robots.txt: it is
+ *   on every page's robots meta tag (Base.astro).
+ *
+ * Pure functions: the endpoints in src/pages/ give them the site data.
+ */
+import { el, textEl, xmlDocument } from './xml.ts';
+
+export const NEWS_WINDOW_MS = 2 * 24 * 60 * 60 * 1000;
+/** Google: at most 1,000 `news:news` entries per sitemap file. */
+export const NEWS_SITEMAP_LIMIT = 1000;
+export const NEWS_SITEMAP_PATH = '/sitemap-news.xml';
+export const newsSitemapPartPath = (part: number) => `/sitemap-news-${part}.xml`;
+/** What @astrojs/sitemap writes (filenameBase `sitemap`). */
+export const SITEMAP_INDEX_PATH = '/sitemap-index.xml';
+
+export interface NewsArticle {
+  /** Absolute canonical URL. */
+  url: string;
+  title: string;
+  /** ISO 8601 release date. */
+  published: string;
+  /** The release's language (any BCP 47 tag; converted for Google). */
+  language: string;
+}
+
+/**
+ * The articles within two days before the newest one (inclusive), newest first;
+ * releases without a date are never news. `now` is the newest date among them.
+ */
+export function newsArticles(articles: readonly NewsArticle[], windowMs = NEWS_WINDOW_MS): NewsArticle[] {
+  const dated = articles.filter((a) => !Number.isNaN(Date.parse(a.published)));
+  if (dated.length === 0) return [];
+  const now = Math.max(...dated.map((a) => Date.parse(a.published)));
+  return dated
+    .filter((a) => Date.parse(a.published) >= now - windowMs)
+    .sort((a, b) => Date.parse(b.published) - Date.parse(a.published) || (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
+}
+
+/** Google News wants ISO 639 (`en`, `nl`), except Chinese: `zh-cn` or `zh-tw`. */
+export function newsLanguage(lang: string): string {
+  const parts = lang.toLowerCase().split(/[-_]/);
+  const base = parts[0] ?? lang.toLowerCase();
+  if (base !== 'zh') return base;
+  return parts.some((p) => p === 'hant' || p === 'tw' || p === 'hk' || p === 'mo') ? 'zh-tw' : 'zh-cn';
+}
+
+const SITEMAP_NS = 'http://www.sitemaps.org/schemas/sitemap/0.9';
+const NEWS_NS = 'http://www.google.com/schemas/sitemap-news/0.9';
+
+/** One Google News urlset. */
+export function newsUrlset(publicationName: string, articles: readonly NewsArticle[]): string {
+  return xmlDocument(
+    el(
+      'urlset',
+      { xmlns: SITEMAP_NS, 'xmlns:news': NEWS_NS },
+      ...articles.map((a) =>
+        el(
+          'url',
+          {},
+          textEl('loc', a.url),
+          el(
+            'news:news',
+            {},
+            el('news:publication', {}, textEl('news:name', publicationName), textEl('news:language', newsLanguage(a.language))),
+            textEl('news:publication_date', new Date(a.published).toISOString()),
+            textEl('news:title', a.title),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+/** A sitemap index of the news sitemap's parts (only when there are more than 1,000 articles). */
+export function newsSitemapIndex(site: URL, parts: readonly (readonly NewsArticle[])[]): string {
+  return xmlDocument(
+    el(
+      'sitemapindex',
+      { xmlns: SITEMAP_NS },
+      ...parts.map((part, i) =>
+        el('sitemap', {}, textEl('loc', new URL(newsSitemapPartPath(i + 1), site).href), textEl('lastmod', part[0] ? new Date(part[0].published).toISOString() : null)),
+      ),
+    ),
+  );
+}
+
+/** The articles split into files of at most `limit`. */
+export function newsSitemapParts(articles: readonly NewsArticle[], limit = NEWS_SITEMAP_LIMIT): NewsArticle[][] {
+  const parts: NewsArticle[][] = [];
+  for (let i = 0; i < articles.length; i += limit) parts.push(articles.slice(i, i + limit));
+  return parts;
+}
+
+export interface RobotsOptions {
+  noindex: boolean;
+  nofollow: boolean;
+  /** Absolute URLs of the sitemaps. */
+  sitemaps: readonly string[];
+}
+
+export function robotsTxt({ noindex, nofollow, sitemaps }: RobotsOptions): string {
+  const lines = ['User-agent: *'];
+  if (noindex) {
+    lines.push('Disallow: /', '', '# The press room asks not to be indexed (noindex): no sitemaps are offered.');
+  } else {
+    lines.push('Allow: /');
+    if (nofollow) lines.push('', '# The press room asks robots not to follow links (nofollow): every page says so in its robots meta tag.');
+    lines.push('', ...sitemaps.map((url) => `Sitemap: ${url}`));
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** The news articles of the site's releases (see newsArticles for the window). */
+export function releaseNewsArticles(
+  releases: ReadonlyArray<{ href: string; title: string; release_date: string | null | undefined; language: string }>,
+  site: URL,
+): NewsArticle[] {
+  return newsArticles(
+    releases.flatMap((r) => (r.release_date ? [{ url: new URL(r.href, site).href, title: r.title, published: r.release_date, language: r.language }] : [])),
+  );
+}

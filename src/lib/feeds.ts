@@ -1,0 +1,189 @@
+/**
+ * The site's feeds: every release (never capped), per language and per tag,
+ * each as RSS 2.0, Atom 1.0 and JSON Feed 1.1 (formats in feed-formats.ts).
+ *
+ *   /rss.xml  /atom.xml  /feed.json                          all releases
+ *   /feeds/<lang>/rss.xml  …/atom.xml  …/feed.json           releases in one language (`/feeds/nl/rss.xml`)
+ *   /feeds/tags/<slug>/rss.xml  …/atom.xml  …/feed.json      releases with one tag
+ *
+ * An item carries the release's full body, sanitized with the pages' allow-list
+ * (sanitizeArticle, inline images through the image pipeline) and then made
+ * absolute (links and images point at this site's URL, so they work in a feed
+ * reader); its featured image is the same JPEG/PNG the page's Open Graph tag
+ * names, its PDF the same file the page offers. Items are built once per build
+ * and shared by every feed that lists them.
+ *
+ * Deterministic: ids are name-based UUIDs of the press room and release ids
+ * (stable across slug changes and site moves), dates come from the data, and a
+ * feed's `updated` is its newest item's.
+ */
+import { stat } from 'node:fs/promises';
+import { getImagePipeline, shareImage } from '../../image-pipeline/index.ts';
+import { getSite, type Release, type SiteData, type Tag } from './data.ts';
+import { FEED_FILES, FEED_FORMATS, absoluteUrls, stableId, type Feed, type FeedFile, type FeedImage, type FeedItem, type FeedPerson } from './feed-formats.ts';
+import { languageName, translator } from './i18n.ts';
+import { hasPicture, logoMedia, pdfDownload, type PictureSource } from './images.ts';
+import { inlineImageRewriter } from './inline-images.ts';
+import { languageHref, releasesHref, tagSegment, tagsHref } from './paths.ts';
+import { htmlToText, sanitizeArticle, truncate } from './sanitize.ts';
+
+export type FeedScope = { kind: 'all' } | { kind: 'language'; language: string } | { kind: 'tag'; tag: Tag };
+
+/** The folder of a scope's feeds: `/`, `/feeds/nl/`, `/feeds/tags/<slug>/`. */
+export function feedFolder(scope: FeedScope): string {
+  if (scope.kind === 'all') return '/';
+  if (scope.kind === 'language') return `/feeds/${scope.language}/`;
+  return `/feeds/tags/${tagSegment(scope.tag)}/`;
+}
+
+/** Site path of one feed file, e.g. `/feeds/nl/atom.xml`. */
+export const feedHref = (scope: FeedScope, file: FeedFile): string => `${feedFolder(scope)}${file}`;
+
+export { FEED_FILES, FEED_FORMATS, type FeedFile };
+
+const iso = (value: string | null | undefined): string | null => {
+  if (!value) return null;
+  const time = Date.parse(value);
+  return Number.isNaN(time) ? null : new Date(time).toISOString();
+};
+const later = (a: string, b: string | null) => (b && b > a ? b : a);
+
+/** The newest release date of the data: the fixed "now" of feeds without items and of the news sitemap. */
+export function newestReleaseDate(site: SiteData): string | null {
+  let newest: string | null = null;
+  for (const release of site.releases) {
+    const date = iso(release.release_date);
+    if (date && (!newest || date > newest)) newest = date;
+  }
+  return newest;
+}
+
+const EPOCH = '1970-01-01T00:00:00.000Z';
+
+async function fileBytes(sitePath: string): Promise<number | undefined> {
+  try {
+    const file = (await getImagePipeline()).published().get(sitePath.slice(sitePath.lastIndexOf('/') + 1));
+    return file ? (await stat(file)).size : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function feedImage(media: PictureSource | null | undefined, siteUrl: URL, page: string): Promise<FeedImage | null> {
+  if (!media) return null;
+  const image = await shareImage(media, { page });
+  if (!image) return null;
+  return { url: new URL(image.src, siteUrl).href, mime: image.mime, width: image.width, height: image.height, bytes: await fileBytes(image.src) };
+}
+
+interface Context {
+  site: SiteData;
+  siteUrl: URL;
+  author: FeedPerson;
+  fallbackDate: string;
+}
+
+async function buildItem(ctx: Context, release: Release): Promise<FeedItem> {
+  const { site, siteUrl } = ctx;
+  const page = release.href;
+  const rewriteInlineImage = await inlineImageRewriter(release.body_html, [...release.featured_images, ...site.images], page);
+  const contentHtml = absoluteUrls(sanitizeArticle(release.body_html, { rewriteInlineImage }), siteUrl);
+  const published = iso(release.release_date) ?? iso(release.updated_at) ?? ctx.fallbackDate;
+  const tags = release.tag_ids.map((id) => site.tagById.get(id)).filter((t): t is Tag => !!t);
+  const pdf = await pdfDownload(release.pdf, release.title, page);
+  return {
+    id: stableId(`pressroom/${site.pressroom.id}/press_release/${release.id}`),
+    url: new URL(release.href, siteUrl).href,
+    title: release.title,
+    summary: release.summary?.trim() || truncate(htmlToText(release.body_html), 300),
+    contentHtml,
+    published,
+    updated: later(published, iso(release.updated_at)),
+    language: release.language,
+    authors: [ctx.author],
+    categories: tags.map((tag) => ({ term: tag.slug, label: tag.name, url: new URL(tag.href, siteUrl).href })),
+    image: await feedImage(release.featured_images.find(hasPicture), siteUrl, page),
+    attachments: pdf ? [{ url: new URL(pdf.href, siteUrl).href, mime: pdf.mime, bytes: pdf.bytes, title: pdf.filename }] : [],
+  };
+}
+
+// One item per release per build, shared by every feed (keyed by the site URL too, for dev servers).
+const items = new Map<string, Promise<FeedItem>>();
+
+function itemOf(ctx: Context, release: Release): Promise<FeedItem> {
+  const key = `${ctx.siteUrl.href}|${release.id}`;
+  let item = items.get(key);
+  if (!item) {
+    item = buildItem(ctx, release);
+    items.set(key, item);
+    item.catch(() => items.delete(key));
+  }
+  return item;
+}
+
+function contextOf(site: SiteData, siteUrl: URL): Context {
+  const homepage = site.pressroom.urls.homepage;
+  return {
+    site,
+    siteUrl,
+    author: { name: site.pressroom.name, url: homepage ?? new URL('/', siteUrl).href },
+    fallbackDate: newestReleaseDate(site) ?? EPOCH,
+  };
+}
+
+/** Every scope that has feeds: all releases, each language with releases, each tag. */
+export function feedScopes(site: SiteData): FeedScope[] {
+  return [
+    { kind: 'all' },
+    ...site.languages.map((language) => ({ kind: 'language' as const, language })),
+    ...site.tags.map((tag) => ({ kind: 'tag' as const, tag })),
+  ];
+}
+
+/** The releases of a scope, newest first (the same order as the listings). */
+export function releasesOf(site: SiteData, scope: FeedScope): Release[] {
+  if (scope.kind === 'all') return site.releases;
+  if (scope.kind === 'language') return site.releasesByLanguage.get(scope.language) ?? [];
+  return site.releasesByTag.get(scope.tag.id) ?? [];
+}
+
+/** The title of a scope's feeds, in the scope's language ("Northwind Mobility: Persberichten in het Nederlands"). */
+export function feedTitle(site: SiteData, scope: FeedScope): string {
+  const name = site.pressroom.name;
+  if (scope.kind === 'all') return `${name}: ${translator(site.pressroom.language)('allReleases')}`;
+  if (scope.kind === 'language') return `${name}: ${translator(scope.language)('releasesIn', { language: languageName(scope.language, scope.language) })}`;
+  return `${name}: ${scope.tag.name}`;
+}
+
+/** The feed of one scope, with every release of it. */
+export async function buildFeed(scope: FeedScope, siteUrl: URL): Promise<Feed> {
+  const site = await getSite();
+  const ctx = contextOf(site, siteUrl);
+  const list = await Promise.all(releasesOf(site, scope).map((release) => itemOf(ctx, release)));
+  const updated = list.reduce((newest, item) => later(newest, item.updated), list.length > 0 ? EPOCH : ctx.fallbackDate);
+  const about = truncate(htmlToText(site.pressroom.description), 300);
+  const scopeKey = scope.kind === 'all' ? 'all' : scope.kind === 'language' ? `language/${scope.language}` : `tag/${scope.tag.id}`;
+  const home = scope.kind === 'all' ? releasesHref() : scope.kind === 'language' ? languageHref(scope.language) : scope.tag.href;
+  const abs = (path: string) => new URL(path, siteUrl).href;
+  return {
+    id: stableId(`pressroom/${site.pressroom.id}/feed/${scopeKey}`),
+    title: feedTitle(site, scope),
+    description: (scope.kind === 'tag' ? truncate(htmlToText(scope.tag.description), 300) : '') || about,
+    homeUrl: abs(home),
+    urls: { rss: abs(feedHref(scope, 'rss.xml')), atom: abs(feedHref(scope, 'atom.xml')), json: abs(feedHref(scope, 'feed.json')) },
+    language: scope.kind === 'language' ? scope.language : site.pressroom.language,
+    updated,
+    author: ctx.author,
+    logo: await feedImage(logoMedia(site.pressroom.logo), siteUrl, home),
+    categoryScheme: abs(tagsHref),
+    generator: 'pressroom-static',
+    items: list,
+  };
+}
+
+/** The Response of one feed file (the body is what the build writes). */
+export async function feedResponse(scope: FeedScope, file: FeedFile, site: URL | undefined): Promise<Response> {
+  if (!site) throw new Error('pressroom-static: feeds need the site URL (astro.config `site`, from PRESSROOM_SITE_URL)');
+  const format = FEED_FORMATS[file];
+  return new Response(format.render(await buildFeed(scope, site)), { headers: { 'Content-Type': format.type } });
+}

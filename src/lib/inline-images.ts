@@ -1,0 +1,17 @@
+/**
+ * Images inside upstream HTML (`<img>` in release bodies, pages, live updates)
+ * point at the API's media host and must never be requested when a page is
+ * viewed. Before sanitizing, a page asks the image pipeline for site-local
+ * copies of them; the sanitizer then calls the returned `rewriteInlineImage(src)`
+ * for each `<img>` and drops any image without a copy (and a figure left empty).
+ */
+import { inlineImages } from '../../image-pipeline/index.ts';
+import type { InlineImageRewriter } from './sanitize.ts';
+
+interface MediaLike { sizes?: Record<string, { width: number; height: number; url: string } | null | undefined> | null }
+
+/** rewriteInlineImage for `html`: the pipeline copies every `<img src>` that is a rendition of one of `media`. */
+export async function inlineImageRewriter(html: string, media: Iterable<MediaLike>, page: string): Promise<InlineImageRewriter> {
+  if (!/<img\b/i.test(html)) return () => null;
+  return inlineImages(html, media, { page });
+}

@@ -1,0 +1,21 @@
+/** The media library's sections (src/lib/paths.ts MEDIA_SECTIONS) and what each lists, newest first. */
+import type { LibraryItem, SiteData } from './data.ts';
+import { MEDIA_SECTIONS, type MediaSection } from './paths.ts';
+import type { UiKey } from './i18n.ts';
+
+export const MEDIA_PAGE_SIZE = 24;
+
+export const SECTION_TITLE: Record<MediaSection, UiKey> = { images: 'images', videos: 'videos', audio: 'audio', documents: 'documents' };
+
+const created = (m: LibraryItem) => (m.created_at ? Date.parse(m.created_at) : Number.NEGATIVE_INFINITY);
+
+/** Every non-empty section with its items: videos are platform videos and uploaded video files together. */
+export function librarySections(site: Pick<SiteData, 'images' | 'videos' | 'movies' | 'sounds' | 'documents'>): Array<{ section: MediaSection; items: LibraryItem[] }> {
+  const items: Record<MediaSection, LibraryItem[]> = {
+    images: site.images,
+    videos: [...site.videos, ...site.movies].sort((a, b) => created(b) - created(a) || a.id - b.id),
+    audio: site.sounds,
+    documents: site.documents,
+  };
+  return MEDIA_SECTIONS.map((section) => ({ section, items: items[section] })).filter((s) => s.items.length > 0);
+}

@@ -1,0 +1,125 @@
+/**
+ * Public paths of the site. Permalinks from the API decide where releases and
+ * custom pages live (`/<id>-<slug>`, `/pages/<slug>`), so links from the hosted
+ * newsroom keep working; every path is checked here so no id or slug from the
+ * API can escape `dist/` or shadow one of the site's own sections.
+ *
+ * URL scheme (trailing slash everywhere: the build writes `<path>/index.html`):
+ *   /                         home (press room language)
+ *   /<permalink>/             press release (`/100314-slug/`) or custom page (`/pages/about-us/`)
+ *   /releases/, /releases/2/  every release, newest first, paginated
+ *   /<lang>/, /<lang>/2/      releases in one language (`/nl/`), interface in that language
+ *   /archive/, /archive/2025/, /archive/2025/03/
+ *   /tags/, /tags/<slug>/
+ *   /media-kits/, /media-kits/<id>-<slug>/             (from the kit's permalink `/media_kits/<id>-<slug>`)
+ *   /media/, /media/<section>/, /media/<section>/2/    media library: images, videos, audio, documents
+ *   /coverage/, /coverage/2/ (#clipping-<id>)          clippings, newest first
+ *   /events/, /events/<id>-<slug>/, /events/<id>-<slug>.ics, /events/calendar.ics
+ *   /contacts/ (#contact-<id>), /contacts/<id>-<name>.vcf
+ */
+
+/** One path segment: letters, digits, `-`, `_`, `.`, `~`; never `.`/`..`, never starting with a dot. */
+const SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._~-]*$/;
+
+/** First segments the site uses for its own pages and assets. */
+export const RESERVED_SEGMENTS = new Set([
+  'releases', 'archive', 'tags', '_astro', '_media', 'media_kits', 'media-kits', 'media', 'events', 'clippings', 'coverage',
+  'contacts', 'images', 'videos', 'movies', 'sounds', 'documents', 'live', 'search', 'feeds', 'pagefind', 'rss.xml', 'atom.xml', 'feed.json',
+  'sitemap-index.xml', 'sitemap-0.xml', 'sitemap-news.xml', 'robots.txt', '404', 'index.html', 'favicon.ico', 'favicon.svg',
+]);
+
+/** Sitemap files the build writes at the root: `sitemap-<n>.xml` (@astrojs/sitemap past 45,000 URLs), `sitemap-news-<n>.xml`. */
+const SITEMAP_FILE = /^sitemap(-news)?-\d+\.xml$/i;
+
+/** A language code usable as `/<lang>/`. */
+export function isLanguageCode(lang: string): boolean {
+  return /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/.test(lang);
+}
+
+/**
+ * The segments of an API permalink when it is safe to write as a folder of
+ * dist/, or null: relative, no `..`, no encoded or odd characters, and not
+ * starting with a reserved segment or a language code.
+ */
+export function permalinkSegments(permalink: string, { allowFirst = [] as string[] } = {}): string[] | null {
+  if (!permalink.startsWith('/') || permalink.startsWith('//') || permalink.length > 300) return null;
+  const segments = permalink.slice(1).replace(/\/$/, '').split('/');
+  if (segments.length === 0 || segments.some((s) => !SEGMENT.test(s))) return null;
+  const first = segments[0]!;
+  if (!allowFirst.includes(first) && (RESERVED_SEGMENTS.has(first.toLowerCase()) || SITEMAP_FILE.test(first) || isLanguageCode(first))) return null;
+  return segments;
+}
+
+/** The href of a path made of safe segments, with the trailing slash the build writes. */
+export function hrefOf(segments: readonly string[]): string {
+  return segments.length === 0 ? '/' : `/${segments.join('/')}/`;
+}
+
+export const homeHref = '/';
+export const releasesHref = (page = 1) => (page <= 1 ? '/releases/' : `/releases/${page}/`);
+export const languageHref = (lang: string, page = 1) => (page <= 1 ? `/${lang}/` : `/${lang}/${page}/`);
+export const archiveHref = (year?: number, month?: number) =>
+  year === undefined ? '/archive/' : month === undefined ? `/archive/${year}/` : `/archive/${year}/${String(month).padStart(2, '0')}/`;
+export const tagsHref = '/tags/';
+
+/** A tag's path segment: its slug when safe, else `tag-<id>`. */
+export function tagSegment(tag: { id: number; slug: string }): string {
+  return SEGMENT.test(tag.slug) && tag.slug.length <= 120 ? tag.slug : `tag-${tag.id}`;
+}
+export const tagHref = (tag: { id: number; slug: string }) => `/tags/${tagSegment(tag)}/`;
+
+
+/**
+ * The `<id>-<slug>` segment of an item published under one of the site's own
+ * sections (`/media-kits/`, `/events/`): the last segment of its API permalink
+ * when that is a safe segment starting with the item's id, else the id alone.
+ * So `/media_kits/840057-cargo-photos` → `840057-cargo-photos`, while
+ * `/media_kits/../../etc` or `/events/999-someone-else` → `<id>`.
+ */
+export function itemSegment(item: { id: number; permalink: string | null }): string {
+  const id = String(item.id);
+  const last = item.permalink?.replace(/\/+$/, '').split('/').pop() ?? '';
+  const ok = SEGMENT.test(last) && last.length <= 160 && (last === id || last.startsWith(`${id}-`)) && !/\.(ics|vcf|html?|xml|json)$/i.test(last);
+  return ok ? last : id;
+}
+
+/** ASCII slug of a name for file names: "Juda de Koning" → "juda-de-koning" (may be empty). */
+export function slugify(text: string, max = 60): string {
+  return text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .slice(0, max)
+    .replace(/^-+|-+$/g, '');
+}
+
+export const mediaKitsHref = '/media-kits/';
+export const mediaKitHref = (kit: { id: number; permalink: string | null }): string => `/media-kits/${itemSegment(kit)}/`;
+
+/** Sections of the media library, in the order the overview shows them. */
+export const MEDIA_SECTIONS = ['images', 'videos', 'audio', 'documents'] as const;
+export type MediaSection = (typeof MEDIA_SECTIONS)[number];
+export const mediaHref = (section?: MediaSection, page = 1): string =>
+  section === undefined ? '/media/' : page <= 1 ? `/media/${section}/` : `/media/${section}/${page}/`;
+
+/** Clippings per page of /coverage/. */
+export const COVERAGE_PAGE_SIZE = 20;
+export const coverageHref = (page = 1): string => (page <= 1 ? '/coverage/' : `/coverage/${page}/`);
+export const clippingAnchor = (clipping: { id: number }): string => `clipping-${clipping.id}`;
+/** Where a clipping is on /coverage/: its page (from its position, newest first) and anchor. */
+export const clippingHref = (clipping: { id: number }, position: number): string =>
+  `${coverageHref(Math.floor(position / COVERAGE_PAGE_SIZE) + 1)}#${clippingAnchor(clipping)}`;
+
+export const eventsHref = '/events/';
+export const eventHref = (event: { id: number; permalink: string }): string => `/events/${itemSegment(event)}/`;
+export const eventIcsHref = (event: { id: number; permalink: string }): string => `/events/${itemSegment(event)}.ics`;
+export const calendarHref = '/events/calendar.ics';
+
+export const contactsHref = '/contacts/';
+export const contactAnchor = (contact: { id: number }): string => `contact-${contact.id}`;
+export const contactSegment = (contact: { id: number; name: string }): string => {
+  const slug = slugify(contact.name);
+  return slug ? `${contact.id}-${slug}` : String(contact.id);
+};
+export const contactVcfHref = (contact: { id: number; name: string }): string => `/contacts/${contactSegment(contact)}.vcf`;

@@ -1,0 +1,13 @@
+/** Every event of the press room as one iCalendar feed to subscribe to: /events/calendar.ics. */
+import type { APIRoute } from 'astro';
+import { getSite } from '../../lib/data.ts';
+import { calendarFeed } from '../../lib/event-calendar.ts';
+import { translator } from '../../lib/i18n.ts';
+
+export const GET: APIRoute = async ({ site: siteUrl }) => {
+  const site = await getSite();
+  const t = translator(site.pressroom.language);
+  return new Response(calendarFeed(site, siteUrl, `${site.pressroom.name} · ${t('events')}`), {
+    headers: { 'Content-Type': 'text/calendar; charset=utf-8' },
+  });
+};

@@ -1,0 +1,18 @@
+/**
+ * /robots.txt: honours the press room's noindex (Disallow: /) and lists the
+ * sitemaps with absolute URLs (see src/lib/crawlers.ts).
+ */
+import type { APIRoute } from 'astro';
+import { getSite } from '../lib/data.ts';
+import { NEWS_SITEMAP_PATH, SITEMAP_INDEX_PATH, robotsTxt } from '../lib/crawlers.ts';
+
+export const GET: APIRoute = async ({ site: siteUrl }) => {
+  if (!siteUrl) throw new Error('pressroom-static: robots.txt needs the site URL (PRESSROOM_SITE_URL)');
+  const { pressroom } = await getSite();
+  const body = robotsTxt({
+    noindex: pressroom.noindex,
+    nofollow: pressroom.nofollow,
+    sitemaps: [SITEMAP_INDEX_PATH, NEWS_SITEMAP_PATH].map((path) => new URL(path, siteUrl).href),
+  });
+  return new Response(body, { headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
+};

@@ -1,0 +1,136 @@
+/**
+ * Every page type of the built demo site in Debian's Chromium: axe-core finds
+ * no WCAG 2.1 A/AA violation, there is one h1, the skip link moves focus to
+ * <main>, every request goes to the site itself and nothing fails; and a
+ * screenshot at desktop and mobile width, to look at.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, inject, it } from 'vitest';
+import { DESKTOP, MOBILE, NO_CHROMIUM, SCREENSHOT_DIR, axeViolations, hasChromium, launchChromium, screenshot, screenshotPath, serveStatic, watchedPage, type StaticServer } from './helpers.ts';
+
+const siteDir = inject('siteDir');
+
+/** The page types of the build, each with one example path found in dist/. */
+function pageTypes(): Array<{ label: string; path: string }> {
+  const has = (p: string) => existsSync(path.join(siteDir, p, 'index.html'));
+  const dirs = (p: string) =>
+    existsSync(path.join(siteDir, p))
+      ? readdirSync(path.join(siteDir, p), { withFileTypes: true })
+          .filter((d) => d.isDirectory() && existsSync(path.join(siteDir, p, d.name, 'index.html')))
+          .map((d) => d.name)
+          .sort()
+      : [];
+  const firstLink = (page: string, pattern: RegExp) => {
+    const html = readFileSync(path.join(siteDir, page, 'index.html'), 'utf8');
+    for (const m of html.matchAll(/href="([^"]+)"/g)) if (pattern.test(m[1]!)) return m[1]!;
+    return null;
+  };
+
+  const types: Array<{ label: string; path: string }> = [{ label: 'home', path: '/' }];
+  const release = firstLink('releases', /^\/\d+-[^/]+\/$/);
+  if (release) types.push({ label: 'release', path: release });
+  types.push({ label: 'releases-index', path: '/releases/' });
+  const language = dirs('').find((d) => /^[a-z]{2,3}$/.test(d));
+  if (language) types.push({ label: 'language-listing', path: `/${language}/` });
+  types.push({ label: 'archive', path: '/archive/' });
+  const year = dirs('archive').filter((d) => /^\d{4}$/.test(d)).at(-1);
+  if (year) {
+    types.push({ label: 'archive-year', path: `/archive/${year}/` });
+    const month = dirs(`archive/${year}`).at(-1);
+    if (month) types.push({ label: 'archive-month', path: `/archive/${year}/${month}/` });
+  }
+  types.push({ label: 'tags-index', path: '/tags/' });
+  const tag = dirs('tags')[0];
+  if (tag) types.push({ label: 'tag', path: `/tags/${tag}/` });
+  const customPage = dirs('pages')[0];
+  if (customPage) types.push({ label: 'custom-page', path: `/pages/${customPage}/` });
+  types.push({ label: 'search', path: '/search/' });
+  types.push({ label: '404', path: '/this-page-does-not-exist/' });
+
+  // Sections other parts of the site add (media kits, library, coverage, events, contacts): each index and one item.
+  for (const section of ['media-kits', 'media_kits', 'media', 'library', 'images', 'videos', 'documents', 'coverage', 'clippings', 'events', 'contacts']) {
+    if (!has(section)) continue;
+    types.push({ label: section, path: `/${section}/` });
+    const item = dirs(section).find((d) => !/^\d+$/.test(d));
+    if (item) types.push({ label: `${section}-item`, path: `/${section}/${item}/` });
+  }
+  return types;
+}
+
+const types = hasChromium ? pageTypes() : [];
+let browser: Browser;
+let server: StaticServer;
+
+beforeAll(async () => {
+  if (!hasChromium) return;
+  [browser, server] = await Promise.all([launchChromium(), serveStatic(siteDir)]);
+  await mkdir(SCREENSHOT_DIR, { recursive: true });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** Pages with search wait for it to load (or to say it cannot). */
+async function settled(page: Page): Promise<void> {
+  await page.waitForFunction(() => (document.querySelector<HTMLElement>('[data-search]')?.dataset.searchState ?? 'none') !== 'loading');
+}
+
+// Two pages at a time (project maxConcurrency): axe is the slow part and Chromium renders each page in its own process.
+describe.skipIf(!hasChromium)('every page type in Chromium', { concurrent: true }, () => {
+  it('covers the page types the site must have', ({ expect }) => {
+    const labels = types.map((t) => t.label);
+    for (const required of ['home', 'release', 'releases-index', 'language-listing', 'archive-year', 'archive-month', 'tags-index', 'tag', 'custom-page', 'search', '404']) {
+      expect(labels).toContain(required);
+    }
+  });
+
+  it.for(types)('$label ($path): no axe violation, one h1, a working skip link, only local requests', async ({ label, path: pagePath }, { expect }) => {
+    const w = await watchedPage(browser, server.origin, DESKTOP);
+    try {
+      const response = await w.page.goto(server.origin + pagePath, { waitUntil: 'load' });
+      expect(response?.status(), pagePath).toBe(label === '404' ? 404 : 200);
+      await settled(w.page);
+
+      // One h1.
+      expect(await w.page.locator('h1').count(), `${pagePath}: h1 count`).toBe(1);
+
+      // axe-core, WCAG 2.1 A/AA.
+      const violations = await axeViolations(w.page);
+      expect(violations, `${pagePath}: axe violations`).toEqual([]);
+
+      // The skip link is the first thing Tab reaches, and following it moves focus to <main>.
+      await w.page.keyboard.press('Tab');
+      const first = await w.page.evaluate(() => ({ className: document.activeElement?.className ?? '', href: document.activeElement?.getAttribute('href') ?? '' }));
+      expect(first, `${pagePath}: first Tab stop`).toEqual({ className: 'skip-link', href: '#main' });
+      expect(await w.page.locator('.skip-link').isVisible(), `${pagePath}: skip link visible on focus`).toBe(true);
+      await w.page.keyboard.press('Enter');
+      await expect.poll(() => w.page.evaluate(() => document.activeElement?.id), { timeout: 2000 }).toBe('main');
+
+      // Screenshots at desktop width, then at phone width (the same page, resized).
+      await screenshot(w.page, screenshotPath(label, DESKTOP));
+      await w.page.setViewportSize(MOBILE);
+      await screenshot(w.page, screenshotPath(label, MOBILE));
+      // Nothing wider than the phone: no sideways scrolling.
+      const overflow = await w.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      expect(overflow, `${pagePath}: horizontal overflow at ${MOBILE.width}px`).toBeLessThanOrEqual(0);
+
+      // Every request went to the local server, and every sub-resource loaded.
+      expect(w.foreign, `${pagePath}: requests to other hosts`).toEqual([]);
+      expect(w.requests.length).toBeGreaterThan(0);
+      expect(w.failed, `${pagePath}: failed sub-resources`).toEqual([]);
+      expect(w.pageErrors, `${pagePath}: script errors`).toEqual([]);
+      expect(w.dialogs).toEqual([]);
+    } finally {
+      await w.context.close();
+    }
+  });
+});
+
+it.skipIf(hasChromium)('browser tests need Chromium', () => {
+  console.warn(NO_CHROMIUM);
+});

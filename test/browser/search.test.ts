@@ -1,0 +1,217 @@
+/**
+ * Static search in a real browser, over a plain static server: a word from a
+ * release title finds that release, filters narrow the results, the header's
+ * search box lands on the search page, and the index is all local files.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { DESKTOP, MOBILE, NO_CHROMIUM, SCREENSHOT_DIR, axeViolations, hasChromium, launchChromium, screenshot, screenshotPath, serveStatic, watchedPage, type StaticServer } from './helpers.ts';
+
+const siteDir = inject('siteDir');
+let browser: Browser;
+let server: StaticServer;
+
+interface ReleaseRef { href: string; title: string; lang: string }
+
+/** Releases listed on /releases/ (first page), with their title and language from their own page. */
+function releases(): ReleaseRef[] {
+  const listing = readFileSync(path.join(siteDir, 'releases', 'index.html'), 'utf8');
+  const hrefs = [...new Set([...listing.matchAll(/href="(\/\d+-[^"/]+\/)"/g)].map((m) => m[1]!))];
+  return hrefs.map((href) => {
+    const html = readFileSync(path.join(siteDir, href, 'index.html'), 'utf8');
+    const title = /<h1[^>]*>([^<]+)<\/h1>/.exec(html)?.[1]?.trim() ?? '';
+    const lang = /<html[^>]*\blang="([^"]+)"/.exec(html)?.[1] ?? '';
+    return { href, title: title.replace(/&amp;/g, '&').replace(/&#39;/g, "'").replace(/&quot;/g, '"'), lang };
+  });
+}
+
+/** The word of a title that the fewest other titles share (a good query). */
+function distinctiveWord(release: ReleaseRef, all: ReleaseRef[]): string {
+  const words = release.title.split(/[^\p{L}\p{N}]+/u).filter((w) => w.length >= 5 && !/^\d+$/.test(w));
+  const shared = (w: string) => all.filter((r) => r.title.toLowerCase().includes(w.toLowerCase())).length;
+  return [...words].sort((a, b) => shared(a) - shared(b) || b.length - a.length)[0] ?? release.title;
+}
+
+interface Results { count: number; hrefs: string[]; langs: string[]; types: string[]; dates: string[] }
+
+/** The number of the last search the page finished (0 before any). */
+const generation = (page: Page) => page.evaluate(() => Number(document.querySelector<HTMLElement>('[data-search]')?.dataset.searchGeneration ?? 0));
+
+/** Does `action`, then waits for the search it causes to finish and reads the results. */
+async function searchAfter(page: Page, action: () => Promise<unknown>): Promise<Results> {
+  const before = await generation(page);
+  await action();
+  await page.waitForFunction((n) => {
+    const root = document.querySelector<HTMLElement>('[data-search]');
+    return root !== null && ['done', 'idle'].includes(root.dataset.searchState ?? '') && Number(root.dataset.searchGeneration) > n;
+  }, before);
+  return page.evaluate(() => {
+    const root = document.querySelector<HTMLElement>('[data-search]')!;
+    const items = [...root.querySelectorAll<HTMLElement>('[data-search-results] > li')];
+    return {
+      count: Number(root.dataset.searchCount ?? 0),
+      hrefs: items.map((li) => li.querySelector('a')?.getAttribute('href') ?? ''),
+      langs: items.map((li) => li.querySelector('article')?.dataset.lang ?? ''),
+      types: items.map((li) => li.querySelector('article')?.dataset.type ?? ''),
+      dates: items.map((li) => li.querySelector('article')?.dataset.date ?? ''),
+    };
+  });
+}
+
+beforeAll(async () => {
+  if (!hasChromium) return;
+  [browser, server] = await Promise.all([launchChromium(), serveStatic(siteDir)]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+describe.skipIf(!hasChromium)('search', () => {
+  it('finds a release by a word of its title, typed into the search page', async () => {
+    const all = releases();
+    const release = all.find((r) => r.lang === 'en') ?? all[0]!;
+    const word = distinctiveWord(release, all);
+    const w = await watchedPage(browser, server.origin);
+    try {
+      await searchAfter(w.page, () => w.page.goto(`${server.origin}/search/`));
+      const results = await searchAfter(w.page, () => w.page.locator('#search-q').fill(word));
+      expect(results.count, `results for "${word}"`).toBeGreaterThan(0);
+      expect(results.hrefs, `results for "${word}"`).toContain(release.href);
+      expect(new URL(w.page.url()).searchParams.get('q')).toBe(word);
+      // The result list passes axe too; screenshots of it at both widths.
+      expect(await axeViolations(w.page)).toEqual([]);
+      await mkdir(SCREENSHOT_DIR, { recursive: true });
+      await screenshot(w.page, screenshotPath('search-results', DESKTOP));
+      await w.page.setViewportSize(MOBILE);
+      await screenshot(w.page, screenshotPath('search-results', MOBILE));
+      await w.page.setViewportSize(DESKTOP);
+      // Following the result opens the release.
+      await w.page.locator(`[data-search-results] a[href="${release.href}"]`).first().click();
+      await w.page.waitForURL(`${server.origin}${release.href}`);
+      expect(await w.page.locator('h1').textContent()).toBe(release.title);
+
+      expect(w.foreign).toEqual([]);
+      expect(w.failed).toEqual([]);
+      expect(w.pageErrors).toEqual([]);
+      expect(w.requests.some((u) => u.includes('/pagefind/'))).toBe(true);
+    } finally {
+      await w.context.close();
+    }
+  });
+
+  it('narrows results with the language, type and year filters', async () => {
+    const all = releases();
+    const languages = [...new Set(all.map((r) => r.lang))];
+    expect(languages.length, 'the demo press room has several languages').toBeGreaterThan(1);
+    const other = languages.find((l) => l !== all[0]!.lang)!;
+    // A word every release shares: the press room's name, the first word of most titles.
+    const counts = new Map<string, number>();
+    for (const r of all) for (const word of new Set(r.title.split(/\s+/))) counts.set(word, (counts.get(word) ?? 0) + 1);
+    const common = [...counts].sort((a, b) => b[1] - a[1])[0]![0];
+
+    const w = await watchedPage(browser, server.origin);
+    try {
+      const everything = await searchAfter(w.page, () => w.page.goto(`${server.origin}/search/?q=${encodeURIComponent(common)}`));
+      expect(everything.count).toBeGreaterThan(1);
+
+      const narrowed = await searchAfter(w.page, () => w.page.selectOption('#search-language', other));
+      expect(narrowed.count, `"${common}" in ${other}`).toBeGreaterThan(0);
+      expect(narrowed.count).toBeLessThan(everything.count);
+      expect(new Set(narrowed.langs)).toEqual(new Set([other]));
+      expect(new URL(w.page.url()).searchParams.get('lang')).toBe(other);
+
+      await searchAfter(w.page, () => w.page.selectOption('#search-language', ''));
+      const onlyReleases = await searchAfter(w.page, () => w.page.selectOption('#search-type', 'release'));
+      expect(onlyReleases.count).toBeGreaterThan(0);
+      expect(new Set(onlyReleases.types)).toEqual(new Set(['release']));
+
+      const years = await w.page.locator('#search-year option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value).filter(Boolean));
+      expect(years.length).toBeGreaterThan(0);
+      // Newest year first; the newest years may hold only events, so take the first year with releases.
+      let oneYear: Results | undefined;
+      for (const year of years) {
+        const results = await searchAfter(w.page, () => w.page.selectOption('#search-year', year));
+        if (results.count > 0) {
+          oneYear = results;
+          break;
+        }
+      }
+      expect(oneYear, 'a year with releases').toBeDefined();
+      expect(oneYear!.count).toBeLessThan(onlyReleases.count);
+
+      // A filter alone (no words) lists what it matches, newest first, ten at a time.
+      const filterOnly = await searchAfter(w.page, () => w.page.locator('#search-q').fill(''));
+      expect(new URL(w.page.url()).searchParams.get('q')).toBeNull();
+      expect(filterOnly.count).toBeGreaterThan(0);
+      expect(filterOnly.dates).toEqual([...filterOnly.dates].sort().reverse());
+      await searchAfter(w.page, () => w.page.selectOption('#search-year', ''));
+      const allReleases = await w.page.evaluate(() => Number(document.querySelector<HTMLElement>('[data-search]')!.dataset.searchCount));
+      expect(allReleases, 'every release page is found by the type filter alone').toBe(readdirSync(siteDir).filter((d) => /^\d+-/.test(d)).length);
+      expect(await w.page.locator('[data-search-results] > li').count()).toBe(Math.min(10, allReleases));
+      if (allReleases > 10) {
+        await w.page.locator('[data-search-more]').click();
+        await expect.poll(() => w.page.locator('[data-search-results] > li').count()).toBe(Math.min(20, allReleases));
+      }
+      expect(w.foreign).toEqual([]);
+      expect(w.pageErrors).toEqual([]);
+    } finally {
+      await w.context.close();
+    }
+  });
+
+  it('opens with the filters of its address (/search/?q=…&lang=…)', async () => {
+    const all = releases();
+    const release = all.find((r) => r.lang !== all[0]!.lang) ?? all[0]!;
+    const word = distinctiveWord(release, all);
+    const w = await watchedPage(browser, server.origin);
+    try {
+      const results = await searchAfter(w.page, () => w.page.goto(`${server.origin}/search/?q=${encodeURIComponent(word)}&lang=${release.lang}`));
+      expect(await w.page.locator('#search-language').inputValue()).toBe(release.lang);
+      expect(results.hrefs).toContain(release.href);
+      expect(new Set(results.langs)).toEqual(new Set([release.lang]));
+    } finally {
+      await w.context.close();
+    }
+  });
+
+  it("lands on the search page from the header's search box, without JavaScript too", async () => {
+    const all = releases();
+    const release = all[0]!;
+    const word = distinctiveWord(release, all);
+    for (const javaScriptEnabled of [true, false]) {
+      const context = await browser.newContext({ javaScriptEnabled });
+      try {
+        const page = await context.newPage();
+        await page.goto(`${server.origin}/`);
+        const box = page.locator('header #site-search-q');
+        expect(await box.count(), 'the header has the search box (Base.astro renders <SearchBox>)').toBe(1);
+        await box.fill(word);
+        if (javaScriptEnabled) {
+          const results = await searchAfter(page, async () => {
+            await box.press('Enter');
+            await page.waitForURL((url) => url.pathname === '/search/');
+          });
+          expect(new URL(page.url()).searchParams.get('q')).toBe(word);
+          expect(results.hrefs).toContain(release.href);
+        } else {
+          await box.press('Enter');
+          await page.waitForURL((url) => url.pathname === '/search/');
+          expect(new URL(page.url()).searchParams.get('q')).toBe(word);
+          // Without JavaScript the page says what search needs and where to browse instead.
+          await expect.poll(() => page.locator('[data-search-status]').textContent()).toMatch(/JavaScript/);
+        }
+      } finally {
+        await context.close();
+      }
+    }
+  });
+});
+
+it.skipIf(hasChromium)('browser tests need Chromium', () => {
+  console.warn(NO_CHROMIUM);
+});

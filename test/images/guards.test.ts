@@ -1,0 +1,287 @@
+/**
+ * Guards: every hostile case is refused, the caller still gets a graceful
+ * result (a placeholder picture, a null download), a warning names the URL
+ * and the page, and the refusal is counted. Tiny servers on 127.0.0.1:0; DNS
+ * answers for made-up host names come from a stub lookup.
+ */
+import { createHash } from 'node:crypto';
+import { deflateSync, crc32 } from 'node:zlib';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { classifyAddress, createHostPolicy } from '../../image-pipeline/host-policy.ts';
+import type { ImagePipeline, Picture } from '../../image-pipeline/index.ts';
+import { sizes, tempDir, testPipeline, tinyServer, type TinyServer } from './helpers.ts';
+
+/** A PNG whose header claims `width × height` pixels, with a tiny body. */
+function pngClaiming(width: number, height: number): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const out = Buffer.alloc(8 + data.length + 4);
+    out.writeUInt32BE(data.length, 0);
+    body.copy(out, 4);
+    out.writeUInt32BE(crc32(body), 8 + data.length);
+    return out;
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr.set([8, 0, 0, 0, 0], 8); // 8-bit greyscale
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(Buffer.alloc(width + 1))),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+const PUBLIC_ADDRESS = '93.184.215.14';
+const DNS: Record<string, string[]> = {
+  'api.example.test': [PUBLIC_ADDRESS],
+  'cdn.example.test': [PUBLIC_ADDRESS],
+  'intranet.example.test': ['10.1.2.3'],
+  'mixed.example.test': [PUBLIC_ADDRESS, '192.168.1.5'],
+  'metadata.example.test': ['169.254.169.254'],
+  'v6-loopback.example.test': ['::1'],
+  localhost: ['127.0.0.1', '::1'],
+};
+const stubLookup = async (host: string) => {
+  const answer = DNS[host];
+  if (!answer) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
+  return answer;
+};
+
+describe('image guards', () => {
+  let server: TinyServer;
+  let other: TinyServer;
+  let cache: Awaited<ReturnType<typeof tempDir>>;
+  let jpeg: Buffer;
+  let flaky = 0;
+
+  beforeAll(async () => {
+    cache = await tempDir('guards');
+    jpeg = await sharp({ create: { width: 320, height: 240, channels: 3, background: '#777', noise: { type: 'gaussian', mean: 128, sigma: 40 } } })
+      .jpeg({ quality: 90 })
+      .toBuffer();
+    const etagOf = (b: Buffer) => `"${createHash('sha256').update(b).digest('hex').slice(0, 20)}"`;
+    const bodies: Record<string, Buffer> = {
+      '/ok.jpg': jpeg,
+      '/bomb.png': pngClaiming(30_000, 30_000),
+      '/html.jpg': Buffer.from('<!DOCTYPE html><html><body><script>alert(1)</script></body></html>'),
+      '/logo.svg': Buffer.from('<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script></svg>'),
+      '/svg-as.png': Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>'),
+      '/cut.jpg': jpeg.subarray(0, Math.floor(jpeg.length * 0.6)),
+      '/cut.png': pngClaiming(100, 100).subarray(0, 60),
+      '/big.jpg': Buffer.concat([jpeg, Buffer.alloc(200_000)]),
+      '/doc.pdf': Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n'),
+    };
+    server = await tinyServer((req, res) => {
+      const url = req.url ?? '';
+      const body = bodies[url.split('?')[0]!];
+      if (body) {
+        const etag = etagOf(body);
+        if (req.headers['if-none-match'] === etag) return void res.writeHead(304, { etag }).end();
+        return void res.writeHead(200, { 'content-type': url.endsWith('.svg') ? 'image/svg+xml' : 'image/jpeg', 'content-length': body.length, etag }).end(body);
+      }
+      if (url === '/big-chunked.jpg') {
+        res.writeHead(200, { 'content-type': 'image/jpeg' });
+        res.write(jpeg);
+        res.end(Buffer.alloc(200_000));
+        return;
+      }
+      if (url === '/short-body.jpg') {
+        res.writeHead(200, { 'content-type': 'image/jpeg', 'content-length': jpeg.length });
+        res.write(jpeg.subarray(0, 1000));
+        setTimeout(() => res.destroy(), 20);
+        return;
+      }
+      if (url === '/stall.jpg') {
+        res.writeHead(200, { 'content-type': 'image/jpeg' });
+        res.write(jpeg.subarray(0, 100));
+        return; // never ends; the server closes it in afterAll
+      }
+      if (url.startsWith('/flaky.jpg')) {
+        flaky++;
+        if (flaky % 2 === 1) return void res.writeHead(503, { 'retry-after': '0' }).end();
+        return void res.writeHead(200, { 'content-type': 'image/jpeg', 'content-length': jpeg.length }).end(jpeg);
+      }
+      if (url === '/to-localhost') return void res.writeHead(302, { location: `${other.url.replace('127.0.0.1', 'localhost')}/ok.jpg` }).end();
+      if (url === '/to-file') return void res.writeHead(302, { location: 'file:///etc/passwd' }).end();
+      if (url === '/to-ok') return void res.writeHead(301, { location: '/ok.jpg' }).end();
+      if (url.startsWith('/loop')) return void res.writeHead(307, { location: `/loop${url.length}` }).end();
+      res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"Missing"}');
+    });
+    other = await tinyServer((_req, res) => void res.writeHead(200, { 'content-type': 'image/jpeg', 'content-length': jpeg.length }).end(jpeg));
+  });
+
+  afterAll(async () => {
+    await server?.close();
+    await other?.close();
+    await cache?.remove();
+  });
+
+  /** A pipeline whose API lives on 127.0.0.1 (the tiny server), small caps for the tests. */
+  const local = (extra: { imageHosts?: string[]; maxPixels?: number; retries?: number } = {}) =>
+    testPipeline({ apiUrl: server.url, cacheDir: cache.dir, maxImageBytes: 100_000, stallTimeoutMs: 300, timeoutMs: 5_000, lookup: stubLookup, retries: 0, ...extra });
+
+  const picture = (p: ImagePipeline, url: string, page = '/releases/1-test') => p.picture({ sizes: sizes(url, { original: [320, 240], medium: [160, 120] }) }, { page });
+
+  function refused(result: Picture, reason: RegExp): void {
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.status).toBe('refused');
+    expect(result.reason).toMatch(reason);
+    // The placeholder keeps the declared shape.
+    expect([result.width, result.height]).toEqual([320, 240]);
+  }
+
+  it('accepts a good image and follows a redirect on the same host (control)', async () => {
+    const p = local();
+    expect((await picture(p, `${server.url}/ok.jpg`)).ok).toBe(true);
+    expect((await picture(p, `${server.url}/to-ok`)).ok).toBe(true);
+    expect(p.stats().refused).toBe(0);
+  });
+
+  it.each([
+    ['a decompression bomb (30000x30000 PNG header)', '/bomb.png', /pixel cap/],
+    ['HTML disguised as a JPEG', '/html.jpg', /HTML page, not an accepted image/],
+    ['an SVG', '/logo.svg', /SVG image, not an accepted image/],
+    ['an SVG named .png', '/svg-as.png', /SVG image/],
+    ['a truncated JPEG', '/cut.jpg', /cut off|premature|truncat/i],
+    ['a truncated PNG', '/cut.png', /cut off/],
+    ['an oversize file (Content-Length)', '/big.jpg', /over the cap/],
+    ['an oversize file (chunked)', '/big-chunked.jpg', /more than the cap/],
+    ['a body shorter than its Content-Length', '/short-body.jpg', /before the body was complete|ended after/],
+    ['a stalled download', '/stall.jpg', /stalled/],
+    ['an HTTP error', '/missing.jpg', /HTTP 404/],
+    ['a redirect to a non-http URL', '/to-file', /file: URLs are not downloaded/],
+    ['a redirect loop', '/loop', /more than 5 redirects/],
+  ])('refuses %s', async (_label, pathname, reason) => {
+    const p = local();
+    const url = `${server.url}${pathname}`;
+    refused(await picture(p, url, '/media/test-page'), reason);
+    expect(p.stats().refused).toBe(1);
+    expect(p.lines).toHaveLength(1);
+    expect(p.lines[0]).toContain(url);
+    expect(p.lines[0]).toContain('/media/test-page');
+    expect(p.refused()).toEqual([expect.objectContaining({ url, pages: ['/media/test-page'] })]);
+  });
+
+  it('retries a transient failure (503) and then uses the image', async () => {
+    const p = local({ retries: 2 });
+    expect((await picture(p, `${server.url}/flaky.jpg`)).ok).toBe(true);
+    expect(p.stats()).toMatchObject({ retries: 1, downloads: 1, refused: 0 });
+    // A permanent refusal is not retried.
+    const q = local({ retries: 2 });
+    refused(await picture(q, `${server.url}/missing-too.jpg`), /HTTP 404/);
+    expect(q.stats().retries).toBe(0);
+  });
+
+  it('refuses an image over a lowered pixel cap', async () => {
+    const p = local({ maxPixels: 10_000 });
+    refused(await picture(p, `${server.url}/ok.jpg?cap`), /320x240 is over the pixel cap/);
+  });
+
+  it('refuses a redirect to a host the policy refuses, without contacting it', async () => {
+    const before = other.requests.length;
+    const p = local();
+    refused(await picture(p, `${server.url}/to-localhost`), /host localhost resolves to .*loopback/);
+    expect(other.requests.length).toBe(before);
+    // Listed in PRESSROOM_IMAGE_HOSTS while the API itself is on loopback: allowed.
+    const allowed = local({ imageHosts: ['localhost'] });
+    expect((await picture(allowed, `${server.url}/to-localhost`)).ok).toBe(true);
+    expect(other.requests.length).toBe(before + 1);
+  });
+
+  it('refuses loopback, private and link-local addresses when the API does not live there', async () => {
+    const p = testPipeline({ apiUrl: 'https://api.example.test', cacheDir: cache.dir, lookup: stubLookup, imageHosts: ['intranet.example.test'] });
+    const before = server.requests.length;
+    const cases: Array<[string, RegExp]> = [
+      [`${server.url}/ok.jpg`, /127\.0\.0\.1, a loopback address/],
+      [`${server.url.replace('127.0.0.1', '[::1]')}/ok.jpg`, /::1, a loopback address/],
+      ['http://[::ffff:127.0.0.1]/ok.jpg', /loopback/],
+      ['http://169.254.169.254/latest/meta-data/', /link-local/],
+      ['http://metadata.example.test/x.jpg', /169\.254\.169\.254, a link-local address/],
+      ['http://intranet.example.test/x.jpg', /10\.1\.2\.3, a private address/], // listed, but the API is public
+      ['http://mixed.example.test/x.jpg', /192\.168\.1\.5, a private address/],
+      ['http://v6-loopback.example.test/x.jpg', /loopback/],
+      ['http://0.0.0.0/x.jpg', /reserved/],
+      ['http://nowhere.example.test/x.jpg', /does not resolve/],
+    ];
+    for (const [url, reason] of cases) refused(await picture(p, url), reason);
+    expect(server.requests.length).toBe(before);
+    expect(p.stats().refused).toBe(cases.length);
+    expect(p.stats().downloads).toBe(0);
+  });
+
+  it('refuses URLs with credentials and non-http schemes', async () => {
+    const p = local();
+    refused(await picture(p, `http://user:pass@127.0.0.1:1/x.jpg`), /user name or password/);
+    // Not an http(s) URL: never even a candidate original (media-urls.ts), so nothing to show.
+    expect(await picture(p, 'ftp://127.0.0.1/x.jpg')).toMatchObject({ ok: false, status: 'missing' });
+  });
+
+  it('a refused download is null, and a refused kit member is left out of the zip', async () => {
+    const p = local();
+    expect(await p.download({ type: 'document', title: 'Fake', url: `${server.url}/html.jpg` }, { page: '/kit' })).toBeNull();
+    const pdf = await p.download({ type: 'document', title: 'Fact sheet.pdf', url: `${server.url}/doc.pdf` });
+    expect(pdf).toMatchObject({ type: 'PDF document', mime: 'application/pdf', filename: 'Fact sheet.pdf' });
+    const kit = await p.mediaKitZip({
+      id: 1,
+      title: 'Kit',
+      media: [
+        { type: 'document', title: 'Fact sheet.pdf', url: `${server.url}/doc.pdf` },
+        { type: 'image', title: 'Bomb', sizes: sizes(`${server.url}/bomb.png`, { original: [30000, 30000] }) },
+      ],
+    });
+    expect(kit?.files).toBe(1);
+    expect(p.stats().refused).toBe(2);
+  });
+
+  it('remembers a refusal: the next build gets a 304 and runs no decode', async () => {
+    const first = local();
+    refused(await picture(first, `${server.url}/html.jpg`), /HTML/);
+    refused(await picture(first, `${server.url}/bomb.png`), /pixel cap/);
+    const second = local();
+    refused(await picture(second, `${server.url}/html.jpg`), /HTML/);
+    refused(await picture(second, `${server.url}/bomb.png`), /pixel cap/);
+    expect(second.stats()).toMatchObject({ downloads: 0, notModified: 2, sharpOps: 0, refused: 2 });
+  });
+});
+
+describe('host policy', () => {
+  it.each([
+    ['8.8.8.8', 'public'],
+    ['93.184.215.14', 'public'],
+    ['127.0.0.1', 'loopback'],
+    ['127.8.9.10', 'loopback'],
+    ['::1', 'loopback'],
+    ['::ffff:127.0.0.1', 'loopback'],
+    ['::ffff:7f00:1', 'loopback'],
+    ['10.0.0.1', 'private'],
+    ['172.16.5.4', 'private'],
+    ['172.32.0.1', 'public'],
+    ['192.168.0.1', 'private'],
+    ['100.64.0.1', 'private'],
+    ['fd12:3456::1', 'private'],
+    ['169.254.169.254', 'link-local'],
+    ['fe80::1', 'link-local'],
+    ['0.0.0.0', 'reserved'],
+    ['::', 'reserved'],
+    ['224.0.0.1', 'reserved'],
+    ['2002:7f00:1::', 'loopback'],
+    ['2606:4700::1111', 'public'],
+  ])('%s is %s', (address, kind) => {
+    expect(classifyAddress(address)).toBe(kind);
+  });
+
+  it('skips the address check in snapshot builds, where no socket is opened', async () => {
+    const policy = createHostPolicy({ apiUrl: 'https://api.example.test', checkAddresses: false, lookup: stubLookup });
+    await expect(policy.check(new URL('http://intranet.example.test/x.jpg'))).resolves.toBeUndefined();
+    await expect(policy.check(new URL('ftp://intranet.example.test/x.jpg'))).rejects.toThrow(/ftp:/);
+  });
+
+  it('allows a public host that is not listed', async () => {
+    const policy = createHostPolicy({ apiUrl: 'https://api.example.test', lookup: stubLookup });
+    await expect(policy.check(new URL('https://cdn.example.test/x.jpg'))).resolves.toBeUndefined();
+  });
+});

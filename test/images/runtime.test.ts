@@ -1,0 +1,73 @@
+/**
+ * The build's own pipeline (`picture()`, `download()`, `mediaKitZip()` from
+ * image-pipeline/index.ts) runs on the loaders' runtime: in snapshot mode it
+ * downloads through the snapshot's fetch, so with the API gone every picture,
+ * download and zip still comes out, and originals are exactly what the
+ * snapshot recorded.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../content-loaders/config.ts';
+import { getLoaderRuntime, resetLoaderRuntime } from '../../content-loaders/runtime.ts';
+import { recordSnapshot } from '../../content-loaders/snapshot/record-press-room.ts';
+import { startEmulator } from '../../emulator/server.ts';
+import {
+  configureImagePipeline,
+  currentImagePipeline,
+  download,
+  mediaKitZip,
+  picture,
+  resetImagePipeline,
+  stats,
+  type MediaKitInput,
+} from '../../image-pipeline/index.ts';
+import { TEST_MEDIA_CACHE } from '../helpers/emulator.ts';
+import { tempDir } from './helpers.ts';
+
+describe('the build pipeline on the loaders runtime', () => {
+  let snapshot: Awaited<ReturnType<typeof tempDir>>;
+  let cache: Awaited<ReturnType<typeof tempDir>>;
+  let image: MediaKitInput['media'] extends (infer T)[] | null | undefined ? T : never;
+  let kit: MediaKitInput;
+  const warnings: string[] = [];
+
+  beforeAll(async () => {
+    snapshot = await tempDir('snapshot');
+    cache = await tempDir('runtime');
+    const api = await startEmulator({ frozenClock: true, cacheDir: TEST_MEDIA_CACHE });
+    try {
+      const env = { PRESSROOM_API_URL: api.url, PRESSROOM_ID: String(api.pressroom.id) };
+      const result = await recordSnapshot({ config: loadConfig(env), out: snapshot.dir });
+      expect(result.mediaFailures).toEqual([]);
+      const base = `${api.url}/v1/pressrooms/${api.pressroom.id}`;
+      image = ((await (await fetch(`${base}/images?limit=1`)).json()) as { data: [typeof image] }).data[0];
+      const kits = ((await (await fetch(`${base}/media_kits?limit=100`)).json()) as { data: MediaKitInput[] }).data;
+      kit = kits.find((k) => !k.is_locked && !k.is_password_protected && (k.media?.length ?? 0) > 0)!;
+    } finally {
+      await api.close(); // from here on, only the snapshot can answer
+    }
+    resetLoaderRuntime();
+    resetImagePipeline();
+    await getLoaderRuntime({ env: { PRESSROOM_SNAPSHOT: snapshot.dir } });
+    configureImagePipeline({ cacheDir: cache.dir, publicPath: '/base/_media/', log: { warn: (line) => warnings.push(line) } });
+  }, 60_000);
+
+  afterAll(async () => {
+    resetImagePipeline();
+    resetLoaderRuntime();
+    configureImagePipeline({ cacheDir: undefined, publicPath: undefined, log: undefined });
+    await snapshot?.remove();
+    await cache?.remove();
+  });
+
+  it('renders pictures, downloads and zips from the snapshot with the API closed', async () => {
+    const pic = await picture(image, { page: '/images/x' });
+    expect(pic.ok).toBe(true);
+    if (pic.ok) expect(pic.src).toMatch(/^\/base\/_media\/[0-9a-f]{16}-\d+x\d+\.jpg$/);
+    expect(await download(image)).toMatchObject({ type: 'JPEG image' });
+    const zip = await mediaKitZip(kit, { page: '/media_kits/x' });
+    expect(zip?.files).toBe((kit.media ?? []).filter((m) => m.type !== 'video').length);
+    expect(warnings).toEqual([]);
+    expect((await stats()).refused).toBe(0);
+    expect(currentImagePipeline()).toBeDefined();
+  });
+});

@@ -1,0 +1,147 @@
+/**
+ * Every public release, tag and custom page of the API has its page at its
+ * path, with the right language, title and listings around it.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { useEmulator } from '../../helpers/emulator.ts';
+import { elements, loadPages, text, type BuiltPage } from '../helpers.ts';
+
+interface ApiRelease { id: number; title: string; permalink: string; language: string; release_date: string; tags: Array<{ slug: string }>; body_html: string }
+interface ApiTag { id: number; slug: string; name: string }
+interface ApiPage { id: number; title: string; permalink: string; language: string | null }
+
+// The build's embedded API: the demo press room with its clock frozen at the demo instant.
+const emulator = useEmulator({ frozenClock: true });
+const siteDir = inject('siteDir');
+
+let releases: ApiRelease[];
+let tags: ApiTag[];
+let customPages: ApiPage[];
+let pages: Map<string, BuiltPage>;
+
+beforeAll(async () => {
+  const api = emulator();
+  const get = async <T,>(p: string) => ((await api.json<{ data: T }>(p)).body.data);
+  [releases, tags, customPages] = await Promise.all([
+    get<ApiRelease[]>('press_releases?limit=10000&includes=tags'),
+    get<ApiTag[]>('tags?limit=10000'),
+    get<ApiPage[]>('pages?limit=10000'),
+  ]);
+  pages = new Map((await loadPages(siteDir)).map((p) => [p.path, p]));
+});
+
+const pageAt = (permalink: string) => pages.get(`${permalink.replace(/\/$/, '')}/`);
+
+describe('press releases', () => {
+  it('has every public release of the API at its permalink', () => {
+    expect(releases.length).toBeGreaterThan(40);
+    const missing = releases.filter((r) => !pageAt(r.permalink)).map((r) => r.permalink);
+    expect(missing).toEqual([]);
+  });
+
+  it('gives each release page its title as the one h1 and its language as <html lang>', () => {
+    for (const r of releases) {
+      const page = pageAt(r.permalink)!;
+      const h1 = elements(page.doc, 'h1');
+      expect(h1.map(text), r.permalink).toEqual([r.title]);
+      expect(elements(page.doc, 'html')[0]?.attribs.lang, r.permalink).toBe(r.language);
+    }
+  });
+
+  it('writes no release page the API does not list', () => {
+    const known = new Set(releases.map((r) => `${r.permalink}/`));
+    const releasePages = [...pages.keys()].filter((p) => /^\/\d+-[^/]+\/$/.test(p));
+    expect(releasePages.filter((p) => !known.has(p))).toEqual([]);
+  });
+
+  it('paginates /releases/ over every release, newest first', () => {
+    const listed: string[] = [];
+    for (let n = 1; ; n++) {
+      const page = pages.get(n === 1 ? '/releases/' : `/releases/${n}/`);
+      if (!page) break;
+      for (const h of elements(page.doc, 'h2')) {
+        const a = elements(h, 'a')[0];
+        if (a?.attribs.href && /^\/\d+-/.test(a.attribs.href)) listed.push(a.attribs.href);
+      }
+    }
+    const expected = [...releases].sort((a, b) => Date.parse(b.release_date) - Date.parse(a.release_date) || a.id - b.id).map((r) => `${r.permalink}/`);
+    expect(listed).toEqual(expected);
+  });
+
+  it('has a listing per language with only that language, in that language', () => {
+    for (const lang of new Set(releases.map((r) => r.language))) {
+      const page = pages.get(`/${lang}/`);
+      expect(page, `/${lang}/`).toBeDefined();
+      expect(elements(page!.doc, 'html')[0]?.attribs.lang).toBe(lang);
+      const count = releases.filter((r) => r.language === lang).length;
+      let listed = 0;
+      for (let n = 1; pages.has(n === 1 ? `/${lang}/` : `/${lang}/${n}/`); n++) {
+        const p = pages.get(n === 1 ? `/${lang}/` : `/${lang}/${n}/`)!;
+        listed += elements(p.doc, 'article').filter((a) => !a.attribs.lang).length;
+      }
+      expect(listed, lang).toBe(count);
+    }
+  });
+
+  it('files each release in the archive under its year and month (Amsterdam time)', () => {
+    const ym = new Intl.DateTimeFormat('en', { timeZone: 'Europe/Amsterdam', year: 'numeric', month: '2-digit' });
+    for (const r of releases) {
+      const parts = ym.formatToParts(new Date(r.release_date));
+      const year = parts.find((p) => p.type === 'year')!.value;
+      const month = parts.find((p) => p.type === 'month')!.value;
+      for (const listing of [`/archive/${year}/`, `/archive/${year}/${month}/`]) {
+        const page = pages.get(listing);
+        expect(page, listing).toBeDefined();
+        expect(page!.html.includes(`href="${r.permalink}/"`), `${r.permalink} in ${listing}`).toBe(true);
+      }
+    }
+    expect(pages.has('/archive/')).toBe(true);
+  });
+});
+
+describe('tags', () => {
+  it('has a landing page per tag listing every release tagged with it', () => {
+    expect(pages.has('/tags/')).toBe(true);
+    for (const tag of tags) {
+      const page = pages.get(`/tags/${tag.slug}/`);
+      expect(page, tag.slug).toBeDefined();
+      expect(elements(page!.doc, 'h1').map(text)).toEqual([tag.name]);
+      for (const r of releases.filter((x) => x.tags.some((t) => t.slug === tag.slug))) {
+        expect(page!.html.includes(`href="${r.permalink}/"`), `${r.permalink} on /tags/${tag.slug}/`).toBe(true);
+      }
+    }
+  });
+});
+
+describe('custom pages and the rest', () => {
+  it('has every public custom page at its permalink in its language', () => {
+    for (const p of customPages) {
+      const page = pageAt(p.permalink);
+      expect(page, p.permalink).toBeDefined();
+      expect(elements(page!.doc, 'h1').map(text)).toEqual([p.title]);
+      if (p.language) expect(elements(page!.doc, 'html')[0]?.attribs.lang).toBe(p.language);
+    }
+  });
+
+  it('has a home page and a 404 page that point somewhere useful', () => {
+    const home = pages.get('/')!;
+    expect(home).toBeDefined();
+    expect(home.html).toContain(`href="${[...releases].sort((a, b) => Date.parse(b.release_date) - Date.parse(a.release_date))[0]!.permalink}/"`);
+    const notFound = pages.get('/404.html')!;
+    expect(notFound).toBeDefined();
+    expect(notFound.html).toContain('href="/releases/"');
+    expect(existsSync(path.join(siteDir, 'sitemap-index.xml'))).toBe(true);
+  });
+
+  it('gives every page exactly one h1, a title, a description and landmarks', () => {
+    for (const page of pages.values()) {
+      expect(elements(page.doc, 'h1').length, page.path).toBe(1);
+      expect(text(elements(page.doc, 'title')[0]!).length, page.path).toBeGreaterThan(3);
+      for (const landmark of ['header', 'nav', 'main', 'footer']) expect(elements(page.doc, landmark).length, `${landmark} on ${page.path}`).toBeGreaterThan(0);
+      const skip = elements(page.doc, 'a').find((a) => a.attribs.class === 'skip-link');
+      expect(skip?.attribs.href, page.path).toBe('#main');
+    }
+  });
+});

@@ -1,0 +1,86 @@
+/**
+ * The static search index of the built site (src/integrations/search.ts):
+ * Pagefind's bundle is in /pagefind/, one index for every language, only the
+ * pages that mark their content, with the filters the search page offers, and
+ * the same pages always give the same bytes.
+ */
+import { existsSync } from 'node:fs';
+import { readFile, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { buildSearchIndex } from '../../../src/integrations/search.ts';
+import { elements, listFiles, loadPages, type BuiltPage } from '../helpers.ts';
+
+const siteDir = inject('siteDir');
+const bundle = path.join(siteDir, 'pagefind');
+let pages: BuiltPage[];
+
+beforeAll(async () => {
+  pages = await loadPages(siteDir);
+});
+
+/** The search metadata a page declares: name → values (from <SearchMeta>). */
+function searchMeta(page: BuiltPage): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const m of elements(page.doc, 'meta')) {
+    const name = m.attribs.name ?? '';
+    if (!name.startsWith('pagefind:')) continue;
+    out.set(name.slice(9), [...(out.get(name.slice(9)) ?? []), m.attribs.content ?? '']);
+  }
+  return out;
+}
+const hasBody = (page: BuiltPage) => page.html.includes('data-pagefind-body');
+
+describe('the search index', () => {
+  it('is written to /pagefind/ with one index for the whole site', async () => {
+    expect(existsSync(path.join(bundle, 'pagefind-entry.json')), 'no /pagefind/ in the build: astro.config.mjs must list search() (src/integrations/search.ts) last').toBe(true);
+    const entry = JSON.parse(await readFile(path.join(bundle, 'pagefind-entry.json'), 'utf8')) as { languages: Record<string, { page_count: number }> };
+    const languages = Object.keys(entry.languages);
+    expect(languages).toHaveLength(1);
+    const indexed = entry.languages[languages[0]!]!.page_count;
+    expect(indexed).toBe(pages.filter(hasBody).length);
+    const files = (await listFiles(bundle)).map((f) => path.relative(bundle, f));
+    expect(files).toContain('pagefind.js');
+    expect(files.some((f) => f.startsWith('wasm.'))).toBe(true);
+  });
+
+  it('indexes release, topic and custom pages with their filters, never the listings, the search page or the 404', () => {
+    const byPath = new Map(pages.map((p) => [p.path, p]));
+    const releases = pages.filter((p) => /^\/\d+-[^/]+\/$/.test(p.path));
+    expect(releases.length).toBeGreaterThan(40);
+    for (const page of releases) {
+      const meta = searchMeta(page);
+      expect(hasBody(page), page.path).toBe(true);
+      expect(meta.get('type'), page.path).toEqual(['release']);
+      expect(meta.get('language'), page.path).toEqual([elements(page.doc, 'html')[0]?.attribs.lang]);
+      expect(meta.get('year')?.[0], page.path).toMatch(/^\d{4}$/);
+    }
+    for (const page of pages.filter((p) => /^\/tags\/[^/]+\/$/.test(p.path))) {
+      expect(searchMeta(page).get('type'), page.path).toEqual(['topic']);
+      expect(hasBody(page), page.path).toBe(true);
+    }
+    for (const page of pages.filter((p) => /^\/pages\/[^/]+\/$/.test(p.path))) {
+      expect(searchMeta(page).get('type'), page.path).toEqual(['page']);
+      expect(hasBody(page), page.path).toBe(true);
+    }
+    for (const p of ['/', '/releases/', '/archive/', '/tags/', '/search/', '/404.html']) {
+      expect(byPath.has(p), p).toBe(true);
+      expect(hasBody(byPath.get(p)!), p).toBe(false);
+    }
+  });
+
+  it('gives the same bytes for the same pages', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'pressroom-pagefind-'));
+    try {
+      await buildSearchIndex(siteDir, { outputPath: dir });
+      const read = async (root: string) =>
+        new Map(await Promise.all((await listFiles(root)).map(async (f) => [path.relative(root, f), (await readFile(f)).toString('base64')] as const)));
+      const [built, again] = await Promise.all([read(bundle), read(dir)]);
+      expect([...again.keys()]).toEqual([...built.keys()]);
+      for (const [file, bytes] of built) expect(again.get(file) === bytes, file).toBe(true);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

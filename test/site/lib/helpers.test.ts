@@ -1,0 +1,107 @@
+/** The small helpers pages rely on: JSON-LD escaping, colours, time zones, paths, dates, languages. */
+import { describe, expect, it } from 'vitest';
+import { serializeJsonLd } from '../../../src/lib/jsonld.ts';
+import { contrast, ensureContrast, parseHex, themeFrom } from '../../../src/lib/color.ts';
+import { ianaTimeZone } from '../../../src/lib/timezones.ts';
+import { permalinkSegments, tagSegment, isLanguageCode } from '../../../src/lib/paths.ts';
+import { formatDate, formatDateTime, formatDateTimeRange, yearMonthIn } from '../../../src/lib/dates.ts';
+import { languageName, translator } from '../../../src/lib/i18n.ts';
+import { formatFileSize, mailtoHref, telHref } from '../../../src/lib/format.ts';
+
+describe('serializeJsonLd', () => {
+  it('cannot break out of its script tag and still parses to the same value', () => {
+    const value = { headline: '</script><script>alert(1)</script> & <!-- \u2028\u2029 -->', n: 1, list: ['a<b'] };
+    const out = serializeJsonLd(value);
+    expect(out).not.toMatch(/[<>&\u2028\u2029]/);
+    expect(JSON.parse(out)).toEqual(value);
+  });
+  it('leaves out empty values', () => {
+    expect(JSON.parse(serializeJsonLd({ a: null, b: undefined, c: '', d: 0, e: false }))).toEqual({ d: 0, e: false });
+  });
+});
+
+describe('theme colours', () => {
+  it('keeps a link colour with enough contrast and darkens one without', () => {
+    const white = parseHex('#fff')!;
+    expect(themeFrom({ link_color: '#0b5cad' }).link).toBe('#0b5cad');
+    const pale = themeFrom({ link_color: '#7fd3ff' });
+    expect(contrast(parseHex(pale.link)!, white)).toBeGreaterThanOrEqual(4.5);
+    expect(contrast(ensureContrast(parseHex('#ffff00')!, white), white)).toBeGreaterThanOrEqual(4.5);
+  });
+  it('reads on dark backgrounds and light headers', () => {
+    const dark = themeFrom({ background_color: '#111111', link_color: '#0000aa', header_color: '#fafafa' });
+    expect(contrast(parseHex(dark.link)!, parseHex(dark.background)!)).toBeGreaterThanOrEqual(4.5);
+    expect(contrast(parseHex(dark.text)!, parseHex(dark.background)!)).toBeGreaterThanOrEqual(7);
+    expect(contrast(parseHex(dark.onHeader)!, parseHex(dark.header)!)).toBeGreaterThanOrEqual(4.5);
+    expect(contrast(parseHex(dark.onAccent)!, parseHex(dark.accent)!)).toBeGreaterThanOrEqual(4.5);
+  });
+  it('ignores anything that is not a hex colour', () => {
+    expect(parseHex('red; background:url(x)')).toBeNull();
+    expect(themeFrom({ link_color: 'expression(alert(1))' }).link).toBe('#0b5cad');
+  });
+});
+
+describe('time zones', () => {
+  it('maps Rails zone names to IANA ones', () => {
+    expect(ianaTimeZone('Amsterdam')).toBe('Europe/Amsterdam');
+    expect(ianaTimeZone('Berlin')).toBe('Europe/Berlin');
+    expect(ianaTimeZone('London')).toBe('Europe/London');
+    expect(ianaTimeZone('Brussels')).toBe('Europe/Brussels');
+    expect(ianaTimeZone('Copenhagen')).toBe('Europe/Copenhagen');
+    expect(ianaTimeZone('Vienna')).toBe('Europe/Vienna');
+    expect(ianaTimeZone('Zurich')).toBe('Europe/Zurich');
+    expect(ianaTimeZone('Eastern Time (US & Canada)')).toBe('America/New_York');
+    expect(ianaTimeZone('Europe/Paris')).toBe('Europe/Paris');
+    expect(ianaTimeZone('Atlantis')).toBe('UTC');
+    expect(ianaTimeZone(null)).toBe('UTC');
+  });
+});
+
+describe('dates', () => {
+  const iso = '2026-10-31T07:55:00.000Z';
+  it('formats in the page language and the press room time zone', () => {
+    expect(formatDate(iso, 'en', 'Europe/Amsterdam')).toBe('31 October 2026');
+    expect(formatDate(iso, 'nl', 'Europe/Amsterdam')).toBe('31 oktober 2026');
+    expect(formatDate(iso, 'de', 'Europe/Amsterdam')).toBe('31. Oktober 2026');
+    expect(formatDate(iso, 'en', 'America/New_York')).toBe('October 31, 2026');
+    expect(formatDateTime(iso, 'en', 'Europe/Amsterdam')).toBe('31 October 2026 at 08:55 CET');
+    expect(formatDateTimeRange('2026-11-25T10:55:00Z', '2026-11-25T18:55:00Z', 'en', 'Europe/Berlin')).toMatch(/^25 November 2026, 11:55\s*–\s*19:55 CET$/);
+  });
+  it('files an instant under the month it has in the press room time zone', () => {
+    expect(yearMonthIn('2025-12-31T23:30:00Z', 'Europe/Amsterdam')).toEqual({ year: 2026, month: 1 });
+    expect(yearMonthIn('2025-12-31T23:30:00Z', 'UTC')).toEqual({ year: 2025, month: 12 });
+  });
+});
+
+describe('paths', () => {
+  it('accepts API permalinks and refuses anything that could leave dist/ or shadow the site', () => {
+    expect(permalinkSegments('/100314-northwind-raises-eur-118-million')).toEqual(['100314-northwind-raises-eur-118-million']);
+    expect(permalinkSegments('/pages/about-us', { allowFirst: ['pages'] })).toEqual(['pages', 'about-us']);
+    for (const bad of ['/../etc/passwd', '/..', '/a/../../b', '/%2e%2e/x', '/a b', 'relative', '/releases', '/tags/x', '/_astro/x.js', '/nl', '/.hidden', '//evil.example/x', '/a\\b', '/caf\u00e9']) {
+      expect(permalinkSegments(bad), bad).toBeNull();
+    }
+    expect(tagSegment({ id: 7, slug: 'electric-bikes' })).toBe('electric-bikes');
+    expect(tagSegment({ id: 7, slug: '../x' })).toBe('tag-7');
+    expect(isLanguageCode('nl')).toBe(true);
+    expect(isLanguageCode('../')).toBe(false);
+  });
+});
+
+describe('interface language', () => {
+  it('translates with an English fallback and names languages in their own language', () => {
+    expect(translator('nl')('releases')).toBe('Persberichten');
+    expect(translator('de-AT')('releases')).toBe('Pressemitteilungen');
+    expect(translator('sv')('releases')).toBe('Press releases');
+    expect(translator('en')('releasesIn', { language: 'Dutch' })).toBe('Press releases in Dutch');
+    expect(languageName('nl')).toBe('Nederlands');
+    expect(languageName('de', 'en')).toBe('German');
+  });
+  it('formats sizes and contact links', () => {
+    expect(formatFileSize(11_991_208, 'en')).toBe('12 MB');
+    expect(formatFileSize(2_035_510, 'de')).toBe('2 MB');
+    expect(telHref('+31 20 794 1139')).toBe('tel:+31207941139');
+    expect(telHref('call me')).toBeNull();
+    expect(mailtoHref('press@northwind.example')).toBe('mailto:press@northwind.example');
+    expect(mailtoHref('javascript:alert(1)//@x.y')).toBeNull();
+  });
+});
