@@ -433,6 +433,11 @@ export function countLabel(t: Translate, count: number, one: UiKey, many: UiKey)
   return count === 1 ? t(one) : t(many, { count });
 }
 
+/** A paginated listing's title: the name alone on page 1, "Name (Page 2 of 5)" after it. */
+export function pagedTitle(t: Translate, name: string, page: { currentPage: number; lastPage: number }): string {
+  return page.currentPage > 1 ? `${name} (${t('page', { page: page.currentPage, pages: page.lastPage })})` : name;
+}
+
 /** The language's name in `inLang` ("Nederlands" for nl in nl, "Dutch" in en). */
 export function languageName(lang: string, inLang: string = lang): string {
   try {

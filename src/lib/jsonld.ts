@@ -13,3 +13,25 @@ export function serializeJsonLd(value: unknown): string {
 }
 
 export type JsonLd = Record<string, unknown>;
+
+/** One step of a breadcrumb trail: what `<Breadcrumbs>` shows and what `breadcrumbList` describes. */
+export interface Crumb { name: string; href?: string }
+
+/**
+ * The schema.org BreadcrumbList for a trail, built from the same items the page gives its
+ * visible `<Breadcrumbs>`: every href resolved to an absolute URL on `site`; an item without
+ * href (normally the last, the page itself) gets `current`, the page's own URL (absolute, or a
+ * path resolved on `site`).
+ */
+export function breadcrumbList(items: readonly Crumb[], site: URL | string | undefined, current: string): JsonLd {
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'BreadcrumbList',
+    itemListElement: items.map((item, i) => ({
+      '@type': 'ListItem',
+      position: i + 1,
+      name: item.name,
+      item: new URL(item.href ?? current, site).href,
+    })),
+  };
+}

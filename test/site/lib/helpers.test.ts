@@ -1,11 +1,11 @@
 /** The small helpers pages rely on: JSON-LD escaping, colours, time zones, paths, dates, languages. */
 import { describe, expect, it } from 'vitest';
-import { serializeJsonLd } from '../../../src/lib/jsonld.ts';
+import { breadcrumbList, serializeJsonLd } from '../../../src/lib/jsonld.ts';
 import { contrast, ensureContrast, parseHex, themeFrom } from '../../../src/lib/color.ts';
 import { ianaTimeZone } from '../../../src/lib/timezones.ts';
 import { permalinkSegments, tagSegment, isLanguageCode } from '../../../src/lib/paths.ts';
 import { formatDate, formatDateTime, formatDateTimeRange, yearMonthIn } from '../../../src/lib/dates.ts';
-import { languageName, translator } from '../../../src/lib/i18n.ts';
+import { languageName, pagedTitle, translator } from '../../../src/lib/i18n.ts';
 import { formatFileSize, mailtoHref, telHref } from '../../../src/lib/format.ts';
 
 describe('serializeJsonLd', () => {
@@ -17,6 +17,27 @@ describe('serializeJsonLd', () => {
   });
   it('leaves out empty values', () => {
     expect(JSON.parse(serializeJsonLd({ a: null, b: undefined, c: '', d: 0, e: false }))).toEqual({ d: 0, e: false });
+  });
+});
+
+describe('breadcrumbList', () => {
+  const site = new URL('https://press.example.test');
+  it('describes the visible trail with absolute URLs, the page itself for an item without href', () => {
+    expect(breadcrumbList([{ name: 'Home', href: '/' }, { name: 'Topics', href: '/tags/' }, { name: 'Bikes' }], site, '/tags/bikes/')).toEqual({
+      '@context': 'https://schema.org',
+      '@type': 'BreadcrumbList',
+      itemListElement: [
+        { '@type': 'ListItem', position: 1, name: 'Home', item: 'https://press.example.test/' },
+        { '@type': 'ListItem', position: 2, name: 'Topics', item: 'https://press.example.test/tags/' },
+        { '@type': 'ListItem', position: 3, name: 'Bikes', item: 'https://press.example.test/tags/bikes/' },
+      ],
+    });
+  });
+  it('takes the current page as an absolute URL too, and keeps an href the last item has', () => {
+    const list = breadcrumbList([{ name: 'Home', href: '/' }, { name: 'Coverage', href: '/coverage/' }], site, 'https://press.example.test/coverage/2/');
+    expect((list.itemListElement as Array<{ item: string }>).map((x) => x.item)).toEqual(['https://press.example.test/', 'https://press.example.test/coverage/']);
+    const page = breadcrumbList([{ name: 'Home', href: '/' }, { name: 'About' }], site, 'https://press.example.test/pages/about/');
+    expect((page.itemListElement as Array<{ item: string }>)[1]!.item).toBe('https://press.example.test/pages/about/');
   });
 });
 
@@ -95,6 +116,11 @@ describe('interface language', () => {
     expect(translator('en')('releasesIn', { language: 'Dutch' })).toBe('Press releases in Dutch');
     expect(languageName('nl')).toBe('Nederlands');
     expect(languageName('de', 'en')).toBe('German');
+  });
+  it('titles the pages of a listing after the first with their number', () => {
+    const t = translator('en');
+    expect(pagedTitle(t, 'Coverage', { currentPage: 1, lastPage: 3 })).toBe('Coverage');
+    expect(pagedTitle(t, 'Coverage', { currentPage: 2, lastPage: 3 })).toBe('Coverage (Page 2 of 3)');
   });
   it('formats sizes and contact links', () => {
     expect(formatFileSize(11_991_208, 'en')).toBe('12 MB');

@@ -1,7 +1,9 @@
 /**
- * Offline press-archive snapshots end to end: record the demo press room,
- * then build the site from the snapshot twice with no API at all; the two
- * `dist/` trees are byte-identical.
+ * Whole builds in child processes, one after another (builds share Astro's
+ * cache folders, so they never run in parallel): offline press-archive
+ * snapshots end to end — record the demo press room, build from the snapshot
+ * twice with no API at all, byte-identical trees — and a build against an API
+ * that requires a key, which must appear nowhere in the output or the logs.
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -10,6 +12,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulator } from '../../emulator/server.ts';
+import { TEST_MEDIA_CACHE } from '../helpers/emulator.ts';
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '..', '..');
@@ -55,5 +59,29 @@ describe('building from a snapshot', () => {
     expect((failed as { code: number }).code).toBe(1);
     expect((failed as { stderr: string }).stderr).toMatch(/build failed: PRESSROOM_SNAPSHOT is not a readable snapshot.*\n.*left exactly as it was/);
     expect(await tree(path.join(tmp, 'a'))).toEqual(a);
+  }, 600_000);
+
+  it('sends the API key and writes it to no output file, cache or log line', async () => {
+    const key = 'sk_live_build_SECRET_4471';
+    const api = await startEmulator({ readKey: key, frozenClock: true, cacheDir: TEST_MEDIA_CACHE });
+    try {
+      const out = path.join(tmp, 'keyed');
+      const env = { ...process.env, PRESSROOM_SNAPSHOT: '', PRESSROOM_API_URL: api.url, PRESSROOM_ID: String(api.pressroom.id), PRESSROOM_API_KEY: key };
+      const built = await run(node, ['scripts/build.ts', '--out', out], { cwd: root, env, maxBuffer: 64 * 1024 * 1024 });
+      expect(built.stdout).toMatch(/entries from the API/);
+      expect(`${built.stdout}${built.stderr}`).not.toContain(key);
+      const files = Object.keys(await tree(out));
+      expect(files.length).toBeGreaterThan(100);
+      for (const file of files) expect((await readFile(path.join(out, file))).includes(key), file).toBe(false);
+      const cache = path.join(root, '.cache', 'pressroom-http');
+      for (const entry of await readdir(cache, { recursive: true, withFileTypes: true })) {
+        if (entry.isFile()) expect((await readFile(path.join(entry.parentPath, entry.name))).includes(key), entry.name).toBe(false);
+      }
+      const log = (await (await fetch(`${api.url}/_emulator/requests?path_prefix=/v1`)).json()) as { data: Array<{ auth: string }> };
+      expect(log.data.length).toBeGreaterThan(10);
+      expect(log.data.every((e) => e.auth === 'bearer')).toBe(true);
+    } finally {
+      await api.close();
+    }
   }, 600_000);
 });
