@@ -7,62 +7,11 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { sanitizeArticle, sanitizeBasic } from '../../src/lib/sanitize.ts';
+import { HOSTILE, PWN } from '../helpers/hostile-html.ts';
 import { NO_CHROMIUM, hasChromium, launchChromium, serveStatic, watchedPage, type StaticServer } from './helpers.ts';
 
 const siteDir = inject('siteDir');
 
-/** Every payload tries to call pwn(), which leaves three traces: a dialog, a console marker and window.__pwned. */
-const PWN = "alert('PWNED');console.log('PWNED');window.__pwned=1";
-const HOSTILE = [
-  `<script>${PWN}</script>`,
-  `<SCRIPT SRC="https://evil.example/x.js"></SCRIPT>`,
-  `<scr<script>ipt>${PWN}</scr</script>ipt>`,
-  `<img src=x onerror="${PWN}">`,
-  `<img src="/_media/missing.png" onerror="${PWN}" alt="broken">`,
-  `<img src="javascript:${PWN}">`,
-  `<p onclick="${PWN}" onmouseover="${PWN}" onfocus="${PWN}" tabindex="0">click or hover me</p>`,
-  `<a href="javascript:${PWN}">javascript link</a>`,
-  `<a href="JaVaScRiPt:${PWN}">mixed case javascript link</a>`,
-  `<a href="jav&#x09;ascript:${PWN}">tab javascript link</a>`,
-  `<a href="&#106;&#97;&#118;&#97;&#115;&#99;&#114;&#105;&#112;&#116;&#58;${PWN}">entity javascript link</a>`,
-  `<a href=" javascript:${PWN}">space javascript link</a>`,
-  `<a href="data:text/html;base64,PHNjcmlwdD5hbGVydCgnUFdORUQnKTwvc2NyaXB0Pg==">data link</a>`,
-  `<a href="vbscript:msgbox(1)">vbscript link</a>`,
-  `<a href="#" onclick="${PWN}">handler link</a>`,
-  `<svg onload="${PWN}"><script>${PWN}</script></svg>`,
-  `<svg><a xlink:href="javascript:${PWN}"><text x="20" y="20">svg link</text></a></svg>`,
-  `<svg><animate onbegin="${PWN}" attributeName="x" dur="1s"></animate></svg>`,
-  `<svg><set attributeName="onmouseover" to="${PWN}"/></svg>`,
-  `<math><mtext><table><mglyph><style><img src=x onerror="${PWN}"></style></mglyph></table></mtext></math>`,
-  `<math href="javascript:${PWN}">math link</math>`,
-  `<iframe src="javascript:${PWN}"></iframe>`,
-  `<iframe srcdoc="<script>parent.${PWN.replace(/'/g, '&quot;')}</script>"></iframe>`,
-  `<object data="javascript:${PWN}"></object>`,
-  `<embed src="data:text/html,<script>${PWN}</script>">`,
-  `<form action="javascript:${PWN}"><input name=q value="x"><button>form button</button></form>`,
-  `<button formaction="javascript:${PWN}">formaction button</button>`,
-  `<details open ontoggle="${PWN}"><summary>details</summary>x</details>`,
-  `<video src=x onerror="${PWN}"></video><audio src=x onerror="${PWN}"></audio>`,
-  `<body onload="${PWN}">`,
-  `<style>@import url(https://evil.example/x.css); body{background:url(https://evil.example/bg.png)}</style>`,
-  `<p style="background:url(https://evil.example/p.png)">styled</p>`,
-  `<link rel=stylesheet href="https://evil.example/x.css">`,
-  `<meta http-equiv="refresh" content="0;url=javascript:${PWN}">`,
-  `<base href="https://evil.example/">`,
-  `<noscript><p title="</noscript><img src=x onerror=${PWN}>"></noscript>`,
-  `<template><img src=x onerror="${PWN}"></template>`,
-  `<table background="javascript:${PWN}"><tr><td>table</td></tr></table>`,
-  `<div id="x" class="y" data-x="1" style="position:fixed;inset:0">overlay</div>`,
-  `<a href="https://example.org/ok" onclick="${PWN}">a fine link with a handler</a>`,
-  `<a href="/releases/">a site link</a>`,
-  `<img src="https://evil.example/tracker.gif" alt="remote">`,
-  `<!--><img src=x onerror="${PWN}">-->`,
-  `<![CDATA[><img src=x onerror="${PWN}">]]>`,
-  `<textarea><img src=x onerror="${PWN}"></textarea>`,
-  `<xmp><img src=x onerror="${PWN}"></xmp>`,
-  `<select><option><img src=x onerror="${PWN}"></option></select>`,
-  `<h1 onmouseenter="${PWN}">heading</h1>`,
-];
 
 let browser: Browser;
 let server: StaticServer;

@@ -7,18 +7,22 @@
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../emulator/server.ts';
 import { TEST_MEDIA_CACHE } from '../helpers/emulator.ts';
+import { HOSTILE, PWN } from '../helpers/hostile-html.ts';
+import { hasChromium, launchChromium, serveStatic, watchedPage } from '../browser/helpers.ts';
+import { readManifest, sha256Hex } from '../../content-loaders/snapshot/manifest.ts';
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '..', '..');
 const node = process.execPath;
 let tmp: string;
+let snapshot: string;
 
 async function tree(dir: string): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
@@ -39,7 +43,7 @@ afterAll(async () => {
 
 describe('building from a snapshot', () => {
   it('records the demo press room and builds it twice offline into identical bytes', async () => {
-    const snapshot = path.join(tmp, 'snapshot');
+    snapshot = path.join(tmp, 'snapshot');
     const env = { ...process.env, PRESSROOM_API_URL: '', PRESSROOM_SNAPSHOT: '' };
     const recorded = await run(node, ['scripts/snapshot.ts', '--out', snapshot], { cwd: root, env });
     expect(recorded.stdout).toMatch(/wrote .*: \d+ API responses, \d+ media originals/);
@@ -83,5 +87,66 @@ describe('building from a snapshot', () => {
     } finally {
       await api.close();
     }
+  }, 600_000);
+
+  it.skipIf(!hasChromium)('renders a release whose body the API sent hostile with none of it running in Chromium', async () => {
+    // The API answer itself carries the attack: rewrite one release's body_html in a copy of the snapshot.
+    const hostile = path.join(tmp, 'hostile-snapshot');
+    await cp(snapshot, hostile, { recursive: true });
+    const manifest = await readManifest(hostile);
+    const entry = manifest.entries.find((e) => /\/press_releases\?.*includes=/.test(e.url))!;
+    const body = JSON.parse(await readFile(path.join(hostile, 'files', entry.sha256), 'utf8')) as { data: Array<{ id: number; permalink: string; body_html: string }> };
+    const victim = body.data[0]!;
+    victim.body_html = `<p>Before the attack.</p>${HOSTILE.join('\n')}<p>After the attack.</p>`;
+    const bytes = Buffer.from(JSON.stringify(body));
+    Object.assign(entry, { sha256: sha256Hex(bytes), bytes: bytes.length });
+    await writeFile(path.join(hostile, 'files', entry.sha256), bytes);
+    await writeFile(path.join(hostile, 'manifest.json'), JSON.stringify(manifest));
+
+    const out = path.join(tmp, 'hostile-site');
+    await run(node, ['scripts/build.ts', '--out', out], { cwd: root, env: { ...process.env, PRESSROOM_SNAPSHOT: hostile, PRESSROOM_API_URL: '' } });
+    const html = await readFile(path.join(out, victim.permalink, 'index.html'), 'utf8');
+    expect(html).toContain('Before the attack.');
+    expect(html).toContain('After the attack.');
+    expect(html).not.toMatch(/<script(?![^>]*type="application\/ld\+json")[^>]*>[^<]*PWNED/i);
+    expect(html).not.toMatch(/\son[a-z]+=/i);
+    expect(html).not.toMatch(/javascript:/i);
+
+    const [browser, server] = await Promise.all([launchChromium(), serveStatic(out)]);
+    try {
+      const w = await watchedPage(browser, server.origin);
+      const markers: string[] = [];
+      w.page.on('console', (m) => {
+        if (m.text().includes('PWNED')) markers.push(m.text());
+      });
+      const url = `${server.origin}${victim.permalink}/`;
+      await w.page.goto(url, { waitUntil: 'load' });
+      const body = w.page.locator('article .prose *');
+      const count = await body.count();
+      for (let i = 0; i < count; i++) {
+        const el = body.nth(i);
+        if (!(await el.isVisible())) continue;
+        await el.hover({ timeout: 500 }).catch(() => {});
+        await el.focus({ timeout: 500 }).catch(() => {});
+      }
+      const links = await w.page.locator('article .prose a').evaluateAll((as) => as.map((a) => a.getAttribute('href') ?? ''));
+      expect(links.length).toBeGreaterThan(2);
+      for (const href of links) expect(href).toMatch(/^(https?:\/\/|mailto:|tel:|#|\/(?!\/))/i);
+      for (let i = 0; i < links.length; i++) {
+        await w.page.goto(url, { waitUntil: 'load' }).catch(() => w.page.waitForLoadState('load'));
+        await w.page.locator('article .prose a').nth(i).click({ timeout: 1000, noWaitAfter: true }).catch(() => {});
+        await w.page.waitForTimeout(50);
+      }
+      await w.page.goto(url, { waitUntil: 'load' }).catch(() => w.page.goto(url, { waitUntil: 'load' }));
+      expect(await w.page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned ?? null)).toBeNull();
+      expect(w.dialogs).toEqual([]);
+      expect(markers).toEqual([]);
+      expect(w.pageErrors).toEqual([]);
+      await w.context.close();
+    } finally {
+      await browser.close();
+      await server.close();
+    }
+    expect(PWN).toContain('__pwned');
   }, 600_000);
 });
