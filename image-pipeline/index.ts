@@ -41,25 +41,26 @@
  */
 import path from 'node:path';
 import { getLoaderRuntime } from '../content-loaders/runtime.ts';
-import {
-  createImagePipeline,
-  type CallOptions,
-  type Download,
-  type ImagePipeline,
-  type MediaInput,
-  type MediaItemInput,
-  type MediaKitInput,
-  type MediaKitZip,
-  type InlineImage,
-  type ShareImage,
-  type Picture,
-  type PictureOptions,
-  type PipelineLog,
-  type PipelineStats,
-  type Poster,
-} from './pipeline.ts';
+import { createImagePipeline } from './pipeline.ts';
+import type {
+  CallOptions,
+  Download,
+  ImagePipeline,
+  MediaInput,
+  MediaItemInput,
+  MediaKitInput,
+  MediaKitZip,
+  InlineImage,
+  ShareImage,
+  Picture,
+  PictureOptions,
+  PipelineLog,
+  PipelineStats,
+  Poster,
+} from './types.ts';
 
-export { createImagePipeline, safeFilename } from './pipeline.ts';
+export { createImagePipeline } from './pipeline.ts';
+export { safeFilename } from './filenames.ts';
 export type {
   CallOptions,
   Download,
@@ -80,7 +81,7 @@ export type {
   PipelineStats,
   Poster,
   RefusedImage,
-} from './pipeline.ts';
+} from './types.ts';
 
 export interface PipelineSettings {
   /** Cache folder (default `.cache/images` under the working directory). */

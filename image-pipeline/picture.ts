@@ -1,0 +1,111 @@
+/**
+ * `picture()`: an item's `sizes` → its original → every declared rendition
+ * made and published → what `<picture>` needs (a `srcset` per format, the
+ * default `src`, width and height), or a placeholder of the right shape when
+ * there is no image or it was refused.
+ */
+import { MIME, type Declared, type OutputFormat } from './encode.ts';
+import { RefusedError, asRefusal } from './errors.ts';
+import { declaredOf, originalOf } from './media-input.ts';
+import type { Publisher } from './publish.ts';
+import type { Refusals } from './refusals.ts';
+import type { Renditions } from './renditions.ts';
+import type { Source, Sources } from './sources.ts';
+import type { Store } from './store.ts';
+import type { ImagePipeline, MediaInput, Picture, PictureOptions, PictureRendition } from './types.ts';
+
+/** Default `src` is the widest rendition up to this width. */
+const DEFAULT_SRC_WIDTH = 1200;
+
+/** The rendition behind a picture's `src`: the widest up to DEFAULT_SRC_WIDTH, else the narrowest. */
+export function defaultRendition(renditions: PictureRendition[]): PictureRendition {
+  return [...renditions].reverse().find((r) => r.width <= DEFAULT_SRC_WIDTH) ?? renditions[0]!;
+}
+
+export interface PictureContext {
+  store: Store;
+  sources: Sources;
+  renditions: Renditions;
+  refusals: Refusals;
+  publisher: Publisher;
+  avif: boolean;
+}
+
+function placeholder(status: 'missing' | 'refused', reason: string, declared: Declared[]): Picture {
+  const largest = declared.filter((d) => d.width > 0 && d.height > 0).sort((a, b) => b.width * b.height - a.width * a.height)[0];
+  return { ok: false, status, reason, width: largest?.width, height: largest?.height };
+}
+
+/** A decode failure as the refusal a reader understands (cut off, or cannot be decoded). */
+function decodeRefusal(error: unknown): RefusedError {
+  const refusal = asRefusal(error);
+  if (refusal.kind === 'broken' && /premature|truncat|end of|unexpected end|short/i.test(refusal.message)) {
+    return new RefusedError('truncated', `the image is cut off (${refusal.message})`);
+  }
+  if (refusal.kind === 'broken') return new RefusedError('broken', `the image cannot be decoded (${refusal.message})`);
+  return refusal;
+}
+
+export function createPicture(ctx: PictureContext): ImagePipeline['picture'] {
+  const { store, refusals, publisher } = ctx;
+  return async function picture(media: MediaInput | null | undefined, opts: PictureOptions = {}): Promise<Picture> {
+    const declared = declaredOf(media?.sizes);
+    const url = originalOf(media?.sizes);
+    if (!url) return placeholder('missing', 'no image', declared);
+    let src: Source;
+    try {
+      src = await ctx.sources.source(url, 'image');
+    } catch (error) {
+      const refusal = asRefusal(error);
+      refusals.refuse(url, opts.page, refusal);
+      return placeholder('refused', refusal.message, declared);
+    }
+    const plans = ctx.renditions.plan(src, declared.length > 0 ? declared : [{ name: 'original', width: 0, height: 0, known: false }]);
+    try {
+      await Promise.all(plans.map((p) => ctx.renditions.realise(src, p)));
+    } catch (error) {
+      const refusal = decodeRefusal(error);
+      await ctx.sources.markBroken(src, 'image', refusal).catch(() => undefined);
+      refusals.refuse(url, opts.page, refusal);
+      return placeholder('refused', refusal.message, declared);
+    }
+    const all: PictureRendition[] = plans
+      .map((p) => ({
+        names: p.names,
+        width: p.geometry.width,
+        height: p.geometry.height,
+        crop: p.geometry.crop,
+        files: Object.fromEntries(p.outputs.map((o) => [o.format, publisher.publish(o.name, store.outPath(o.name))])) as PictureRendition['files'],
+      }))
+      .sort((a, b) => a.width - b.width || a.height - b.height);
+    const crops = all.filter((r) => r.crop).length;
+    const wantSquare = opts.shape === 'square' || ((opts.shape ?? 'auto') === 'auto' && crops > all.length - crops);
+    let chosen = all.filter((r) => r.crop === wantSquare);
+    if (chosen.length === 0) chosen = all;
+    // One entry per width in a srcset.
+    const byWidth = new Map<number, PictureRendition>();
+    for (const r of chosen) byWidth.set(r.width, r);
+    const renditions = [...byWidth.values()];
+    const alpha = !!src.hasAlpha;
+    const fallbackFormat: OutputFormat = alpha ? 'png' : 'jpeg';
+    const srcset = (format: OutputFormat) =>
+      renditions
+        .filter((r) => r.files[format])
+        .map((r) => `${r.files[format]} ${r.width}w`)
+        .join(', ');
+    const modern: OutputFormat[] = ctx.avif ? ['avif', 'webp'] : ['webp'];
+    const sources = modern.map((f) => ({ type: MIME[f], srcset: srcset(f) })).filter((s) => s.srcset !== '');
+    const def = defaultRendition(renditions);
+    return {
+      ok: true,
+      src: def.files[fallbackFormat]!,
+      width: def.width,
+      height: def.height,
+      sources,
+      fallback: { type: MIME[fallbackFormat], srcset: srcset(fallbackFormat) },
+      renditions,
+      all,
+      alpha,
+    };
+  };
+}

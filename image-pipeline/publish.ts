@@ -1,0 +1,42 @@
+/**
+ * What gets copied into `_media/`: every output a page asked for (renditions,
+ * downloads, zips), by its output name, and the copy itself at the end of the build.
+ */
+import { constants as fsConstants } from 'node:fs';
+import { copyFile, mkdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import pLimit from 'p-limit';
+
+export interface Publisher {
+  /** Output name → cached file. */
+  readonly published: ReadonlyMap<string, string>;
+  /** Publishes `file` as `name`; returns its site URL. */
+  publish(name: string, file: string): string;
+  /** Copies every published file into `mediaDir`. */
+  emit(mediaDir: string): Promise<{ files: number; bytes: number }>;
+}
+
+export function createPublisher(publicPath: string): Publisher {
+  const published = new Map<string, string>();
+  return {
+    published,
+    publish(name, file) {
+      published.set(name, file);
+      return `${publicPath}${name}`;
+    },
+    async emit(mediaDir) {
+      await mkdir(mediaDir, { recursive: true });
+      let bytes = 0;
+      const copy = pLimit(8);
+      await Promise.all(
+        [...published].map(([name, file]) =>
+          copy(async () => {
+            await copyFile(file, path.join(mediaDir, name), fsConstants.COPYFILE_FICLONE);
+            bytes += (await stat(file)).size;
+          }),
+        ),
+      );
+      return { files: published.size, bytes };
+    },
+  };
+}

@@ -1,0 +1,43 @@
+/**
+ * `ImagePipelineOptions` with every default filled in: byte caps, deadlines,
+ * the pixel cap, retries, CPU count, public path and log. Each module reads
+ * its limits from here, so a default is written down once.
+ */
+import { availableParallelism } from 'node:os';
+import type { ImagePipelineOptions, Limit, PipelineLog } from './types.ts';
+
+const MiB = 1024 * 1024;
+
+export interface Settings {
+  limit: Limit;
+  /** sharp pipelines at once. */
+  cores: number;
+  /** Always ends in `/`. */
+  publicPath: string;
+  maxImageBytes: number;
+  maxFileBytes: number;
+  maxPixels: number;
+  timeoutMs: number;
+  fileTimeoutMs: number;
+  stallTimeoutMs: number;
+  retries: number;
+  avif: boolean;
+  log: PipelineLog;
+}
+
+export function resolveSettings(options: ImagePipelineOptions): Settings {
+  return {
+    limit: options.limit ?? ((fn) => fn()),
+    cores: Math.max(1, options.cpus ?? availableParallelism()),
+    publicPath: (options.publicPath ?? '/_media/').replace(/\/?$/, '/'),
+    maxImageBytes: options.maxImageBytes ?? 50 * MiB,
+    maxFileBytes: options.maxFileBytes ?? 1024 * MiB,
+    maxPixels: options.maxPixels ?? 64_000_000,
+    timeoutMs: options.timeoutMs ?? 60_000,
+    fileTimeoutMs: options.fileTimeoutMs ?? 600_000,
+    stallTimeoutMs: options.stallTimeoutMs ?? 20_000,
+    retries: options.retries ?? 2,
+    avif: !!options.avif,
+    log: options.log ?? { warn: (line: string) => console.warn(line) },
+  };
+}

@@ -1,0 +1,251 @@
+/**
+ * The public shapes of the image pipeline: what pages pass in (media items,
+ * kits, call options), what they get back (pictures, downloads, posters, zips,
+ * inline and share images), the options of `createImagePipeline` and the
+ * pipeline object itself. `index.ts` re-exports them; no code lives here.
+ */
+import type { FetchLike } from '../content-loaders/client/request.ts';
+import type { OutputFormat } from './encode.ts';
+import type { RefusalKind } from './errors.ts';
+import type { LookupFn } from './host-policy.ts';
+
+export interface RenditionInput {
+  width?: number | string | null;
+  height?: number | string | null;
+  url: string;
+}
+
+/** Anything with `sizes`: media items, `{ sizes: tag.image }`, `{ sizes: contact.avatar }`. */
+export interface MediaInput {
+  sizes?: Record<string, RenditionInput | null | undefined> | null;
+  transparent?: boolean | null;
+}
+
+/** A media item as the loaders give it (images, movies, documents, sounds, videos). */
+export interface MediaItemInput extends MediaInput {
+  id?: number | string;
+  type?: string;
+  title?: string | null;
+  content_type?: string | null;
+  url?: string | null;
+  mp4_url?: string | null;
+  webm_url?: string | null;
+}
+
+export interface MediaKitInput {
+  id?: number | string;
+  title?: string | null;
+  is_locked?: boolean | null;
+  is_password_protected?: boolean | null;
+  media?: MediaItemInput[] | null;
+}
+
+export interface CallOptions {
+  /** The page that wants the file (for warnings): MediaPicture passes `Astro.url.pathname`. */
+  page?: string | undefined;
+}
+
+export interface PictureOptions extends CallOptions {
+  /**
+   * `natural`: renditions with the original's aspect; `square`: the centre crops (`square`, `*_square`);
+   * `auto` (default): square when the item declares more crops than natural renditions (avatars), else natural.
+   * Falls back to the other shape when the chosen one has no rendition.
+   */
+  shape?: 'auto' | 'natural' | 'square' | undefined;
+}
+
+export interface PictureRendition {
+  /** Declared names that share this output, e.g. `["large"]`. */
+  names: string[];
+  width: number;
+  height: number;
+  crop: boolean;
+  /** Site URL per format, e.g. `{ webp: '/_media/…webp', jpeg: '/_media/…jpg' }`. */
+  files: Partial<Record<OutputFormat, string>>;
+}
+
+export interface PictureSource {
+  type: string;
+  srcset: string;
+}
+
+export type Picture =
+  | {
+      ok: true;
+      /** Fallback-format URL of the default rendition (widest up to 1200 px). */
+      src: string;
+      width: number;
+      height: number;
+      /** Modern formats, best first, for `<source>`. */
+      sources: PictureSource[];
+      /** The fallback (JPEG, or PNG when the image has alpha) for `<img srcset>`. */
+      fallback: PictureSource;
+      /** Every output of the chosen shape, narrowest first. */
+      renditions: PictureRendition[];
+      /** All renditions, every shape. */
+      all: PictureRendition[];
+      alpha: boolean;
+    }
+  | {
+      ok: false;
+      /** `missing`: nothing to show; `refused`: the image was refused or broken (warned). */
+      status: 'missing' | 'refused';
+      reason: string;
+      /** The declared size of the largest rendition, for a placeholder of the right shape. */
+      width?: number | undefined;
+      height?: number | undefined;
+    };
+
+export interface Download {
+  href: string;
+  /** Suggested file name for `<a download>`: the title, cleaned, with the real extension. */
+  filename: string;
+  /** From the bytes: `JPEG image`, `PDF document`, `MP4 video`, ... */
+  type: string;
+  mime: string;
+  bytes: number;
+  /** Human size of the real bytes, e.g. `2.4 MB`. */
+  size: string;
+  sha256: string;
+  width?: number | undefined;
+  height?: number | undefined;
+}
+
+export interface Poster {
+  /** WebP of the default rendition (JPEG when no WebP fits). */
+  src: string;
+  width: number;
+  height: number;
+  picture: Extract<Picture, { ok: true }>;
+}
+
+export interface MediaKitZip {
+  href: string;
+  bytes: number;
+  /** Media files in the zip (MANIFEST.json not counted). */
+  files: number;
+  filename: string;
+  size: string;
+}
+
+export interface ManifestFile {
+  name: string;
+  title: string | null;
+  type: string | null;
+  content_type: string;
+  format: string;
+  width: number | null;
+  height: number | null;
+  bytes: number;
+  sha256: string;
+}
+
+/** A site-local copy of an image inside upstream HTML (see `inlineImages`). */
+export interface InlineImage {
+  src: string;
+  srcset?: string;
+  width?: number;
+  height?: number;
+}
+
+export interface ShareImage {
+  /** Site path of a JPEG (PNG with alpha) of the widest natural rendition up to 1200 px; prefix the site URL. */
+  src: string;
+  width: number;
+  height: number;
+  mime: string;
+}
+
+export interface PipelineStats {
+  /** Distinct original URLs asked for. */
+  originals: number;
+  /** Bodies downloaded (200). */
+  downloads: number;
+  downloadedBytes: number;
+  /** Conditional requests answered 304. */
+  notModified: number;
+  /** Download attempts repeated after a transport failure. */
+  retries: number;
+  /** sharp operations run (metadata reads, decodes, encodes). */
+  sharpOps: number;
+  /** Output files written (renditions). */
+  encoded: number;
+  /** Output files found in the cache. */
+  reused: number;
+  /** Media-kit zips written (not found in the cache). */
+  zipsWritten: number;
+  /** Distinct URLs refused. */
+  refused: number;
+  /** Output files to publish under `_media/`. */
+  published: number;
+}
+
+export interface RefusedImage {
+  url: string;
+  kind: RefusalKind;
+  reason: string;
+  pages: string[];
+}
+
+export interface PipelineLog {
+  warn(line: string): void;
+  info?(line: string): void;
+}
+
+export type Limit = <T>(fn: () => Promise<T>) => Promise<T>;
+
+export interface ImagePipelineOptions {
+  /** The fetch every download uses (`runtime.fetch`). */
+  fetch: FetchLike;
+  /** Shared concurrency limiter for downloads (`client.limit`). */
+  limit?: Limit;
+  /** API base URL: its host is always allowed (host policy). */
+  apiUrl: string;
+  /** `PRESSROOM_IMAGE_HOSTS`. */
+  imageHosts?: readonly string[];
+  /** false in snapshot builds (no socket is opened). Default true. */
+  checkAddresses?: boolean;
+  lookup?: LookupFn;
+  /** Cache folder, e.g. `.cache/images`. */
+  cacheDir: string;
+  /** Public URL prefix of the output folder. Default `/_media/`. */
+  publicPath?: string;
+  /** Byte cap for an image original. Default 50 MiB. */
+  maxImageBytes?: number;
+  /** Byte cap for a document, sound or movie. Default 1 GiB. */
+  maxFileBytes?: number;
+  /** Pixel cap (decompression bombs). Default 64 megapixels. */
+  maxPixels?: number;
+  /** Whole-download deadline. Default 60 s for images, 10 min for other files. */
+  timeoutMs?: number;
+  fileTimeoutMs?: number;
+  /** No body bytes for this long aborts. Default 20 s. */
+  stallTimeoutMs?: number;
+  /** Also encode AVIF (about 14x the WebP cost; off by default). */
+  avif?: boolean;
+  /** Further attempts after a transport failure (network, 5xx, 429, timeout, cut-off body). Default 2. */
+  retries?: number;
+  /** sharp pipelines at once. Default: the CPU count. */
+  cpus?: number;
+  log?: PipelineLog;
+}
+
+export interface ImagePipeline {
+  picture(media: MediaInput | null | undefined, options?: PictureOptions): Promise<Picture>;
+  download(item: MediaItemInput | null | undefined, options?: CallOptions): Promise<Download | null>;
+  poster(movie: MediaInput | null | undefined, options?: CallOptions): Promise<Poster | null>;
+  mediaKitZip(kit: MediaKitInput | null | undefined, options?: CallOptions): Promise<MediaKitZip | null>;
+  downloadUrl(url: string | null | undefined, options?: CallOptions & { title?: string | null }): Promise<Download | null>;
+  shareImage(media: MediaInput | null | undefined, options?: CallOptions): Promise<ShareImage | null>;
+  inlineImages(
+    html: string | Iterable<string>,
+    media: Iterable<MediaInput | null | undefined>,
+    options?: CallOptions,
+  ): Promise<(src: string) => InlineImage | null>;
+  stats(): PipelineStats;
+  refused(): RefusedImage[];
+  /** Output name → cached file, for everything asked for so far. */
+  published(): ReadonlyMap<string, string>;
+  /** Copies every published output into `<outDir>/_media/` (or the given folder). */
+  emit(mediaDir: string): Promise<{ files: number; bytes: number }>;
+}
