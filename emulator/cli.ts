@@ -3,6 +3,7 @@
  * Serves the demo press room until interrupted.
  */
 import { parseArgs } from 'node:util';
+import { DEMO_SCALE, DEMO_SEED } from './demo-data/generate.ts';
 import { DEFAULT_MANAGEMENT_KEY, startEmulator } from './server.ts';
 
 const USAGE = `usage: npm run emulator -- [--port P] [--host H] [--scale N] [--seed S] [--now ISO] [--frozen-clock] [--true-totals] [--management-key K] [--read-key K]`;
@@ -46,8 +47,8 @@ const started = performance.now();
 const emulator = await startEmulator({
   port: integer('port', args.port, 4010),
   host: args.host ?? '127.0.0.1',
-  scale: integer('scale', args.scale, 60, 1),
-  seed: integer('seed', args.seed, 1),
+  scale: integer('scale', args.scale, DEMO_SCALE, 1),
+  seed: integer('seed', args.seed, DEMO_SEED),
   now: args.now,
   frozenClock: args['frozen-clock'] ?? false,
   trueTotals: args['true-totals'] ?? false,

@@ -14,7 +14,7 @@ export interface EmbeddedApi {
 }
 
 /** Preferred loopback port of the embedded demo API; any free port when it is taken. */
-export const EMBEDDED_PORT = 4319;
+const EMBEDDED_PORT = 4319;
 
 export function needsEmbeddedApi(env: Record<string, string | undefined>): boolean {
   return !env.PRESSROOM_API_URL && !env.PRESSROOM_SNAPSHOT;

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import FindMyWay from 'find-my-way';
 import { handleAdmin, type AdminContext } from './admin/routes.ts';
-import { generateWorld } from './demo-data/generate.ts';
+import { DEMO_SCALE, DEMO_SEED, generateWorld } from './demo-data/generate.ts';
 import { applyFault } from './faults/apply-fault.ts';
 import { createFaultInjector, type FaultDecision } from './faults/injector.ts';
 import { ParamError } from './http/list-query.ts';
@@ -18,6 +18,7 @@ import { errorReply, jsonReply, send, type Reply } from './http/reply.ts';
 import { createRequestLog, describeRequest } from './http/request-log.ts';
 import { absolutizeMediaUrls } from './http/views.ts';
 import { ManagementError, readJsonBody } from './management/body.ts';
+import type { ManagementResult } from './management/context.ts';
 import { matchManagement } from './management/router.ts';
 import { assetReply } from './media/asset-reply.ts';
 import { createAssetRenderer } from './media/render-asset.ts';
@@ -85,8 +86,8 @@ function withEtag(reply: Reply, req: IncomingMessage): Reply {
 }
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
-  const seed = options.seed ?? 1;
-  const scale = options.scale ?? 60;
+  const seed = options.seed ?? DEMO_SEED;
+  const scale = options.scale ?? DEMO_SCALE;
   const start = new Date(options.now ?? DEMO_NOW);
   if (Number.isNaN(start.getTime())) throw new Error(`emulator: 'now' is not a valid date: ${String(options.now)}`);
   const managementKey = options.managementKey ?? DEFAULT_MANAGEMENT_KEY;
@@ -171,8 +172,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     if (match.kind === 'none') return errorReply(404, 'Missing');
     try {
       const body = method === 'GET' || method === 'DELETE' ? {} : await readJsonBody(req);
-      const result = match.handler({ store, now: store.clock.now(), params: match.params, query, body });
-      store.touch();
+      let result: ManagementResult;
+      try {
+        result = match.handler({ store, now: store.clock.now(), params: match.params, query, body });
+      } finally {
+        // Also after a handler that failed part-way: it may have changed records already.
+        if (method !== 'GET') store.touch();
+      }
       announce(result.changed);
       return jsonReply(result.status, result.body);
     } catch (error) {

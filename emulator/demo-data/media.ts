@@ -15,6 +15,7 @@ import { PACKS } from './language/index.ts';
 import type { Lang } from './language/pack.ts';
 import { fill } from './markup.ts';
 import type { People } from './people.ts';
+import { wavByteLength } from '../media/audio.ts';
 import { hash32, type Rng } from '../model/random.ts';
 import type { Plan } from './scale.ts';
 import { slugify } from './slug.ts';
@@ -208,8 +209,8 @@ function makeSound(ctx: MediaContext, created: number): MediaItem {
     content_type: 'wav',
     permalink: `/sounds/${id}`,
     transparent: false,
-    // 16-bit mono PCM at 44.1 kHz plus the header.
-    file_size: 44 + seconds * 44_100 * 2,
+    // The size of the WAV the emulator serves for it.
+    file_size: wavByteLength(seconds),
     sizes: {},
     url,
     duration: seconds,

@@ -9,12 +9,12 @@
  */
 import { Rng, hash32 } from '../model/random.ts';
 import { compileRouteGlob, validateFaultRule } from './rules.ts';
+import type { FaultKind, FaultRule, FaultRuleInput, FaultStatus } from './rules.ts';
 
 function forkRandom(seed: number | string, ruleId: string): () => number {
   const rng = new Rng(hash32(seed, ruleId));
   return () => rng.float();
 }
-import type { FaultKind, FaultRule, FaultRuleInput, FaultStatus } from './rules.ts';
 
 export interface FaultDecision {
   ruleId: string;

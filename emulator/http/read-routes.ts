@@ -52,7 +52,8 @@ interface Listing<T> {
   view: (row: T, ctx: ViewContext) => unknown;
   language?: (row: T) => string;
   tagIds?: (row: T) => readonly number[];
-  text?: (row: T) => string;
+  /** The fields `q=` searches. */
+  text?: (row: T) => Array<string | null | undefined>;
   /** The date that places it in the archive and the timeline. */
   date?: (row: T) => string | null;
 }
@@ -60,13 +61,17 @@ interface Listing<T> {
 const desc = (attribute: string): OrderTerm[] => [{ attribute, direction: 'desc' }];
 const asc = (attribute: string): OrderTerm[] => [{ attribute, direction: 'asc' }];
 
-const searchTextCache = new WeakMap<object, string>();
-function searchable(row: object, parts: Array<string | null | undefined>): string {
-  let text = searchTextCache.get(row);
-  if (text === undefined) {
-    text = parts.filter(Boolean).join(' ').replace(/<[^>]*>/g, ' ').toLowerCase();
-    searchTextCache.set(row, text);
-  }
+/**
+ * Lower-cased, tag-stripped search text per record, valid while the store's
+ * revision is unchanged (management operations mutate records in place and
+ * `touch()` the store).
+ */
+const searchTextCache = new WeakMap<object, { revision: number; text: string }>();
+function searchText<T extends object>(row: T, parts: (row: T) => Array<string | null | undefined>, revision: number): string {
+  const cached = searchTextCache.get(row);
+  if (cached?.revision === revision) return cached.text;
+  const text = parts(row).filter(Boolean).join(' ').replace(/<[^>]*>/g, ' ').toLowerCase();
+  searchTextCache.set(row, { revision, text });
   return text;
 }
 
@@ -81,7 +86,7 @@ const releases: Listing<World['pressReleases'][number]> = {
   view: releaseView,
   language: (r) => r.language,
   tagIds: (r) => r._tagIds,
-  text: (r) => searchable(r, [r.title, r.subtitle, r.summary, r.body_html]),
+  text: (r) => [r.title, r.subtitle, r.summary, r.body_html],
   date: (r) => r.release_date,
 };
 
@@ -92,7 +97,7 @@ const clippings: Listing<World['clippings'][number]> = {
   view: clippingView,
   language: (c) => c.language,
   tagIds: (c) => c._tagIds,
-  text: (c) => searchable(c, [c.title, c.description, c.source]),
+  text: (c) => [c.title, c.description, c.source],
   date: (c) => c.release_date,
 };
 
@@ -103,7 +108,7 @@ const events: Listing<World['events'][number]> = {
   view: eventView,
   language: (e) => e.language,
   tagIds: (e) => e._tagIds,
-  text: (e) => searchable(e, [e.title, e.description, e.location]),
+  text: (e) => [e.title, e.description, e.location],
   date: (e) => e.starts_at,
 };
 
@@ -114,7 +119,7 @@ const pages: Listing<World['pages'][number]> = {
   view: pageView,
   language: (p) => p.language,
   tagIds: (p) => p._tagIds,
-  text: (p) => searchable(p, [p.title, p.body_html]),
+  text: (p) => [p.title, p.body_html],
 };
 
 const mediaKits: Listing<World['mediaKits'][number]> = {
@@ -123,7 +128,7 @@ const mediaKits: Listing<World['mediaKits'][number]> = {
   defaultOrder: asc('position'),
   view: mediaKitView,
   tagIds: (k) => k._tagIds,
-  text: (k) => searchable(k, [k.title, k.description_title, k.description]),
+  text: (k) => [k.title, k.description_title, k.description],
 };
 
 const categories: Listing<World['mediaKitCategories'][number]> = {
@@ -153,7 +158,7 @@ const mediaListing = (type: string, pick: (w: World) => MediaItem[]): Listing<Me
   defaultOrder: desc('created_at'),
   view: mediaView,
   tagIds: (m) => m._tagIds,
-  text: (m) => searchable(m, [m.title, m.description]),
+  text: (m) => [m.title, m.description],
 });
 
 /** Resolves `tags=` tokens (slug, name or id) to ids; an unknown one is a 422. */
@@ -180,8 +185,8 @@ function startOfYear(now: Date): string {
   return new Date(Date.UTC(now.getUTCFullYear(), 0, 1)).toISOString();
 }
 
-/** Filter → order → page, on raw records. */
-function filtered<T>(listing: Listing<T>, req: ReadRequest, params: ListParams, options: ListOptions): T[] {
+/** Filters raw records by the list parameters (tags, language, q, archive); unordered. */
+function filtered<T extends object>(listing: Listing<T>, req: ReadRequest, params: ListParams, options: ListOptions): T[] {
   let rows = listing.rows(req.store.world, req.now, req.store);
   if (options.requireTags && !params.tags) throw new ParamError(`parameter 'tags' is required (comma list of tag slugs, names or ids)`);
   if (params.tags) {
@@ -199,8 +204,10 @@ function filtered<T>(listing: Listing<T>, req: ReadRequest, params: ListParams, 
   }
   if (params.q && listing.text) {
     const terms = params.q.toLowerCase().split(/\s+/).filter(Boolean);
+    const parts = listing.text;
+    const revision = req.store.revision;
     rows = rows.filter((row) => {
-      const text = listing.text!(row);
+      const text = searchText(row, parts, revision);
       return terms.every((t) => text.includes(t));
     });
   }
@@ -211,15 +218,21 @@ function filtered<T>(listing: Listing<T>, req: ReadRequest, params: ListParams, 
       return d !== null && d < cutoff;
     });
   }
-  const sample = (rows[0] ?? listing.rows(req.store.world, req.now, req.store)[0]) as object | undefined;
+  return rows;
+}
+
+/** Filter → order, on raw records; the caller pages. */
+function filteredAndOrdered<T extends object>(listing: Listing<T>, req: ReadRequest, params: ListParams, options: ListOptions): T[] {
+  const rows = filtered(listing, req, params, options);
+  const sample = rows[0] ?? listing.rows(req.store.world, req.now, req.store)[0];
   return orderRows(rows, params.order ?? listing.defaultOrder, sortableAttributes(sample));
 }
 
-function list<T>(listing: Listing<T>, options: ListOptions = {}) {
+function list<T extends object>(listing: Listing<T>, options: ListOptions = {}) {
   return (req: ReadRequest): ReadResult => {
     const params = parseListParams(req.query);
     const ctx: ViewContext = { store: req.store, now: req.now, includes: params.includes };
-    const { data, paging } = pageOf(filtered(listing, req, params, options), params, req.trueTotals);
+    const { data, paging } = pageOf(filteredAndOrdered(listing, req, params, options), params, req.trueTotals);
     return { status: 200, body: { data: data.map((row) => listing.view(row, ctx)), paging } };
   };
 }
@@ -241,7 +254,7 @@ function mixed(sources: Array<Listing<any>>, { timeline = false } = {}) {
     const params = parseListParams(req.query);
     const ctx: ViewContext = { store: req.store, now: req.now, includes: params.includes };
     const rows = sources.flatMap((listing) =>
-      filtered(listing, req, { ...params, order: null }, {})
+      filtered(listing, req, params, {})
         .filter((row) => !timeline || listing !== releases || row.show_in_timeline)
         .map((row) => ({ date: (listing.date?.(row) as string | null) ?? '', id: row.id as number, row, listing })),
     );
@@ -270,7 +283,7 @@ function kitsOfCategory(req: ReadRequest): ReadResult {
 
 function taggedReleaseCount(req: ReadRequest): ReadResult {
   const params = parseListParams(req.query);
-  return { status: 200, body: { data: { count: filtered(releases, req, params, { requireTags: true }).length } } };
+  return { status: 200, body: { data: { count: filteredAndOrdered(releases, req, params, { requireTags: true }).length } } };
 }
 
 function showLiveEvent(req: ReadRequest): ReadResult {

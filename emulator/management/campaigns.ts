@@ -30,7 +30,7 @@ function tagIdsFor(req: ManagementRequest, names: unknown): number[] {
     let tag = world.tags.find((t) => t.slug === slug || t.name.toLowerCase() === name.toLowerCase());
     if (!tag) {
       tag = {
-        id: world.tags.reduce((max, t) => Math.max(max, t.id), 0) + 1,
+        id: req.store.nextId('tags'),
         pressroom_id: world.pressroom.id,
         slug,
         name,
@@ -79,7 +79,6 @@ const update: ManagementHandler = (req) => {
     release._visibleFrom = null;
   }
   release.updated_at = req.now.toISOString();
-  req.store.touch();
   return ok(campaignView(release), [key(release)]);
 };
 

@@ -31,7 +31,8 @@ function affected(req: ManagementRequest, category: MediaKitCategory): string[] 
 }
 
 function parentOf(req: ManagementRequest, ancestry: string | null | undefined): number | null | undefined {
-  if (ancestry === undefined || ancestry === null || ancestry === '') return ancestry === '' ? null : ancestry;
+  if (ancestry === undefined) return undefined;
+  if (ancestry === null || ancestry === '') return null;
   const id = Number(ancestry.split('/').pop());
   if (!req.store.categoryById(id)) throw new ManagementError(422, `'media_kit_category[ancestry]' names no category: '${ancestry}'`);
   return id;
@@ -64,7 +65,6 @@ const create: ManagementHandler = (req) => {
     _visibleFrom: null,
   };
   req.store.world.mediaKitCategories.push(category);
-  req.store.touch();
   return ok(adminCategoryView(category), [key(category)], 201);
 };
 
@@ -93,7 +93,6 @@ const update: ManagementHandler = (req) => {
   const embargoDate = dateField(hash, group, 'embargo_date');
   if (embargoDate) pendingEmbargo.set(category, embargoDate);
   else if (embargoDate === null) pendingEmbargo.delete(category);
-  req.store.touch();
   return ok(adminCategoryView(category), affected(req, category));
 };
 
@@ -101,7 +100,6 @@ const publish: ManagementHandler = (req) => {
   const category = find(req);
   category._state = 'published';
   category._visibleFrom = null;
-  req.store.touch();
   return ok(adminCategoryView(category), affected(req, category));
 };
 
@@ -111,14 +109,12 @@ const publishUnderEmbargo: ManagementHandler = (req) => {
   if (!embargo) throw new ManagementError(422, `media kit category ${category.id} has no embargo_date: set it with update first`);
   category._state = 'published';
   category._visibleFrom = embargo;
-  req.store.touch();
   return ok(adminCategoryView(category), affected(req, category));
 };
 
 const unpublish: ManagementHandler = (req) => {
   const category = find(req);
   category._state = 'unpublished';
-  req.store.touch();
   return ok(adminCategoryView(category), affected(req, category));
 };
 
@@ -131,7 +127,6 @@ const updatePositions: ManagementHandler = (req) => {
     category.position = position;
     changed.push(key(category));
   }
-  req.store.touch();
   return ok(req.store.world.mediaKitCategories.map(adminCategoryView), changed);
 };
 
@@ -146,7 +141,6 @@ const destroy: ManagementHandler = (req) => {
   }
   world.mediaKitCategories = world.mediaKitCategories.filter((c) => !removed.has(c.id));
   for (const kit of world.mediaKits) if (kit.category_id !== null && removed.has(kit.category_id)) kit.category_id = null;
-  req.store.touch();
   return ok({ id: category.id, deleted: [...removed] }, changed);
 };
 

@@ -65,7 +65,6 @@ const create: ManagementHandler = (req) => {
     _tagIds: [],
   };
   req.store.world.mediaKits.push(kit);
-  req.store.touch();
   return ok(adminKitView(req, kit), [key(kit)], 201);
 };
 

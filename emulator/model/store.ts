@@ -7,25 +7,28 @@ export const MEDIA_COLLECTIONS = ['images', 'movies', 'videos', 'sounds', 'docum
 export type MediaCollection = (typeof MEDIA_COLLECTIONS)[number];
 
 /**
- * The live press room: the generated world plus the clock. Every public read
- * goes through `visible*`, so the visibility rules live in one place.
+ * The live press room: the generated world plus the clock. The visibility
+ * rules live in `./visibility.ts` (`isPublic`, `isCategoryVisible`).
  */
 export interface Store {
   world: World;
   clock: Clock;
-  /** Call after any mutation so indexes are rebuilt. */
+  /** Call after any mutation so indexes are rebuilt and `revision` moves on. */
   touch(): void;
+  /** Bumped by every `touch()`: caches derived from records check it. */
+  readonly revision: number;
   mediaById(id: number): MediaItem | undefined;
   tagById(id: number): Tag | undefined;
   categoryById(id: number): MediaKitCategory | undefined;
   isCategoryVisible(category: MediaKitCategory, now: Date): boolean;
-  nextId(collection: 'mediaKits' | 'mediaKitCategories'): number;
+  nextId(collection: 'mediaKits' | 'mediaKitCategories' | 'tags'): number;
 }
 
 export function createStore(world: World, clock: Clock): Store {
   let media: Map<number, MediaItem> | null = null;
   let tags: Map<number, Tag> | null = null;
   let categories: Map<number, MediaKitCategory> | null = null;
+  let revision = 0;
 
   const mediaIndex = () => {
     media ??= new Map(MEDIA_COLLECTIONS.flatMap((name) => world[name].map((m) => [m.id, m] as const)));
@@ -41,6 +44,10 @@ export function createStore(world: World, clock: Clock): Store {
     clock,
     touch() {
       media = tags = categories = null;
+      revision++;
+    },
+    get revision() {
+      return revision;
     },
     mediaById: (id) => mediaIndex().get(id),
     tagById(id) {

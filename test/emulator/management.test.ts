@@ -222,6 +222,19 @@ describe('campaigns and embargoes', () => {
     expect((await emu().json(`press_releases/${release.id}`)).status).toBe(404);
   });
 
+  it('finds a release by its new title with q= after an update, and no longer by the old one', async () => {
+    const release = (await emu().json('press_releases?limit=2')).body.data[1];
+    const searchIds = async (q: string) =>
+      ((await emu().json(`search/press_releases?limit=9999&q=${encodeURIComponent(q)}`)).body.data as Array<{ id: number }>).map((r) => r.id);
+    // Search first, so the search text of every release is cached before the update.
+    expect(await searchIds(release.title)).toContain(release.id);
+    expect(await searchIds('Quetzalcoatlus')).toEqual([]);
+    const res = await manage('PUT', `/v1/campaigns/${release.id}.json`, { campaign: { title: 'Quetzalcoatlus sightings' } });
+    expect(res.status).toBe(200);
+    expect(await searchIds('Quetzalcoatlus')).toEqual([release.id]);
+    expect(await searchIds(release.title)).not.toContain(release.id);
+  });
+
   it('announces an embargo lifting as the clock passes the release date, retrying a failing receiver', async () => {
     const sub = await emu().admin('POST', '/webhooks', { url: receiver.url, types: ['press_release.published'] });
     receiver.secret = sub.body.data.secret;

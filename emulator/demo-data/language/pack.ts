@@ -7,8 +7,6 @@
 
 export type Lang = 'en' | 'nl' | 'de';
 
-export const LANGS: readonly Lang[] = ['en', 'nl', 'de'];
-
 export const SLOT_NAMES = [
   'company', 'short', 'product', 'kind', 'city', 'city2', 'partner', 'partnerUrl', 'productUrl', 'siteUrl',
   'percent', 'percent2', 'number', 'number2', 'amount', 'year', 'prevYear', 'nextYear', 'count', 'range',
