@@ -10,12 +10,14 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { errorCode, innermostMessage, oneLine } from '../content-loaders/client/errors.ts';
 import type { FetchLike } from '../content-loaders/client/request.ts';
+import { formatBytes } from '../content-loaders/loaders/format.ts';
 import { RefusedError } from './errors.ts';
 import type { HostPolicy } from './host-policy.ts';
 import { SNIFF_BYTES } from './sniff.ts';
 
-export const MAX_REDIRECTS = 5;
+const MAX_REDIRECTS = 5;
 const TAIL_BYTES = 64;
 
 export interface DownloadOptions {
@@ -47,12 +49,6 @@ export type DownloadResult =
     };
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
-
-function human(n: number): string {
-  if (n >= 1024 * 1024) return `${(n / 1024 / 1024).toFixed(1)} MB`;
-  if (n >= 1024) return `${(n / 1024).toFixed(1)} kB`;
-  return `${n} B`;
-}
 
 export async function guardedDownload(options: DownloadOptions): Promise<DownloadResult> {
   const controller = new AbortController();
@@ -115,7 +111,7 @@ export async function guardedDownload(options: DownloadOptions): Promise<Downloa
     const declared = declaredHeader !== null && /^\s*\d+\s*$/.test(declaredHeader) ? Number(declaredHeader) : undefined;
     if (declared !== undefined && declared > options.maxBytes) {
       await response.body?.cancel().catch(() => undefined);
-      throw new RefusedError('too-large', `${human(declared)} is over the cap of ${human(options.maxBytes)}`);
+      throw new RefusedError('too-large', `${formatBytes(declared)} is over the cap of ${formatBytes(options.maxBytes)}`);
     }
     if (!response.body) throw new RefusedError('truncated', 'empty body');
 
@@ -147,7 +143,7 @@ export async function guardedDownload(options: DownloadOptions): Promise<Downloa
         const bytes = Buffer.from(chunk.value.buffer, chunk.value.byteOffset, chunk.value.byteLength);
         received += bytes.length;
         if (received > options.maxBytes) {
-          abort(new RefusedError('too-large', `more than the cap of ${human(options.maxBytes)}`));
+          abort(new RefusedError('too-large', `more than the cap of ${formatBytes(options.maxBytes)}`));
           throw why!;
         }
         hash.update(bytes);
@@ -165,7 +161,7 @@ export async function guardedDownload(options: DownloadOptions): Promise<Downloa
       await outDone.catch(() => undefined);
     }
     if (declared !== undefined && received !== declared) {
-      throw new RefusedError('truncated', `the body ended after ${human(received)} of ${human(declared)}`, true);
+      throw new RefusedError('truncated', `the body ended after ${formatBytes(received)} of ${formatBytes(declared)}`, true);
     }
     if (received === 0) throw new RefusedError('truncated', 'empty body');
     const file = tmp;
@@ -190,13 +186,9 @@ export async function guardedDownload(options: DownloadOptions): Promise<Downloa
   }
 }
 
+/** The innermost code and message of a fetch error chain, on one line. */
 function networkMessage(error: unknown): string {
-  let e: unknown = error;
-  let message = e instanceof Error ? e.message : String(e);
-  while (e instanceof Error && e.cause) {
-    e = e.cause;
-    const code = (e as NodeJS.ErrnoException).code;
-    message = code ? `${code}: ${(e as Error).message}` : (e as Error).message;
-  }
-  return message.split('\n')[0]!.slice(0, 200);
+  const code = errorCode(error);
+  const message = innermostMessage(error);
+  return oneLine(code ? `${code}: ${message}` : message).slice(0, 200);
 }

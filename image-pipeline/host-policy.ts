@@ -26,7 +26,7 @@ export type AddressKind = 'public' | 'loopback' | 'private' | 'link-local' | 're
 /** Resolves a host name to every address it has. */
 export type LookupFn = (hostname: string) => Promise<string[]>;
 
-export const systemLookup: LookupFn = async (hostname) => (await dnsLookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
+const systemLookup: LookupFn = async (hostname) => (await dnsLookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
 
 function blockList(entries: Array<[string, number, 'ipv4' | 'ipv6']>): BlockList {
   const list = new BlockList();
@@ -59,7 +59,7 @@ const RESERVED = blockList([
   ['203.0.113.0', 24, 'ipv4'],
   ['224.0.0.0', 4, 'ipv4'], // multicast
   ['240.0.0.0', 4, 'ipv4'], // reserved and broadcast
-  ['::', 128, 'ipv6'],
+  ['::', 96, 'ipv6'], // unspecified and the deprecated IPv4-compatible ::a.b.c.d (::1 is matched as loopback first)
   ['100::', 64, 'ipv6'],
   ['2001:db8::', 32, 'ipv6'],
   ['ff00::', 8, 'ipv6'],

@@ -10,7 +10,7 @@
  *
  *   picture(media, { page, shape })  → Picture
  *       media: anything with `sizes` (media items, `{ sizes: tag.image }`, `{ sizes: contact.avatar }`,
- *       `logoMedia(pressroom.logo)`). `{ ok: true, src, width, height, sources, fallback, renditions }`
+ *       `logoMedia(pressroom.logo)` from src/lib/images.ts). `{ ok: true, src, width, height, sources, fallback, renditions }`
  *       for `<picture>`, or `{ ok: false, status: 'missing' | 'refused', reason, width?, height? }` for a
  *       placeholder. `shape: 'square'` picks the centre crops (`square`, `*_square`). Use the
  *       MediaPicture component rather than calling this directly.
@@ -30,7 +30,6 @@
  *   inlineImages(html, mediaItems, { page }) → (src) => { src, srcset, width, height } | null
  *       For upstream HTML: prepares site-local copies of every `<img src>` in `html` that is a rendition URL
  *       of one of `mediaItems`, and returns a synchronous lookup for the sanitizer (null = drop the image).
- *   logoMedia(pressroom.logo)        → MediaInput for picture()
  *   stats()                          → counters of this build (downloads, 304s, sharp operations, ...)
  *
  * Pass `page: Astro.url.pathname`: a refused image is a warning naming its URL and that page.
@@ -60,7 +59,6 @@ import type {
 } from './types.ts';
 
 export { createImagePipeline } from './pipeline.ts';
-export { safeFilename } from './filenames.ts';
 export type {
   CallOptions,
   Download,
@@ -179,8 +177,3 @@ export async function stats(): Promise<PipelineStats> {
   return (await getImagePipeline()).stats();
 }
 
-/** The press room's `logo` (`{ original_url, width, height }`) as something `picture()` takes. */
-export function logoMedia(logo: { original_url?: string | null; width?: number | string | null; height?: number | string | null } | null | undefined): MediaInput {
-  if (!logo?.original_url) return { sizes: {} };
-  return { sizes: { original: { url: logo.original_url, width: logo.width ?? null, height: logo.height ?? null } } };
-}

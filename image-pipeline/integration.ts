@@ -18,7 +18,6 @@ import { fileURLToPath } from 'node:url';
 import type { AstroIntegration, AstroIntegrationLogger } from 'astro';
 import { formatBytes } from '../content-loaders/loaders/format.ts';
 import { configureImagePipeline, currentImagePipeline, resetImagePipeline } from './index.ts';
-import { EXTENSION, MIME } from './encode.ts';
 import { FORMAT_INFO } from './sniff.ts';
 
 export interface ImagePipelineIntegrationOptions {
@@ -28,9 +27,9 @@ export interface ImagePipelineIntegrationOptions {
 const MEDIA_DIR = '_media';
 const NAME = /^[0-9a-f]{16}(-\d+x\d+)?\.[a-z0-9]{2,5}$/;
 
+/** Content type of an output name: FORMAT_INFO covers the rendition formats (webp, avif, jpg, png) too. */
 function mimeOf(name: string): string {
   const ext = name.slice(name.lastIndexOf('.') + 1);
-  for (const [format, e] of Object.entries(EXTENSION)) if (e === ext) return MIME[format as keyof typeof MIME];
   for (const info of Object.values(FORMAT_INFO)) if (info.ext === ext) return info.mime;
   return 'application/octet-stream';
 }

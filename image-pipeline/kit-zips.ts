@@ -58,15 +58,17 @@ export function createKitZips({ store, stats, outputs, publisher, downloads }: K
     const manifestBytes = Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`);
     const name = `${hash16(ZIP_VERSION, manifestBytes.toString('utf8'))}.zip`;
     const final = store.outPath(name);
-    await outputs.once(name, async () => {
-      if (await store.exists(final)) {
+    // Once per zip and build: every page showing this kit gets the size without touching the disk again.
+    const bytes = await outputs.once(name, async () => {
+      const held = await stat(final).catch(() => undefined);
+      if (held?.isFile()) {
         stats.reused++;
-        return;
+        return held.size;
       }
       await outputs.write(name, (tmp) => buildZip(tmp, entries.map((e) => ({ file: e.file, name: e.manifest.name })), manifestBytes));
       stats.zipsWritten++;
+      return (await stat(final)).size;
     });
-    const bytes = (await stat(final)).size;
     return {
       href: publisher.publish(name, final),
       bytes,

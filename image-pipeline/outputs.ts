@@ -12,17 +12,17 @@ import type { Store } from './store.ts';
 export const hash16 = (...parts: Array<string | number | boolean>) => createHash('sha256').update(parts.join('\n')).digest('hex').slice(0, 16);
 
 export interface Outputs {
-  /** Runs `make` once per key in this build; a failure is forgotten, so a later call tries again. */
-  once(key: string, make: () => Promise<void>): Promise<void>;
+  /** Runs `make` once per key in this build and shares its result; a failure is forgotten, so a later call tries again. */
+  once<T>(key: string, make: () => Promise<T>): Promise<T>;
   /** Writes the output `name` with `writeTo(tmp)`, then renames it into place. */
   write(name: string, writeTo: (tmp: string) => Promise<unknown>): Promise<void>;
 }
 
 export function createOutputs(store: Store): Outputs {
-  const pending = new Map<string, Promise<void>>();
+  const pending = new Map<string, Promise<unknown>>();
   return {
-    once(key, make) {
-      let done = pending.get(key);
+    once<T>(key: string, make: () => Promise<T>): Promise<T> {
+      let done = pending.get(key) as Promise<T> | undefined;
       if (!done) {
         done = make();
         pending.set(key, done);

@@ -60,7 +60,8 @@ export function createPicture(ctx: PictureContext): ImagePipeline['picture'] {
       refusals.refuse(url, opts.page, refusal);
       return placeholder('refused', refusal.message, declared);
     }
-    const plans = ctx.renditions.plan(src, declared.length > 0 ? declared : [{ name: 'original', width: 0, height: 0, known: false }]);
+    // `url` is one of the declared renditions' URLs, so `declared` is never empty here.
+    const plans = ctx.renditions.plan(src, declared);
     try {
       await Promise.all(plans.map((p) => ctx.renditions.realise(src, p)));
     } catch (error) {

@@ -6,8 +6,8 @@
  * (`kit-zips.ts`), all published into `_media/` (`publish.ts`) and counted
  * (`stats.ts`, `refusals.ts`). `index.ts` documents the API.
  *
- * Cost model: an unchanged image costs one conditional request (304) and two
- * `stat`s per output; no body, no decode, no encode. Counters in `stats()`.
+ * Cost model: an unchanged image costs one conditional request (304) and one
+ * `stat` per output (plus its copy into `_media/`); no body, no decode, no encode. Counters in `stats()`.
  */
 import pLimit from 'p-limit';
 import { createDownloadLinks } from './download-links.ts';

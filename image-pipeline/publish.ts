@@ -3,7 +3,7 @@
  * downloads, zips), by its output name, and the copy itself at the end of the build.
  */
 import { constants as fsConstants } from 'node:fs';
-import { copyFile, mkdir, stat } from 'node:fs/promises';
+import { copyFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import pLimit from 'p-limit';
 
@@ -13,7 +13,7 @@ export interface Publisher {
   /** Publishes `file` as `name`; returns its site URL. */
   publish(name: string, file: string): string;
   /** Copies every published file into `mediaDir`. */
-  emit(mediaDir: string): Promise<{ files: number; bytes: number }>;
+  emit(mediaDir: string): Promise<{ files: number }>;
 }
 
 export function createPublisher(publicPath: string): Publisher {
@@ -26,17 +26,13 @@ export function createPublisher(publicPath: string): Publisher {
     },
     async emit(mediaDir) {
       await mkdir(mediaDir, { recursive: true });
-      let bytes = 0;
       const copy = pLimit(8);
       await Promise.all(
         [...published].map(([name, file]) =>
-          copy(async () => {
-            await copyFile(file, path.join(mediaDir, name), fsConstants.COPYFILE_FICLONE);
-            bytes += (await stat(file)).size;
-          }),
+          copy(() => copyFile(file, path.join(mediaDir, name), fsConstants.COPYFILE_FICLONE)),
         ),
       );
-      return { files: published.size, bytes };
+      return { files: published.size };
     },
   };
 }

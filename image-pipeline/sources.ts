@@ -40,8 +40,9 @@ export interface SourcesContext {
 
 export function createSources({ store, stats, settings, cpu, fetch, policy }: SourcesContext): Sources {
   const { maxPixels, retries } = settings;
-  // A refusal is remembered only under the caps that made it (a raised cap looks again).
-  const caps = `pixels=${maxPixels}`;
+  // A refusal is remembered only for the use and under the caps that made it (a raised cap looks
+  // again; a PDF refused as a picture is still a fine download).
+  const capsOf = (kind: SourceKind) => `${kind} pixels=${maxPixels}`;
   const sources = new Map<string, Promise<Source>>();
 
   async function fetchSource(url: string, kind: SourceKind): Promise<Source> {
@@ -49,7 +50,7 @@ export function createSources({ store, stats, settings, cpu, fetch, policy }: So
     const record = await store.readRecord(url);
     const held = record && !record.refused ? store.blobPath(record.sha256, FORMAT_INFO[record.format].ext) : undefined;
     const usable =
-      record && (record.refused ? record.refused.caps === caps : held && (await store.exists(held))) ? record : undefined;
+      record && (record.refused ? record.refused.caps === capsOf(kind) : held && (await store.exists(held))) ? record : undefined;
     const attempt = () =>
       settings.limit(() =>
         guardedDownload({
@@ -97,13 +98,13 @@ export function createSources({ store, stats, settings, cpu, fetch, policy }: So
             : await inspect({ stats, cpu, maxPixels }, kind, result.file, result.head, result.tail);
       } catch (error) {
         const refusal = asRefusal(error);
-        await store.writeRecord({ url, etag: result.etag, sha256: result.sha256, bytes: result.bytes, format: sniff(result.head), refused: { kind: refusal.kind, message: refusal.message, caps } });
+        await store.writeRecord({ url, etag: result.etag, sha256: result.sha256, bytes: result.bytes, format: sniff(result.head), refused: { kind: refusal.kind, message: refusal.message, caps: capsOf(kind) } });
         throw refusal;
       }
       const fresh: SourceRecord = { v: 0, url, etag: result.etag, sha256: result.sha256, bytes: result.bytes, ...info };
       const blob = store.blobPath(result.sha256, FORMAT_INFO[info.format].ext);
-      if (await store.exists(blob)) await rm(result.file, { force: true });
-      else await store.commit(result.file, blob);
+      // Already held (same bytes under another URL): the temporary file goes in `finally`.
+      if (!(await store.exists(blob))) await store.commit(result.file, blob);
       const { v: _v, ...rest } = fresh;
       if (!known) await store.writeBlobInfo(result.sha256, info);
       await store.writeRecord(rest);
@@ -138,7 +139,7 @@ export function createSources({ store, stats, settings, cpu, fetch, policy }: So
       rejected.catch(() => undefined);
       sources.set(`${kind} ${src.url}`, rejected);
       const { path: _p, v: _v, ...rest } = src;
-      await store.writeRecord({ ...rest, refused: { kind: error.kind, message: error.message, caps } });
+      await store.writeRecord({ ...rest, refused: { kind: error.kind, message: error.message, caps: capsOf(kind) } });
     },
   };
 }

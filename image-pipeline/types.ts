@@ -247,5 +247,5 @@ export interface ImagePipeline {
   /** Output name → cached file, for everything asked for so far. */
   published(): ReadonlyMap<string, string>;
   /** Copies every published output into `<outDir>/_media/` (or the given folder). */
-  emit(mediaDir: string): Promise<{ files: number; bytes: number }>;
+  emit(mediaDir: string): Promise<{ files: number }>;
 }

@@ -237,6 +237,17 @@ describe('image guards', () => {
     expect(p.stats().refused).toBe(2);
   });
 
+  it('a refusal as a picture does not refuse the same URL as a download, in this build or the next', async () => {
+    const url = `${server.url}/doc.pdf?as-both`;
+    const p = local();
+    refused(await picture(p, url), /PDF document, not an accepted image/);
+    expect(await p.download({ type: 'document', title: 'Sheet', url })).toMatchObject({ type: 'PDF document' });
+    const next = local();
+    expect(await next.download({ type: 'document', title: 'Sheet', url })).toMatchObject({ type: 'PDF document' });
+    refused(await picture(next, url), /PDF document, not an accepted image/);
+    expect(next.stats()).toMatchObject({ downloads: 0, notModified: 2 });
+  });
+
   it('remembers a refusal: the next build gets a 304 and runs no decode', async () => {
     const first = local();
     refused(await picture(first, `${server.url}/html.jpg`), /HTML/);
@@ -269,6 +280,7 @@ describe('host policy', () => {
     ['::', 'reserved'],
     ['224.0.0.1', 'reserved'],
     ['2002:7f00:1::', 'loopback'],
+    ['::7f00:1', 'reserved'], // IPv4-compatible ::127.0.0.1, as URL parsing spells it
     ['2606:4700::1111', 'public'],
   ])('%s is %s', (address, kind) => {
     expect(classifyAddress(address)).toBe(kind);
