@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from '../content-loaders/config.ts';
+import { loadConfig } from '../content-loaders/config.ts';
 import { formatBytes } from '../content-loaders/loaders/format.ts';
 import { recordSnapshot } from '../content-loaders/snapshot/record-press-room.ts';
 import { needsEmbeddedApi, startEmbeddedApi } from '../emulator/embedded.ts';
@@ -35,7 +35,7 @@ async function main(): Promise<number> {
     );
     return result.mediaFailures.length > 0 ? 1 : 0;
   } catch (error) {
-    console.error(`snapshot: ${error instanceof ConfigError ? error.message : (error as Error).message}`);
+    console.error(`snapshot: ${(error as Error).message}`);
     return 1;
   } finally {
     await embedded?.close();

@@ -165,15 +165,3 @@ export async function* pageInfos<T>(fetchPage: PageFetcher, options: PagingOptio
     await Promise.allSettled(inflight.values());
   }
 }
-
-/** Yields the items of every page. */
-export async function* pages<T>(fetchPage: PageFetcher, options: PagingOptions = {}): AsyncGenerator<T[], void, undefined> {
-  for await (const info of pageInfos<T>(fetchPage, options)) yield info.items;
-}
-
-/** Every item of a list, in order, without duplicates. */
-export async function fetchAll<T>(fetchPage: PageFetcher, options: PagingOptions = {}): Promise<T[]> {
-  const all: T[] = [];
-  for await (const info of pageInfos<T>(fetchPage, options)) all.push(...info.items);
-  return all;
-}

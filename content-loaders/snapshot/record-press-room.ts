@@ -3,7 +3,6 @@
  * the loaders request (the same sources, so nothing is missed) and every media
  * original those answers point to.
  */
-import pLimit from 'p-limit';
 import { createNewsroomClient } from '../client/index.ts';
 import type { PressroomConfig } from '../config.ts';
 import { mediaOriginalUrls } from '../media-urls.ts';
@@ -41,19 +40,23 @@ export async function recordSnapshot({ config, out, log = () => {}, mediaTimeout
     fetch: recorder.fetch,
   });
 
+  // Every source at once, as a build runs its loaders: the client's limiter bounds the requests.
   const raw: unknown[] = [];
-  for (const source of Object.values(SOURCES)) {
-    const batches = await source.fetch(client);
-    for (const { endpoint, items } of batches) {
-      for (const item of items) validateItem(source.schema, item, { collection: source.collection, endpoint });
-      raw.push(...items);
-    }
-    log(`api: ${source.collection} recorded`);
-  }
+  await Promise.all(
+    Object.values(SOURCES).map(async (source) => {
+      const batches = await source.fetch(client);
+      for (const { endpoint, items } of batches) {
+        for (const item of items) validateItem(source.schema, item, { collection: source.collection, endpoint });
+        raw.push(...items);
+      }
+      log(`api: ${source.collection} recorded`);
+    }),
+  );
   const apiResponses = recorder.count;
 
+  // Media downloads share the client's limiter (one PRESSROOM_CONCURRENCY budget); no client call runs inside it.
   const urls = [...mediaOriginalUrls(raw)];
-  const limit = pLimit(config.concurrency);
+  const limit = client.limit;
   const failures: string[] = [];
   let done = 0;
   await Promise.all(

@@ -10,14 +10,11 @@ import { filePath, readManifest, recordedUrl, sha256Hex, type Manifest, type Man
 export interface SnapshotReplay {
   manifest: Manifest;
   fetch: FetchLike;
-  /** URLs answered from the snapshot so far. */
-  served(): number;
 }
 
 export async function openSnapshot(dir: string): Promise<SnapshotReplay> {
   const manifest = await readManifest(dir);
   const byUrl = new Map<string, ManifestEntry>(manifest.entries.map((e) => [e.url, e]));
-  let served = 0;
   const replayFetch: FetchLike = async (input) => {
     const url = recordedUrl(input);
     const entry = byUrl.get(url);
@@ -28,11 +25,10 @@ export async function openSnapshot(dir: string): Promise<SnapshotReplay> {
     if (bytes.length !== entry.bytes || sha256Hex(bytes) !== entry.sha256) {
       throw new Error(`snapshot file ${filePath(dir, entry.sha256)} for ${url} does not match its SHA-256; the snapshot is damaged, record it again`);
     }
-    served++;
     const headers: Record<string, string> = { 'content-length': String(bytes.length) };
     if (entry.contentType) headers['content-type'] = entry.contentType;
     if (entry.etag) headers.etag = entry.etag;
     return new Response(bytes, { status: entry.status, headers });
   };
-  return { manifest, fetch: replayFetch, served: () => served };
+  return { manifest, fetch: replayFetch };
 }

@@ -74,10 +74,12 @@ export const clippingsSource = defineSource({
 });
 
 const eventWithLiveBlog = pressEvent.extend({ live_event_id: id.nullish().transform((v) => v ?? null) });
+/** Shared by `events` and `liveEvents`: one URL, so one snapshot entry and one HTTP cache entry. */
+const EVENTS_QUERY = { includes: 'tags,featured_images' };
 
 export const eventsSource = defineSource({
   collection: 'events',
-  fetch: listOf('events', { includes: 'tags,featured_images' }),
+  fetch: listOf('events', EVENTS_QUERY),
   schema: eventWithLiveBlog,
   entryId: (item) => String(item.id),
   toEntry: ({ tags, featured_images, ...item }) => ({ ...item, tag_ids: ids(tags), featured_images: featured_images ?? [] }),
@@ -87,7 +89,7 @@ export const eventsSource = defineSource({
 export const liveEventsSource = defineSource({
   collection: 'liveEvents',
   fetch: async (client) => {
-    const events = z.array(z.object({ live_event_id: id.nullish() })).parse(await client.list('events'));
+    const events = z.array(z.object({ live_event_id: id.nullish() })).parse(await client.list('events', EVENTS_QUERY));
     const liveIds = [...new Set(events.flatMap((e) => (e.live_event_id ? [e.live_event_id] : [])))];
     return Promise.all(
       liveIds.map(async (liveId) => ({ endpoint: client.endpoint(`live_events/${liveId}`), items: [await client.get(`live_events/${liveId}`)] })),

@@ -31,11 +31,13 @@ export default function pressroom(): AstroIntegration {
       'astro:build:start': async ({ logger }) => {
         const runtime = await getLoaderRuntime();
         const r = runtime.reports;
-        const sum = (key: 'entries' | 'requests' | 'retries' | 'notModified' | 'bytes') => r.reduce((n, x) => n + x[key], 0);
         if (r.length > 0) {
+          // Totals from the client itself: collections that share a path group (events, liveEvents)
+          // and run at once each count the other's requests, so their reports must not be summed.
+          const s = runtime.client.stats();
           logger.info(
-            `loaded ${r.length} collections, ${sum('entries')} entries from ${runtime.mode === 'snapshot' ? 'the snapshot' : 'the API'}: ` +
-              `${sum('requests')} requests, ${sum('retries')} retries, ${sum('notModified')} not modified, ${formatBytes(sum('bytes'))} ` +
+            `loaded ${r.length} collections, ${r.reduce((n, x) => n + x.entries, 0)} entries from ${runtime.mode === 'snapshot' ? 'the snapshot' : 'the API'}: ` +
+              `${s.requests} requests, ${s.retries} retries, ${s.notModified} not modified, ${formatBytes(s.bytes)} ` +
               `in ${Math.round(performance.now() - runtime.startedAt)} ms`,
           );
         }
