@@ -13,7 +13,7 @@ export function parseHex(value: string | null | undefined): Rgb | null {
   return { r: parseInt(hex.slice(0, 2), 16), g: parseInt(hex.slice(2, 4), 16), b: parseInt(hex.slice(4, 6), 16) };
 }
 
-export function toHex({ r, g, b }: Rgb): string {
+function toHex({ r, g, b }: Rgb): string {
   return `#${[r, g, b].map((c) => Math.round(Math.min(255, Math.max(0, c))).toString(16).padStart(2, '0')).join('')}`;
 }
 
@@ -22,7 +22,7 @@ function channel(c: number): number {
   return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
 }
 
-export function luminance({ r, g, b }: Rgb): number {
+function luminance({ r, g, b }: Rgb): number {
   return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
 }
 
@@ -47,7 +47,7 @@ export function ensureContrast(fg: Rgb, bg: Rgb, ratio = 4.5): Rgb {
 }
 
 /** Black-ish or white text, whichever reads better on `bg`. */
-export function readableOn(bg: Rgb): Rgb {
+function readableOn(bg: Rgb): Rgb {
   return contrast(WHITE, bg) >= contrast({ r: 17, g: 24, b: 39 }, bg) ? WHITE : { r: 17, g: 24, b: 39 };
 }
 

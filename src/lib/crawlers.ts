@@ -17,9 +17,9 @@ import { el, textEl, xmlDocument } from './xml.ts';
 
 export const NEWS_WINDOW_MS = 2 * 24 * 60 * 60 * 1000;
 /** Google: at most 1,000 `news:news` entries per sitemap file. */
-export const NEWS_SITEMAP_LIMIT = 1000;
+const NEWS_SITEMAP_LIMIT = 1000;
 export const NEWS_SITEMAP_PATH = '/sitemap-news.xml';
-export const newsSitemapPartPath = (part: number) => `/sitemap-news-${part}.xml`;
+const newsSitemapPartPath = (part: number) => `/sitemap-news-${part}.xml`;
 /** What @astrojs/sitemap writes (filenameBase `sitemap`). */
 export const SITEMAP_INDEX_PATH = '/sitemap-index.xml';
 

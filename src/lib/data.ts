@@ -6,6 +6,7 @@
  */
 import { getCollection, type CollectionEntry, type CollectionKey } from 'astro:content';
 import { yearMonthIn } from './dates.ts';
+import { httpHref } from './format.ts';
 import { clippingHref, isLanguageCode, hrefOf, permalinkSegments, tagHref } from './paths.ts';
 import { ianaTimeZone } from './timezones.ts';
 import { referenceInstant } from './reference-instant.ts';
@@ -60,6 +61,7 @@ export interface SiteData {
   mediaKits: MediaKit[];
   kitsByTag: Map<number, MediaKit[]>;
   categories: MediaKitCategory[];
+  categoryById: Map<number, MediaKitCategory>;
   /** The media library's images (inline images of bodies are renditions of these), newest first. */
   images: LibraryImage[];
   /** Uploaded video files, platform videos (YouTube, Vimeo: poster and link out), sounds, documents; newest first. */
@@ -186,6 +188,8 @@ async function load(): Promise<SiteData> {
   const kitsByTag = new Map<number, MediaKit[]>();
   for (const kit of mediaKits) for (const tagId of kit.tag_ids) push(kitsByTag, tagId, kit);
 
+  const categories = categoryEntries.map((e) => e.data).sort((a, b) => a.position - b.position || a.id - b.id);
+
   const languageSet = new Set<string>();
   for (const lang of [pressroom.language, ...pressroom.languages, ...releasesByLanguage.keys()]) {
     if (isLanguageCode(lang) && releasesByLanguage.has(lang)) languageSet.add(lang);
@@ -229,7 +233,8 @@ async function load(): Promise<SiteData> {
     contacts: contactEntries.map((e) => e.data).sort((a, b) => a.position - b.position || a.id - b.id),
     mediaKits,
     kitsByTag,
-    categories: categoryEntries.map((e) => e.data).sort((a, b) => a.position - b.position || a.id - b.id),
+    categories,
+    categoryById: new Map(categories.map((c) => [c.id, c])),
     images,
     movies,
     videos,
@@ -278,10 +283,25 @@ export function isLive(site: SiteData, event: PressEvent): boolean {
   return time(event.starts_at) <= site.now && site.now < time(event.ends_at ?? event.starts_at);
 }
 
+/** The known tags of a list of tag ids, in the list's order (unknown ids are skipped). */
+export function tagsOf(site: SiteData, tagIds: readonly number[]): Tag[] {
+  return tagIds.map((id) => site.tagById.get(id)).filter((tag): tag is Tag => !!tag);
+}
+
+/** A locked or password-protected kit: listed with a lock, no media, no zip. */
+export function isProtectedKit(kit: { is_locked: boolean; is_password_protected: boolean }): boolean {
+  return kit.is_locked || kit.is_password_protected;
+}
+
+/** The press room's own website when it is an http(s) URL, else this site's home page. */
+export function pressroomUrl(site: SiteData, siteUrl: URL | undefined): string {
+  return httpHref(site.pressroom.urls.homepage) ?? new URL('/', siteUrl).href;
+}
+
 /** Kits worth showing on the home page: public (not locked/protected), with media, most recently updated first. */
 export function highlightedKits(site: SiteData, count = 3): MediaKit[] {
   return site.mediaKits
-    .filter((k) => !k.is_locked && !k.is_password_protected && k.media.length > 0)
+    .filter((k) => !isProtectedKit(k) && k.media.length > 0)
     .sort((a, b) => time(b.updated_at) - time(a.updated_at) || a.position - b.position || a.id - b.id)
     .slice(0, count);
 }

@@ -17,7 +17,7 @@ export function uidDomain(pressroom: SiteData['pressroom']): string {
   return `pressroom-${pressroom.id}.pressroom-static`;
 }
 
-export function calendarEventOf(event: PressEvent, site: Pick<SiteData, 'pressroom' | 'liveEventById'>, siteUrl: URL | undefined): CalendarEvent {
+function calendarEventOf(event: PressEvent, site: Pick<SiteData, 'pressroom' | 'liveEventById'>, siteUrl: URL | undefined): CalendarEvent {
   const live: LiveEvent | undefined = event.live_event_id !== null ? site.liveEventById.get(event.live_event_id) : undefined;
   const stream = httpHref(event.stream_url) ?? httpHref(live?.stream_url);
   const page = siteUrl ? new URL(eventHref(event), siteUrl).href : null;

@@ -96,7 +96,7 @@ export interface Feed {
   items: FeedItem[];
 }
 
-export const FEED_TYPES = {
+const FEED_TYPES = {
   rss: 'application/rss+xml',
   atom: 'application/atom+xml',
   json: 'application/feed+json',

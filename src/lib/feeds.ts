@@ -19,7 +19,7 @@
  */
 import { stat } from 'node:fs/promises';
 import { getImagePipeline, shareImage } from '../../image-pipeline/index.ts';
-import { getSite, type Release, type SiteData, type Tag } from './data.ts';
+import { getSite, pressroomUrl, tagsOf, type Release, type SiteData, type Tag } from './data.ts';
 import { FEED_FILES, FEED_FORMATS, absoluteUrls, stableId, type Feed, type FeedFile, type FeedImage, type FeedItem, type FeedPerson } from './feed-formats.ts';
 import { languageName, translator } from './i18n.ts';
 import { hasPicture, logoMedia, pdfDownload, type PictureSource } from './images.ts';
@@ -30,7 +30,7 @@ import { htmlToText, sanitizeArticle, truncate } from './sanitize.ts';
 export type FeedScope = { kind: 'all' } | { kind: 'language'; language: string } | { kind: 'tag'; tag: Tag };
 
 /** The folder of a scope's feeds: `/`, `/feeds/nl/`, `/feeds/tags/<slug>/`. */
-export function feedFolder(scope: FeedScope): string {
+function feedFolder(scope: FeedScope): string {
   if (scope.kind === 'all') return '/';
   if (scope.kind === 'language') return `/feeds/${scope.language}/`;
   return `/feeds/tags/${tagSegment(scope.tag)}/`;
@@ -49,7 +49,7 @@ const iso = (value: string | null | undefined): string | null => {
 const later = (a: string, b: string | null) => (b && b > a ? b : a);
 
 /** The newest release date of the data: the fixed "now" of feeds without items and of the news sitemap. */
-export function newestReleaseDate(site: SiteData): string | null {
+function newestReleaseDate(site: SiteData): string | null {
   let newest: string | null = null;
   for (const release of site.releases) {
     const date = iso(release.release_date);
@@ -89,7 +89,7 @@ async function buildItem(ctx: Context, release: Release): Promise<FeedItem> {
   const rewriteInlineImage = await inlineImageRewriter(release.body_html, [...release.featured_images, ...site.images], page);
   const contentHtml = absoluteUrls(sanitizeArticle(release.body_html, { rewriteInlineImage }), siteUrl);
   const published = iso(release.release_date) ?? iso(release.updated_at) ?? ctx.fallbackDate;
-  const tags = release.tag_ids.map((id) => site.tagById.get(id)).filter((t): t is Tag => !!t);
+  const tags = tagsOf(site, release.tag_ids);
   const pdf = await pdfDownload(release.pdf, release.title, page);
   return {
     id: stableId(`pressroom/${site.pressroom.id}/press_release/${release.id}`),
@@ -122,26 +122,16 @@ function itemOf(ctx: Context, release: Release): Promise<FeedItem> {
 }
 
 function contextOf(site: SiteData, siteUrl: URL): Context {
-  const homepage = site.pressroom.urls.homepage;
   return {
     site,
     siteUrl,
-    author: { name: site.pressroom.name, url: homepage ?? new URL('/', siteUrl).href },
+    author: { name: site.pressroom.name, url: pressroomUrl(site, siteUrl) },
     fallbackDate: newestReleaseDate(site) ?? EPOCH,
   };
 }
 
-/** Every scope that has feeds: all releases, each language with releases, each tag. */
-export function feedScopes(site: SiteData): FeedScope[] {
-  return [
-    { kind: 'all' },
-    ...site.languages.map((language) => ({ kind: 'language' as const, language })),
-    ...site.tags.map((tag) => ({ kind: 'tag' as const, tag })),
-  ];
-}
-
 /** The releases of a scope, newest first (the same order as the listings). */
-export function releasesOf(site: SiteData, scope: FeedScope): Release[] {
+function releasesOf(site: SiteData, scope: FeedScope): Release[] {
   if (scope.kind === 'all') return site.releases;
   if (scope.kind === 'language') return site.releasesByLanguage.get(scope.language) ?? [];
   return site.releasesByTag.get(scope.tag.id) ?? [];
@@ -156,7 +146,7 @@ export function feedTitle(site: SiteData, scope: FeedScope): string {
 }
 
 /** The feed of one scope, with every release of it. */
-export async function buildFeed(scope: FeedScope, siteUrl: URL): Promise<Feed> {
+async function buildFeed(scope: FeedScope, siteUrl: URL): Promise<Feed> {
   const site = await getSite();
   const ctx = contextOf(site, siteUrl);
   const list = await Promise.all(releasesOf(site, scope).map((release) => itemOf(ctx, release)));

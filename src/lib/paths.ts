@@ -22,7 +22,7 @@
 const SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._~-]*$/;
 
 /** First segments the site uses for its own pages and assets. */
-export const RESERVED_SEGMENTS = new Set([
+const RESERVED_SEGMENTS = new Set([
   'releases', 'archive', 'tags', '_astro', '_media', 'media_kits', 'media-kits', 'media', 'events', 'clippings', 'coverage',
   'contacts', 'images', 'videos', 'movies', 'sounds', 'documents', 'live', 'search', 'feeds', 'pagefind', 'rss.xml', 'atom.xml', 'feed.json',
   'sitemap-index.xml', 'sitemap-0.xml', 'sitemap-news.xml', 'robots.txt', '404', 'index.html', 'favicon.ico', 'favicon.svg',

@@ -33,7 +33,7 @@ export interface InlineImage {
 export type InlineImageRewriter = (src: string) => InlineImage | null;
 
 /** The safe default: no site-local copy, so the image is dropped (never requested from the API's host). */
-export const dropInlineImages: InlineImageRewriter = () => null;
+const dropInlineImages: InlineImageRewriter = () => null;
 
 export interface SanitizeOptions {
   /** rewriteInlineImage(src): the image pipeline's site-local copy of an inline image (default: drop it). */
