@@ -5,7 +5,8 @@
  * release PDFs and the logo. Article links and embeds are never included.
  */
 
-const FILE_TYPES = new Set(['document', 'sound', 'movie']);
+/** Media types whose item is a downloadable file (not just a picture). */
+export const FILE_TYPES: ReadonlySet<string> = new Set(['document', 'sound', 'movie']);
 const FILE_KEYS = ['url', 'mp4_url', 'webm_url'] as const;
 
 interface RenditionLike {
@@ -18,9 +19,20 @@ function isRendition(value: unknown): value is RenditionLike & { url: string } {
   return !!value && typeof value === 'object' && typeof (value as RenditionLike).url === 'string' && 'width' in value;
 }
 
-function largest(renditions: Record<string, unknown>): string | undefined {
+/** A `sizes`-like object: named renditions (`{url, width, …}`), nulls allowed, nothing else. */
+function isRenditionSet(record: Record<string, unknown>): boolean {
+  const values = Object.values(record);
+  return values.length > 0 && values.some(isRendition) && values.every((v) => v === null || isRendition(v));
+}
+
+/**
+ * The original of a `sizes` object: its `original` rendition, else its
+ * largest; undefined when the object is not a set of renditions. The image
+ * pipeline downloads exactly this URL, and snapshots record exactly this URL.
+ */
+export function originalUrlOf(renditions: Record<string, unknown>): string | undefined {
+  if (!isRenditionSet(renditions)) return undefined;
   const entries = Object.entries(renditions).filter((entry): entry is [string, RenditionLike & { url: string }] => isRendition(entry[1]));
-  if (entries.length === 0) return undefined;
   const original = entries.find(([name]) => name === 'original');
   if (original) return original[1].url;
   const area = (r: RenditionLike) => Number(r.width) * Number(r.height) || 0;
@@ -37,9 +49,8 @@ export function mediaOriginalUrls(value: unknown, into = new Set<string>()): Set
   }
   if (!value || typeof value !== 'object') return into;
   const record = value as Record<string, unknown>;
-  const values = Object.values(record);
-  if (values.length > 0 && values.some(isRendition) && values.every((v) => v === null || isRendition(v))) {
-    const url = largest(record);
+  if (isRenditionSet(record)) {
+    const url = originalUrlOf(record);
     if (url && isHttp(url)) into.add(url);
     return into;
   }

@@ -4,6 +4,7 @@
  * and labelled from its real bytes (`JPEG image · 2.4 MB`).
  */
 import { formatBytes } from '../content-loaders/loaders/format.ts';
+import { FILE_TYPES } from '../content-loaders/media-urls.ts';
 import { asRefusal } from './errors.ts';
 import { safeFilename } from './filenames.ts';
 import type { SourceKind } from './inspect.ts';
@@ -15,7 +16,6 @@ import type { Source, Sources } from './sources.ts';
 import type { CallOptions, Download, ImagePipeline, MediaItemInput } from './types.ts';
 
 /** Item types whose download is their file rather than an image original. */
-const FILE_TYPES = new Set(['document', 'sound', 'movie']);
 
 /** A download and the original behind it. */
 export interface ItemDownload {

@@ -2,7 +2,7 @@
  * Reading what a media item declares: its renditions (names and sizes), the
  * URL of its original, and the file URL of a document, sound or movie.
  */
-import { mediaOriginalUrls } from '../content-loaders/media-urls.ts';
+import { originalUrlOf } from '../content-loaders/media-urls.ts';
 import { parseDimension, type Declared } from './encode.ts';
 import type { MediaInput, MediaItemInput, RenditionInput } from './types.ts';
 
@@ -28,7 +28,8 @@ export function originalOf(sizes: MediaInput['sizes']): string | undefined {
   if (!sizes) return undefined;
   const clean: Record<string, RenditionInput> = {};
   for (const [name, r] of Object.entries(sizes)) if (r && typeof r.url === 'string') clean[name] = r;
-  return [...mediaOriginalUrls(clean)][0];
+  const url = originalUrlOf(clean);
+  return url && /^https?:\/\//i.test(url) ? url : undefined;
 }
 
 /** The file URL of a document, sound or movie (the same keys media-urls.ts records). */
