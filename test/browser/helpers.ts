@@ -128,15 +128,29 @@ export interface Watched {
   /** Sub-resources that answered 400 or more. */
   failed: string[];
   consoleErrors: string[];
+  /** Every console message, whatever its level. */
+  consoleMessages: string[];
   pageErrors: string[];
   dialogs: string[];
+  /** Another page in the same context, recorded into the same lists. */
+  openPage(): Promise<Page>;
 }
 
 /** A fresh context and page whose every request is recorded; requests to any other origin are aborted and reported. */
 export async function watchedPage(browser: Browser, origin: string, viewport = DESKTOP): Promise<Watched> {
   const context = await browser.newContext({ viewport, reducedMotion: 'reduce', serviceWorkers: 'block' });
-  const page = await context.newPage();
-  const watched: Watched = { page, context, requests: [], foreign: [], failed: [], consoleErrors: [], pageErrors: [], dialogs: [] };
+  const watched: Watched = {
+    page: undefined as unknown as Page,
+    context,
+    requests: [],
+    foreign: [],
+    failed: [],
+    consoleErrors: [],
+    consoleMessages: [],
+    pageErrors: [],
+    dialogs: [],
+    openPage: async () => watch(await context.newPage(), watched),
+  };
   await context.route('**/*', async (route) => {
     const url = route.request().url();
     if (isLocal(url, origin)) await route.continue();
@@ -145,11 +159,17 @@ export async function watchedPage(browser: Browser, origin: string, viewport = D
       await route.abort('blockedbyclient');
     }
   });
+  watched.page = await watched.openPage();
+  return watched;
+}
+
+function watch(page: Page, watched: Watched): Page {
   page.on('request', (request) => watched.requests.push(request.url()));
   page.on('response', (response) => {
     if (response.status() >= 400 && response.request().resourceType() !== 'document') watched.failed.push(`${response.status()} ${response.url()}`);
   });
   page.on('console', (message) => {
+    watched.consoleMessages.push(message.text());
     if (message.type() === 'error') watched.consoleErrors.push(message.text());
   });
   page.on('pageerror', (error) => watched.pageErrors.push(error.message));
@@ -157,7 +177,38 @@ export async function watchedPage(browser: Browser, origin: string, viewport = D
     watched.dialogs.push(`${dialog.type()}: ${dialog.message()}`);
     void dialog.dismiss().catch(() => {});
   });
-  return watched;
+  return page;
+}
+
+/** `window.__pwned` of whatever document the page shows once it has settled (null when unset). */
+export async function pwnedMarker(page: Page): Promise<unknown> {
+  const read = () => page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned ?? null);
+  await page.waitForLoadState('load').catch(() => {});
+  return read().catch(async () => {
+    await page.waitForLoadState('load').catch(() => {});
+    return read();
+  });
+}
+
+/**
+ * Clicks each link matching `selector` on `url`, every click on a fresh page of the watched context, so a click's
+ * navigation can never race the next one; returns the links' hrefs with the marker seen after each click.
+ */
+export async function clickEveryLink(w: Watched, url: string, selector: string): Promise<Array<{ href: string; pwned: unknown }>> {
+  const hrefs = await w.page.locator(selector).evaluateAll((as) => as.map((a) => a.getAttribute('href') ?? ''));
+  const seen: Array<{ href: string; pwned: unknown }> = [];
+  for (let i = 0; i < hrefs.length; i++) {
+    const page = await w.openPage();
+    try {
+      await page.goto(url, { waitUntil: 'load' });
+      await page.locator(selector).nth(i).click({ timeout: 2000, noWaitAfter: true }).catch(() => {});
+      await page.waitForTimeout(100);
+      seen.push({ href: hrefs[i]!, pwned: await pwnedMarker(page) });
+    } finally {
+      await page.close();
+    }
+  }
+  return seen;
 }
 
 /** The page's own server, or a URL that never leaves the page (data:, blob:, about:). */

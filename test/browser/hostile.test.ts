@@ -8,7 +8,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { sanitizeArticle, sanitizeBasic } from '../../src/lib/sanitize.ts';
 import { HOSTILE, PWN } from '../helpers/hostile-html.ts';
-import { NO_CHROMIUM, hasChromium, launchChromium, serveStatic, watchedPage, type StaticServer } from './helpers.ts';
+import { NO_CHROMIUM, clickEveryLink, hasChromium, launchChromium, pwnedMarker, serveStatic, watchedPage, type StaticServer } from './helpers.ts';
 
 const siteDir = inject('siteDir');
 
@@ -37,23 +37,11 @@ afterAll(async () => {
 describe.skipIf(!hasChromium)('hostile HTML through the sanitizer, in Chromium', () => {
   it('runs nothing and loads nothing from elsewhere, on load, hover, focus and click', async () => {
     const w = await watchedPage(browser, server.origin);
-    const markers: string[] = [];
-    w.page.on('console', (m) => {
-      if (m.text().includes('PWNED')) markers.push(m.text());
-    });
     try {
       const url = `${server.origin}/__hostile/`;
       await w.page.goto(url, { waitUntil: 'load' });
       await w.page.waitForTimeout(300);
-      // window.__pwned of the hostile page (after a click that navigated away, of the page it landed on).
-      const pwned = async () => {
-        await w.page.waitForLoadState('load');
-        return w.page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned ?? null).catch(async () => {
-          await w.page.waitForLoadState('load');
-          return w.page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned ?? null);
-        });
-      };
-      expect(await pwned()).toBeNull();
+      expect(await pwnedMarker(w.page)).toBeNull();
 
       // Nothing but the allowed elements made it into the page.
       const tags = await w.page.evaluate(() => [...new Set([...document.querySelectorAll('#article *, #basic *')].map((e) => e.localName))].sort());
@@ -74,19 +62,14 @@ describe.skipIf(!hasChromium)('hostile HTML through the sanitizer, in Chromium',
       const links = await w.page.locator('#article a, #basic a').evaluateAll((as) => as.map((a) => a.getAttribute('href') ?? ''));
       expect(links.length).toBeGreaterThan(2);
       for (const href of links) expect(href, 'only http(s), mailto, tel, fragment or site links').toMatch(/^(https?:\/\/|mailto:|tel:|#|\/(?!\/))/i);
-      for (let i = 0; i < links.length; i++) {
-        if (w.page.url() !== url) await w.page.goto(url, { waitUntil: 'load' });
-        await w.page.locator('#article a, #basic a').nth(i).click({ timeout: 2000, noWaitAfter: true }).catch(() => {});
-        await w.page.waitForTimeout(100);
-        expect(await pwned(), `after clicking ${links[i]}`).toBeNull();
-      }
+      for (const { href, pwned } of await clickEveryLink(w, url, '#article a, #basic a')) expect(pwned, `after clicking ${href}`).toBeNull();
       await w.page.goto(url, { waitUntil: 'load' });
       await w.page.locator('#article p, #basic p').first().click();
       await w.page.waitForTimeout(200);
 
-      expect(await pwned()).toBeNull();
+      expect(await pwnedMarker(w.page)).toBeNull();
       expect(w.dialogs).toEqual([]);
-      expect(markers).toEqual([]);
+      expect(w.consoleMessages.filter((m) => m.includes('PWNED'))).toEqual([]);
       expect(w.pageErrors).toEqual([]);
       // Clicking https://example.org/ok is the one request to elsewhere (a link the reader chose, blocked by the test); nothing loads by itself.
       expect(w.foreign.filter((u) => !u.startsWith('https://example.org/ok'))).toEqual([]);

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../emulator/server.ts';
 import { TEST_MEDIA_CACHE } from '../helpers/emulator.ts';
 import { HOSTILE, PWN } from '../helpers/hostile-html.ts';
-import { hasChromium, launchChromium, serveStatic, watchedPage } from '../browser/helpers.ts';
+import { clickEveryLink, hasChromium, launchChromium, pwnedMarker, serveStatic, watchedPage } from '../browser/helpers.ts';
 import { readManifest, sha256Hex } from '../../content-loaders/snapshot/manifest.ts';
 
 const run = promisify(execFile);
@@ -115,10 +115,6 @@ describe('building from a snapshot', () => {
     const [browser, server] = await Promise.all([launchChromium(), serveStatic(out)]);
     try {
       const w = await watchedPage(browser, server.origin);
-      const markers: string[] = [];
-      w.page.on('console', (m) => {
-        if (m.text().includes('PWNED')) markers.push(m.text());
-      });
       const url = `${server.origin}${victim.permalink}/`;
       await w.page.goto(url, { waitUntil: 'load' });
       const body = w.page.locator('article .prose *');
@@ -132,15 +128,10 @@ describe('building from a snapshot', () => {
       const links = await w.page.locator('article .prose a').evaluateAll((as) => as.map((a) => a.getAttribute('href') ?? ''));
       expect(links.length).toBeGreaterThan(2);
       for (const href of links) expect(href).toMatch(/^(https?:\/\/|mailto:|tel:|#|\/(?!\/))/i);
-      for (let i = 0; i < links.length; i++) {
-        await w.page.goto(url, { waitUntil: 'load' }).catch(() => w.page.waitForLoadState('load'));
-        await w.page.locator('article .prose a').nth(i).click({ timeout: 1000, noWaitAfter: true }).catch(() => {});
-        await w.page.waitForTimeout(50);
-      }
-      await w.page.goto(url, { waitUntil: 'load' }).catch(() => w.page.goto(url, { waitUntil: 'load' }));
-      expect(await w.page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned ?? null)).toBeNull();
+      for (const { href, pwned } of await clickEveryLink(w, url, 'article .prose a')) expect(pwned, `after clicking ${href}`).toBeNull();
+      expect(await pwnedMarker(w.page)).toBeNull();
       expect(w.dialogs).toEqual([]);
-      expect(markers).toEqual([]);
+      expect(w.consoleMessages.filter((m) => m.includes('PWNED'))).toEqual([]);
       expect(w.pageErrors).toEqual([]);
       await w.context.close();
     } finally {
