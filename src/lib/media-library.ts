@@ -1,6 +1,6 @@
 /** The media library's sections (src/lib/paths.ts MEDIA_SECTIONS) and what each lists, newest first. */
 import type { LibraryItem, SiteData } from './data.ts';
-import { MEDIA_SECTIONS, type MediaSection } from './paths.ts';
+import { MEDIA_SECTIONS, mediaAnchor, mediaHref, type MediaSection } from './paths.ts';
 import type { UiKey } from './i18n.ts';
 
 export const MEDIA_PAGE_SIZE = 24;
@@ -18,4 +18,16 @@ export function librarySections(site: Pick<SiteData, 'images' | 'videos' | 'movi
     documents: site.documents,
   };
   return MEDIA_SECTIONS.map((section) => ({ section, items: items[section] })).filter((s) => s.items.length > 0);
+}
+
+/** Where each library item is listed: its section's page and `#<type>-<id>` anchor, keyed by that anchor. */
+export function libraryItemHrefs(site: Pick<SiteData, 'images' | 'videos' | 'movies' | 'sounds' | 'documents'>): Map<string, string> {
+  const hrefs = new Map<string, string>();
+  for (const { section, items } of librarySections(site)) {
+    items.forEach((item, position) => {
+      const anchor = mediaAnchor(item);
+      if (!hrefs.has(anchor)) hrefs.set(anchor, `${mediaHref(section, Math.floor(position / MEDIA_PAGE_SIZE) + 1)}#${anchor}`);
+    });
+  }
+  return hrefs;
 }

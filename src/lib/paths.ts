@@ -16,6 +16,11 @@
  *   /coverage/, /coverage/2/ (#clipping-<id>)          clippings, newest first
  *   /events/, /events/<id>-<slug>/, /events/<id>-<slug>.ics, /events/calendar.ics
  *   /contacts/ (#contact-<id>), /contacts/<id>-<name>.vcf
+ *
+ * The hosted newsroom's other addresses (`/media_kits/<id>-<slug>`, `/clippings/<id>-<slug>`,
+ * `/images/<id>`, `/documents/<id>`, `/movies/<id>`, `/videos/<id>`, `/sounds/<id>`,
+ * `/live/<id>-<slug>`) stay reachable as redirect pages to where the item lives here
+ * (src/lib/legacy-redirects.ts), so old links keep working.
  */
 
 /** One path segment: letters, digits, `-`, `_`, `.`, `~`; never `.`/`..`, never starting with a dot. */
@@ -94,6 +99,15 @@ export function slugify(text: string, max = 60): string {
     .replace(/^-+|-+$/g, '');
 }
 
+/** First segments of the hosted newsroom's permalinks for items this site publishes under its own sections. */
+export const LEGACY_SECTIONS = ['media_kits', 'clippings', 'images', 'documents', 'movies', 'videos', 'sounds', 'live'] as const;
+
+/** True for a site path (`/media_kits/1-x/`) that is one of those redirect pages. */
+export function isLegacyPath(pathname: string): boolean {
+  const first = pathname.replace(/^\/+/, '').split('/')[0] ?? '';
+  return (LEGACY_SECTIONS as readonly string[]).includes(first);
+}
+
 export const mediaKitsHref = '/media-kits/';
 export const mediaKitHref = (kit: { id: number; permalink: string | null }): string => `/media-kits/${itemSegment(kit)}/`;
 
@@ -102,6 +116,9 @@ export const MEDIA_SECTIONS = ['images', 'videos', 'audio', 'documents'] as cons
 export type MediaSection = (typeof MEDIA_SECTIONS)[number];
 export const mediaHref = (section?: MediaSection, page = 1): string =>
   section === undefined ? '/media/' : page <= 1 ? `/media/${section}/` : `/media/${section}/${page}/`;
+
+/** A media item's anchor where it is listed (`#image-91001`): ids are per type upstream. */
+export const mediaAnchor = (item: { type: string; id: number }): string => `${item.type}-${item.id}`;
 
 /** Clippings per page of /coverage/. */
 export const COVERAGE_PAGE_SIZE = 20;

@@ -131,6 +131,26 @@ describe.skipIf(!hasChromium)('every page type in Chromium', { concurrent: true 
   });
 });
 
+describe.skipIf(!hasChromium)('the hosted newsroom\'s old addresses in Chromium', () => {
+  it('land on the media kit and on the media item here, at once', async ({ expect }) => {
+    const first = (dir: string) => readdirSync(path.join(siteDir, dir)).sort()[0]!;
+    const kit = first('media_kits');
+    const image = first('images');
+    const w = await watchedPage(browser, server.origin);
+    try {
+      await w.page.goto(`${server.origin}/media_kits/${kit}/`);
+      await w.page.waitForURL(`${server.origin}/media-kits/${kit}/`, { timeout: 5000 });
+      expect(await w.page.locator('h1').textContent()).toBeTruthy();
+      await w.page.goto(`${server.origin}/images/${image}/`);
+      await w.page.waitForURL(new RegExp(`/media/images/(\\d+/)?#image-${image}$`), { timeout: 5000 });
+      expect(await w.page.locator(`#image-${image}`).isVisible()).toBe(true);
+      expect(w.foreign).toEqual([]);
+    } finally {
+      await w.context.close();
+    }
+  });
+});
+
 it.skipIf(hasChromium)('browser tests need Chromium', () => {
   console.warn(NO_CHROMIUM);
 });

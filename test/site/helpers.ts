@@ -18,6 +18,14 @@ export interface BuiltPage {
   file: string;
   html: string;
   doc: Document;
+  /** Where a redirect page sends the reader (its `<meta http-equiv="refresh">` URL); undefined on real pages. */
+  redirectTo?: string;
+}
+
+/** The URL of a `<meta http-equiv="refresh" content="0; url=…">`, if the page has one. */
+export function refreshTarget(doc: Document): string | undefined {
+  const refresh = elements(doc, 'meta').find((m) => (m.attribs['http-equiv'] ?? '').toLowerCase() === 'refresh');
+  return refresh ? /url=(.*)$/i.exec(refresh.attribs.content ?? '')?.[1]?.trim() : undefined;
 }
 
 /** Every HTML page of the build, parsed. */
@@ -28,7 +36,9 @@ export async function loadPages(siteDir: string): Promise<BuiltPage[]> {
       const rel = path.relative(siteDir, file).split(path.sep).join('/');
       const sitePath = rel === 'index.html' ? '/' : rel.endsWith('/index.html') ? `/${rel.slice(0, -'index.html'.length)}` : `/${rel}`;
       const html = await readFile(file, 'utf8');
-      return { path: sitePath, file, html, doc: parseDocument(html) };
+      const doc = parseDocument(html);
+      const redirectTo = refreshTarget(doc);
+      return { path: sitePath, file, html, doc, ...(redirectTo === undefined ? {} : { redirectTo }) };
     }),
   );
 }
@@ -73,6 +83,10 @@ export function urlsOf(doc: Document): Array<{ url: string; where: string }> {
     for (const attr of ['srcset', 'imagesrcset']) {
       const value = el.attribs[attr];
       if (value) for (const part of value.split(',')) out.push({ url: part.trim().split(/\s+/)[0] ?? '', where: `<${el.name} ${attr}>` });
+    }
+    if (el.name === 'meta' && (el.attribs['http-equiv'] ?? '').toLowerCase() === 'refresh') {
+      const target = refreshTarget(doc);
+      if (target !== undefined) out.push({ url: target, where: '<meta http-equiv=refresh>' });
     }
     if (el.name === 'meta' && el.attribs.content && /^(og:image|og:url|twitter:image)$/.test(el.attribs.property ?? el.attribs.name ?? '')) {
       out.push({ url: el.attribs.content, where: `<meta ${el.attribs.property ?? el.attribs.name}>` });

@@ -136,7 +136,8 @@ describe('custom pages and the rest', () => {
   });
 
   it('gives every page exactly one h1, a title, a description and landmarks', () => {
-    for (const page of pages.values()) {
+    // Redirect pages (legacy-redirects.test.ts) are a title, an h1 and a link, and leave at once.
+    for (const page of [...pages.values()].filter((p) => p.redirectTo === undefined)) {
       expect(elements(page.doc, 'h1').length, page.path).toBe(1);
       expect(text(elements(page.doc, 'title')[0]!).length, page.path).toBeGreaterThan(3);
       for (const landmark of ['header', 'nav', 'main', 'footer']) expect(elements(page.doc, landmark).length, `${landmark} on ${page.path}`).toBeGreaterThan(0);

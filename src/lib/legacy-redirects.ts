@@ -1,0 +1,44 @@
+/**
+ * Redirect pages at the hosted newsroom's permalinks of items this site publishes
+ * under its own sections (src/lib/paths.ts LEGACY_SECTIONS), so a link from the old
+ * newsroom to `/media_kits/840025-northwind-hubs` lands on `/media-kits/840025-northwind-hubs/`.
+ * Only permalinks that are safe paths (permalinkSegments) and start with one of those
+ * sections become pages; anything else from the API is ignored.
+ */
+import { coverageHrefOf, type SiteData } from './data.ts';
+import { libraryItemHrefs } from './media-library.ts';
+import { LEGACY_SECTIONS, eventHref, hrefOf, mediaAnchor, mediaKitHref, permalinkSegments } from './paths.ts';
+
+export interface LegacyRedirect {
+  /** Site path of the redirect page, without its slashes (`media_kits/840025-northwind-hubs`). */
+  path: string;
+  /** Where the item lives on this site. */
+  to: string;
+  /** The item's title, for the page's text. */
+  title: string;
+}
+
+export function legacyRedirects(site: SiteData): LegacyRedirect[] {
+  const wanted: Array<{ permalink: string | null | undefined; to: string | null; title: string }> = [];
+  for (const kit of site.mediaKits) wanted.push({ permalink: kit.permalink, to: mediaKitHref(kit), title: kit.title });
+  for (const clipping of site.clippings) wanted.push({ permalink: clipping.permalink, to: coverageHrefOf(site, clipping), title: clipping.title });
+  const library = libraryItemHrefs(site);
+  for (const item of [...site.images, ...site.videos, ...site.movies, ...site.sounds, ...site.documents]) {
+    wanted.push({ permalink: item.permalink, to: library.get(mediaAnchor(item)) ?? null, title: item.title });
+  }
+  // A live event is shown on its event's page, whichever side names the other.
+  for (const live of site.liveEventById.values()) {
+    const event = site.events.find((e) => e.live_event_id === live.id) ?? site.events.find((e) => e.id === live.event_id);
+    if (event) wanted.push({ permalink: live.permalink, to: eventHref(event), title: live.title });
+  }
+
+  const redirects = new Map<string, LegacyRedirect>();
+  for (const { permalink, to, title } of wanted) {
+    if (!permalink || !to) continue;
+    const segments = permalinkSegments(permalink, { allowFirst: [...LEGACY_SECTIONS] });
+    if (!segments || !(LEGACY_SECTIONS as readonly string[]).includes(segments[0]!) || hrefOf(segments) === to) continue;
+    const path = segments.join('/');
+    if (!redirects.has(path)) redirects.set(path, { path, to, title });
+  }
+  return [...redirects.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
