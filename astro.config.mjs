@@ -4,6 +4,7 @@ import sitemap from '@astrojs/sitemap';
 import pressroom from './src/integrations/pressroom.ts';
 import images from './image-pipeline/integration.ts';
 import search from './src/integrations/search.ts';
+import { isLegacyPath } from './src/lib/paths.ts';
 
 const site = (process.env.PRESSROOM_SITE_URL || 'http://localhost:4321').replace(/\/+$/, '');
 
@@ -11,5 +12,6 @@ export default defineConfig({
   site,
   trailingSlash: 'ignore',
   build: { format: 'directory' },
-  integrations: [pressroom(), sitemap(), images(), search()],
+  // Redirect pages at the hosted newsroom's old addresses are not pages of their own.
+  integrations: [pressroom(), sitemap({ filter: (page) => !isLegacyPath(new URL(page).pathname) }), images(), search()],
 });
