@@ -64,6 +64,8 @@ export interface NewsroomClientOptions {
 
 export interface RequestOptions {
   signal?: AbortSignal;
+  /** Also counted here: the caller's own share of the traffic (a collection's report), exact under concurrency. */
+  tally?: GroupStats;
 }
 
 export interface ListOptions extends RequestOptions {
@@ -150,7 +152,7 @@ export function encodeQuery(query: Query | undefined): string {
   return text === '' ? '' : `?${text}`;
 }
 
-function emptyGroup(): GroupStats {
+export function emptyGroupStats(): GroupStats {
   return { requests: 0, retries: 0, notModified: 0, bytes: 0, errors: 0, items: 0, pages: 0 };
 }
 
@@ -205,17 +207,18 @@ export function createNewsroomClient(options: NewsroomClientOptions): NewsroomCl
   if (apiKey !== undefined) baseHeaders.authorization = `Bearer ${apiKey}`;
 
   // Stats.
-  const total = emptyGroup();
+  const total = emptyGroupStats();
   const groups = new Map<string, GroupStats>();
   let cacheWriteErrors = 0;
   let inFlight = 0;
   let busySince = 0;
   let busyMs = 0;
-  const bump = (group: string, field: keyof GroupStats, n = 1): void => {
+  const bump = (group: string, field: keyof GroupStats, n = 1, tally?: GroupStats): void => {
     total[field] += n;
+    if (tally) tally[field] += n;
     let g = groups.get(group);
     if (!g) {
-      g = emptyGroup();
+      g = emptyGroupStats();
       groups.set(group, g);
     }
     g[field] += n;
@@ -227,7 +230,7 @@ export function createNewsroomClient(options: NewsroomClientOptions): NewsroomCl
   };
 
   /** One call (with retries): the parsed JSON body. */
-  async function requestJson(path: string, query: Query | undefined, signal: AbortSignal | undefined): Promise<{ body: unknown; endpoint: string }> {
+  async function requestJson(path: string, query: Query | undefined, { signal, tally }: RequestOptions): Promise<{ body: unknown; endpoint: string }> {
     const endpoint = endpointOf(path, query);
     const url = `${parsedBase.origin}${endpoint}`;
     const group = pathGroup(normaliseApiPath(path));
@@ -240,7 +243,7 @@ export function createNewsroomClient(options: NewsroomClientOptions): NewsroomCl
         try {
           const cached: CachedResponse | undefined = conditional && cache ? await cache.lookup(url) : undefined;
           const headers = cached ? { ...baseHeaders, 'if-none-match': cached.etag } : baseHeaders;
-          bump(group, 'requests');
+          bump(group, 'requests', 1, tally);
           const response = await attemptRequest({
             url,
             headers,
@@ -250,7 +253,7 @@ export function createNewsroomClient(options: NewsroomClientOptions): NewsroomCl
             fetch: fetchImpl,
             secrets,
             signal,
-            onBytes: (n) => bump(group, 'bytes', n),
+            onBytes: (n) => bump(group, 'bytes', n, tally),
           });
           let body: Buffer;
           if (response.status === 304) {
@@ -258,7 +261,7 @@ export function createNewsroomClient(options: NewsroomClientOptions): NewsroomCl
               conditional = false; // the entry vanished: ask again, unconditionally
               throw new AttemptFailure({ kind: 'http', status: 304, retryable: true, detail: 'HTTP 304 Not Modified without a cached copy', advice: 'the HTTP cache folder changed during the build; retry' });
             }
-            bump(group, 'notModified');
+            bump(group, 'notModified', 1, tally);
             body = cached.body;
           } else {
             body = response.body;
@@ -293,13 +296,13 @@ export function createNewsroomClient(options: NewsroomClientOptions): NewsroomCl
         signal,
         secrets,
         onRetry: (event: RetryEvent) => {
-          bump(group, 'retries');
+          bump(group, 'retries', 1, tally);
           options.onRetry?.({ endpoint, attempt: event.attempt, delayMs: event.delayMs, reason: event.failure.detail });
         },
       });
       return { body: value, endpoint };
     } catch (error) {
-      bump(group, 'errors');
+      bump(group, 'errors', 1, tally);
       throw error;
     }
   }
@@ -324,7 +327,7 @@ export function createNewsroomClient(options: NewsroomClientOptions): NewsroomCl
     }
     const group = pathGroup(normaliseApiPath(path));
     const fetchPage = async (page: number, pageLimit: number): Promise<FetchedPage> => {
-      const { body, endpoint } = await requestJson(path, { ...query, page, limit: pageLimit }, listOptions.signal);
+      const { body, endpoint } = await requestJson(path, { ...query, page, limit: pageLimit }, listOptions);
       return { data: envelopeData(body, endpoint), endpoint };
     };
     const inner = pageInfos<T>(fetchPage, {
@@ -335,8 +338,8 @@ export function createNewsroomClient(options: NewsroomClientOptions): NewsroomCl
     });
     return (async function* counted() {
       for await (const info of inner) {
-        bump(group, 'pages');
-        bump(group, 'items', info.items.length);
+        bump(group, 'pages', 1, listOptions.tally);
+        bump(group, 'items', info.items.length, listOptions.tally);
         yield info;
       }
     })();
@@ -349,12 +352,12 @@ export function createNewsroomClient(options: NewsroomClientOptions): NewsroomCl
     endpoint: endpointOf,
 
     async get<T>(path: string, query?: Query, requestOptions: RequestOptions = {}): Promise<T> {
-      const { body, endpoint } = await requestJson(path, query, requestOptions.signal);
+      const { body, endpoint } = await requestJson(path, query, requestOptions);
       return envelopeData(body, endpoint) as T;
     },
 
     async getJson<T>(path: string, query?: Query, requestOptions: RequestOptions = {}): Promise<T> {
-      return (await requestJson(path, query, requestOptions.signal)).body as T;
+      return (await requestJson(path, query, requestOptions)).body as T;
     },
 
     async list<T>(path: string, query?: Query, listOptions?: ListOptions): Promise<T[]> {

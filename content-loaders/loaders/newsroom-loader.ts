@@ -7,7 +7,7 @@
  */
 import type { z } from 'astro/zod';
 import type { Loader, LoaderContext } from 'astro/loaders';
-import { normaliseApiPath, pathGroup, type NewsroomClient } from '../client/index.ts';
+import { emptyGroupStats, type GroupStats, type NewsroomClient } from '../client/index.ts';
 import { validateItem } from '../schemas/validate.ts';
 import type { CollectionSource } from '../sources/source.ts';
 import { getLoaderRuntime, type CollectionReport, type LoaderRuntime, type RuntimeOptions } from '../runtime.ts';
@@ -18,19 +18,14 @@ export interface NewsroomLoaderOptions extends RuntimeOptions {
   runtime?: () => Promise<LoaderRuntime>;
 }
 
-function groupsOf(runtime: LoaderRuntime) {
-  return runtime.client.stats().byGroup;
-}
-
-/** The shared client, noting which path groups this collection used (for its own report). */
-function scopedClient(client: NewsroomClient, touched: Set<string>): NewsroomClient {
-  const note = (path: string) => touched.add(pathGroup(normaliseApiPath(path)));
+/** The shared client, with every request this collection makes also counted in `tally` (for its own report). */
+function talliedClient(client: NewsroomClient, tally: GroupStats): NewsroomClient {
   return {
     ...client,
-    get: (path, ...rest) => (note(path), client.get(path, ...rest)),
-    getJson: (path, ...rest) => (note(path), client.getJson(path, ...rest)),
-    list: (path, ...rest) => (note(path), client.list(path, ...rest)),
-    pages: (path, ...rest) => (note(path), client.pages(path, ...rest)),
+    get: (path, query, options) => client.get(path, query, { ...options, tally }),
+    getJson: (path, query, options) => client.getJson(path, query, { ...options, tally }),
+    list: (path, query, options) => client.list(path, query, { ...options, tally }),
+    pages: (path, query, options) => client.pages(path, query, { ...options, tally }),
   };
 }
 
@@ -50,9 +45,8 @@ export function newsroomLoader<Api extends z.ZodType, Entry extends Record<strin
     load: async (context: LoaderContext) => {
       const runtime = await (options.runtime ?? (() => getLoaderRuntime(options)))();
       const started = performance.now();
-      const groupsBefore = groupsOf(runtime); // stats() returns copies
-      const touched = new Set<string>();
-      const batches = await source.fetch(scopedClient(runtime.client, touched));
+      const tally = emptyGroupStats();
+      const batches = await source.fetch(talliedClient(runtime.client, tally));
 
       const next = new Map<string, { data: Record<string, unknown>; digest: string }>();
       let index = 0;
@@ -85,30 +79,12 @@ export function newsroomLoader<Api extends z.ZodType, Entry extends Record<strin
         else added++;
       }
 
-      const report = collectionReport(source.collection, runtime, groupsBefore, touched, { entries: next.size, added, changed, removed, ms: performance.now() - started });
+      const { requests, retries, notModified, bytes } = tally;
+      const report: CollectionReport = { collection: source.collection, entries: next.size, added, changed, removed, requests, retries, notModified, bytes, ms: performance.now() - started };
       runtime.reports.push(report);
       context.logger.info(formatReport(report));
     },
   };
-}
-
-function collectionReport(
-  collection: string,
-  runtime: LoaderRuntime,
-  before: ReturnType<typeof groupsOf>,
-  touched: ReadonlySet<string>,
-  counts: Pick<CollectionReport, 'entries' | 'added' | 'changed' | 'removed' | 'ms'>,
-): CollectionReport {
-  const report: CollectionReport = { collection, ...counts, requests: 0, retries: 0, notModified: 0, bytes: 0 };
-  for (const [group, now] of Object.entries(groupsOf(runtime))) {
-    if (!touched.has(group)) continue;
-    const was = before[group];
-    report.requests += now.requests - (was?.requests ?? 0);
-    report.retries += now.retries - (was?.retries ?? 0);
-    report.notModified += now.notModified - (was?.notModified ?? 0);
-    report.bytes += now.bytes - (was?.bytes ?? 0);
-  }
-  return report;
 }
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;

@@ -93,6 +93,24 @@ describe('a complete load of the demo press room', () => {
   });
 });
 
+describe('progress reports', () => {
+  it('counts each collection\'s own requests and bytes, adding up to the client\'s totals though collections load at once', async () => {
+    const run = await loadAll(await runtimeFor(envFor(api), path.join(tmp, 'http-reports')));
+    const reports = run.runtime.reports;
+    expect(reports.map((r) => r.collection).sort()).toEqual(Object.keys(run.stores).sort());
+    const stats = run.runtime.client.stats();
+    const sum = (field: 'requests' | 'bytes' | 'notModified' | 'retries') => reports.reduce((n, r) => n + r[field], 0);
+    expect(sum('requests')).toBe(stats.requests);
+    expect(sum('bytes')).toBe(stats.bytes);
+    // events and liveEvents both read the events list (path group `events`): each counts only its own calls.
+    const events = reports.find((r) => r.collection === 'events')!;
+    const live = reports.find((r) => r.collection === 'liveEvents')!;
+    expect(events.requests).toBe(1);
+    expect(live.requests).toBe(1 + run.stores.liveEvents.map.size);
+    for (const r of reports) expect(r.requests, r.collection).toBeGreaterThan(0);
+  });
+});
+
 describe('rebuilds', () => {
   it('writes nothing and costs only 304s when nothing changed upstream; drops what was unpublished', async () => {
     const cacheDir = path.join(tmp, 'http-rebuild');
