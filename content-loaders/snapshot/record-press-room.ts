@@ -63,9 +63,7 @@ export async function recordSnapshot({ config, out, log = () => {}, mediaTimeout
     urls.map((url) =>
       limit(async () => {
         try {
-          const response = await recorder.fetch(url, { signal: AbortSignal.timeout(mediaTimeoutMs) });
-          if (response.status !== 200) throw new Error(`HTTP ${response.status}`);
-          await response.arrayBuffer();
+          await recorder.download(url, { signal: AbortSignal.timeout(mediaTimeoutMs) });
         } catch (error) {
           failures.push(url);
           log(`media: could not download ${url} (${(error as Error).message}); it is left out of the snapshot`);

@@ -1,52 +1,102 @@
 /**
- * Records a snapshot: a `fetch` wrapper that keeps every successful answer,
- * then `save()` writes the bodies (content-addressed) and the manifest.
+ * Records a snapshot. API answers go through `fetch` (buffered, since the
+ * caller parses them) and media originals through `download` (streamed to
+ * disk while hashed, so memory stays flat however large the press room);
+ * either way the body is written at once, content-addressed, and only its
+ * manifest entry stays in memory. `save()` writes the manifest last, so a
+ * folder holds a usable snapshot only once recording has finished.
  */
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { createHash, randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { FetchLike } from '../client/request.ts';
+import { formatBytes } from '../loaders/format.ts';
 import { MANIFEST_FILE, SNAPSHOT_FORMAT, filePath, recordedUrl, sha256Hex, type Manifest, type ManifestEntry } from './manifest.ts';
 
 export interface SnapshotRecorder {
+  /** For the API client: answers 200 are recorded and handed back. */
   fetch: FetchLike;
-  /** Writes files and the manifest; entries sorted by URL so the manifest is stable. */
+  /** Records one media original, streamed to disk; rejects on a non-200 answer or past `maxBytes`. */
+  download(url: string, options?: { signal?: AbortSignal; maxBytes?: number }): Promise<ManifestEntry>;
+  /** Writes the manifest; entries sorted by URL so it is stable. */
   save(api: Manifest['api'], recordedAt: Date): Promise<Manifest>;
   readonly count: number;
 }
 
+/** Media originals larger than this are refused (the image pipeline's own cap for files). */
+export const SNAPSHOT_MAX_MEDIA_BYTES = 1024 * 1024 * 1024;
+
 export function createSnapshotRecorder(dir: string, inner: FetchLike = (input, init) => fetch(input, init)): SnapshotRecorder {
-  const entries = new Map<string, { entry: ManifestEntry; body: Uint8Array }>();
+  const filesDir = path.join(dir, 'files');
+  const entries = new Map<string, ManifestEntry>();
+  let ready: Promise<unknown> | undefined;
+  const filesReady = () => (ready ??= mkdir(filesDir, { recursive: true }));
+  const tempFile = () => path.join(filesDir, `.partial-${process.pid}-${randomBytes(6).toString('hex')}`);
+
+  const record = (url: string, response: Response, sha256: string, bytes: number): ManifestEntry => {
+    const entry: ManifestEntry = { url, status: 200, contentType: response.headers.get('content-type'), etag: response.headers.get('etag'), bytes, sha256 };
+    entries.set(url, entry);
+    return entry;
+  };
+
   const recordingFetch: FetchLike = async (input, init) => {
     const response = await inner(input, init);
     if (response.status !== 200) return response;
     const body = new Uint8Array(await response.arrayBuffer());
-    const url = recordedUrl(input);
-    entries.set(url, {
-      body,
-      entry: {
-        url,
-        status: 200,
-        contentType: response.headers.get('content-type'),
-        etag: response.headers.get('etag'),
-        bytes: body.length,
-        sha256: sha256Hex(body),
-      },
-    });
+    const sha256 = sha256Hex(body);
+    await filesReady();
+    const temp = tempFile();
+    await writeFile(temp, body);
+    await rename(temp, filePath(dir, sha256));
+    record(recordedUrl(input), response, sha256, body.length);
     return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
   };
+
+  async function download(url: string, { signal, maxBytes = SNAPSHOT_MAX_MEDIA_BYTES }: { signal?: AbortSignal; maxBytes?: number } = {}): Promise<ManifestEntry> {
+    const response = await inner(url, signal ? { signal } : {});
+    if (response.status !== 200 || !response.body) {
+      await response.body?.cancel().catch(() => undefined);
+      throw new Error(`HTTP ${response.status}`);
+    }
+    await filesReady();
+    const temp = tempFile();
+    const hash = createHash('sha256');
+    let bytes = 0;
+    const counted = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        bytes += chunk.length;
+        if (bytes > maxBytes) return done(new Error(`more than ${formatBytes(maxBytes)}`));
+        hash.update(chunk);
+        done(null, chunk);
+      },
+    });
+    try {
+      await pipeline(Readable.fromWeb(response.body as WebReadableStream<Uint8Array>), counted, createWriteStream(temp));
+      const sha256 = hash.digest('hex');
+      await rename(temp, filePath(dir, sha256));
+      return record(recordedUrl(url), response, sha256, bytes);
+    } finally {
+      await rm(temp, { force: true });
+    }
+  }
+
   return {
     fetch: recordingFetch,
+    download,
     get count() {
       return entries.size;
     },
     async save(api, recordedAt) {
-      await mkdir(path.join(dir, 'files'), { recursive: true });
-      for (const { entry, body } of entries.values()) await writeFile(filePath(dir, entry.sha256), body);
+      await filesReady();
       const manifest: Manifest = {
         format: SNAPSHOT_FORMAT,
         api,
         recordedAt: recordedAt.toISOString(),
-        entries: [...entries.values()].map((e) => e.entry).sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0)),
+        entries: [...entries.values()].sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0)),
       };
       const temp = path.join(dir, `${MANIFEST_FILE}.tmp`);
       await writeFile(temp, `${JSON.stringify(manifest, null, 2)}\n`);

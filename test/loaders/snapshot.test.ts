@@ -12,6 +12,7 @@ import { loadConfig } from '../../content-loaders/config.ts';
 import { mediaOriginalUrls } from '../../content-loaders/media-urls.ts';
 import { readManifest, sha256Hex } from '../../content-loaders/snapshot/manifest.ts';
 import { recordSnapshot, type RecordResult } from '../../content-loaders/snapshot/record-press-room.ts';
+import { createSnapshotRecorder } from '../../content-loaders/snapshot/record.ts';
 import { TEST_MEDIA_CACHE } from '../helpers/emulator.ts';
 import { dataOf, loadAll, runtimeFor, type LoadRun } from '../helpers/loader-context.ts';
 
@@ -51,6 +52,24 @@ describe('recording', () => {
     }
     const kinds = new Set(manifest.entries.map((e) => e.contentType?.split(';')[0]));
     expect(kinds).toEqual(new Set(['application/json', 'image/jpeg', 'image/png', 'application/pdf', 'audio/wav', 'video/mp4', 'video/webm']));
+  });
+
+  it('leaves no partial file behind, and refuses a media original past the size cap without keeping any of it', async () => {
+    expect((await readdir(path.join(dir, 'files'))).filter((f) => f.startsWith('.'))).toEqual([]);
+    const capped = await mkdtemp(path.join(os.tmpdir(), 'snapshot-cap-'));
+    try {
+      const recorder = createSnapshotRecorder(capped);
+      const manifest = await readManifest(dir);
+      const big = manifest.entries.filter((e) => !e.url.includes('/v1/')).sort((a, b) => b.bytes - a.bytes)[0]!;
+      await expect(recorder.download(big.url, { maxBytes: Math.floor(big.bytes / 2) })).rejects.toThrow(/more than/);
+      expect(await readdir(path.join(capped, 'files'))).toEqual([]);
+      const entry = await recorder.download(big.url);
+      expect(entry).toMatchObject({ url: big.url, sha256: big.sha256, bytes: big.bytes });
+      expect(await readdir(path.join(capped, 'files'))).toEqual([big.sha256]);
+      expect(recorder.count).toBe(1);
+    } finally {
+      await rm(capped, { recursive: true, force: true });
+    }
   });
 
   it('never writes the API key into the snapshot', async () => {
