@@ -12,10 +12,9 @@
  * object, so logging or serialising the config never prints them.
  */
 import { z } from 'astro/zod';
-import { MAX_CONCURRENCY } from './client/limiter.ts';
+import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './client/limiter.ts';
 
 export const DEFAULT_SITE_URL = 'http://localhost:4321';
-export const DEFAULT_CONCURRENCY = 8;
 
 export interface PressroomConfig {
   /** `PRESSROOM_API_URL` without a trailing slash; undefined = use the bundled emulator. */

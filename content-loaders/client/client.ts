@@ -13,7 +13,7 @@
  */
 import { AttemptFailure, NewsroomApiError, sanitizeCause } from './errors.ts';
 import { createHttpCache, type CachedResponse, type HttpCache } from './http-cache.ts';
-import { createLimiter, type Limiter } from './limiter.ts';
+import { DEFAULT_CONCURRENCY, createLimiter, type Limiter } from './limiter.ts';
 import { DEFAULT_MAX_PAGES, DEFAULT_PAGE_LIMIT, pageInfos, type FetchedPage, type PageInfo } from './paging.ts';
 import { attemptRequest, type FetchLike } from './request.ts';
 import { defaultSleep, withRetry, type RetryEvent, type RetryPolicy } from './retry.ts';
@@ -178,7 +178,7 @@ export function createNewsroomClient(options: NewsroomClientOptions): NewsroomCl
   }
   const secrets: readonly string[] = apiKey === undefined ? [] : [apiKey];
 
-  const concurrency = options.concurrency ?? 8;
+  const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
   const limit = createLimiter(concurrency);
   const cache: HttpCache | undefined = options.cacheDir ? createHttpCache({ dir: options.cacheDir, apiKey }) : undefined;
   const timeoutMs = options.timeoutMs ?? 30_000;

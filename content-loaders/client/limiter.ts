@@ -11,6 +11,8 @@ import pLimit, { type LimitFunction } from 'p-limit';
 
 export type Limiter = LimitFunction;
 
+/** PRESSROOM_CONCURRENCY when unset (DESIGN.md). */
+export const DEFAULT_CONCURRENCY = 8;
 export const MAX_CONCURRENCY = 64;
 
 export function createLimiter(concurrency: number): Limiter {
