@@ -1,10 +1,15 @@
 /**
  * One guarded download: host policy on every hop (redirects are followed by
- * hand, at most MAX_REDIRECTS), a conditional GET when a validator is known,
- * a deadline for the whole download and a stall timer per chunk, a byte cap
- * (declared Content-Length first, then as the body streams), and the body
- * streamed to a temporary file while it is hashed, so memory stays flat
- * whatever the file size. The first and last bytes are kept for sniffing.
+ * hand, at most MAX_REDIRECTS, never from https down to http), a conditional
+ * GET when a validator is known, a deadline for the whole download and a
+ * stall timer per chunk, a byte cap (declared Content-Length first, then as
+ * the body streams), and the body streamed to a temporary file while it is
+ * hashed, so memory stays flat whatever the file size. The first and last
+ * bytes are kept for sniffing.
+ *
+ * In live builds `fetch` is the pinned fetch (`pinned-fetch.ts`): the policy
+ * checks again when the socket opens, and a refusal there surfaces here as
+ * the policy's own RefusedError.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
@@ -12,6 +17,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { errorCode, innermostMessage, oneLine } from '../content-loaders/client/errors.ts';
 import type { FetchLike } from '../content-loaders/client/request.ts';
+import { parseRetryAfter } from '../content-loaders/client/retry.ts';
 import { formatBytes } from '../content-loaders/loaders/format.ts';
 import { RefusedError } from './errors.ts';
 import type { HostPolicy } from './host-policy.ts';
@@ -84,18 +90,23 @@ export async function guardedDownload(options: DownloadOptions): Promise<Downloa
         response = await options.fetch(url.href, { method: 'GET', headers, redirect: 'manual', signal: controller.signal });
       } catch (error) {
         if (why) throw why;
-        throw new RefusedError('network', `could not download (${networkMessage(error)})`, true);
+        throw refusalInside(error) ?? new RefusedError('network', `could not download (${networkMessage(error)})`, true);
       }
       if (!REDIRECTS.has(response.status)) break;
       await response.body?.cancel().catch(() => undefined);
       const location = response.headers.get('location');
       if (!location) throw new RefusedError('redirect', `HTTP ${response.status} without a Location`);
       if (hop + 1 > MAX_REDIRECTS) throw new RefusedError('redirect', `more than ${MAX_REDIRECTS} redirects`);
+      let next: URL;
       try {
-        url = new URL(location, url);
+        next = new URL(location, url);
       } catch {
         throw new RefusedError('redirect', 'redirect to an invalid URL');
       }
+      if (url.protocol === 'https:' && next.protocol === 'http:') {
+        throw new RefusedError('redirect', `redirect from ${url.host} to plain http://${next.host} refused (an https→http downgrade)`);
+      }
+      url = next;
     }
 
     if (response.status === 304 && options.etag) {
@@ -105,7 +116,8 @@ export async function guardedDownload(options: DownloadOptions): Promise<Downloa
     if (response.status < 200 || response.status > 299) {
       await response.body?.cancel().catch(() => undefined);
       const status = response.status;
-      throw new RefusedError('http', `HTTP ${status}`, status >= 500 || status === 429 || status === 408);
+      const retryable = status >= 500 || status === 429 || status === 408;
+      throw new RefusedError('http', `HTTP ${status}`, retryable, retryable ? parseRetryAfter(response.headers.get('retry-after')) : undefined);
     }
     const declaredHeader = response.headers.get('content-length');
     const declared = declaredHeader !== null && /^\s*\d+\s*$/.test(declaredHeader) ? Number(declaredHeader) : undefined;
@@ -184,6 +196,14 @@ export async function guardedDownload(options: DownloadOptions): Promise<Downloa
     if (stall !== undefined) clearTimeout(stall);
     if (tmp) await rm(tmp, { force: true });
   }
+}
+
+/** A RefusedError somewhere in a fetch error's cause chain (the pinned connection refused the address). */
+function refusalInside(error: unknown): RefusedError | undefined {
+  for (let e = error, depth = 0; e instanceof Error && depth < 8; e = e.cause, depth++) {
+    if (e instanceof RefusedError) return e;
+  }
+  return undefined;
 }
 
 /** The innermost code and message of a fetch error chain, on one line. */

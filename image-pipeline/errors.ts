@@ -2,7 +2,7 @@
 export type RefusalKind =
   | 'host' // scheme, credentials
   | 'address' // loopback / private / link-local / reserved address
-  | 'redirect' // too many redirects, or a bad Location
+  | 'redirect' // too many redirects, a bad Location, or an https→http downgrade
   | 'http' // non-2xx status
   | 'network' // DNS, connection, reset
   | 'timeout' // whole download or stalled body
@@ -17,11 +17,14 @@ export class RefusedError extends Error {
   readonly kind: RefusalKind;
   /** A transport failure another attempt may cure (network, 5xx, 429, timeout, cut-off body). */
   readonly retryable: boolean;
+  /** How long the server asked to wait before another attempt (its Retry-After), if it said. */
+  readonly retryAfterMs: number | undefined;
 
-  constructor(kind: RefusalKind, message: string, retryable = false) {
+  constructor(kind: RefusalKind, message: string, retryable = false, retryAfterMs?: number) {
     super(message);
     this.kind = kind;
     this.retryable = retryable;
+    this.retryAfterMs = retryAfterMs;
   }
 }
 

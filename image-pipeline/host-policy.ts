@@ -9,13 +9,14 @@
  *   `PRESSROOM_IMAGE_HOSTS` that resolves into the same kind of network as
  *   the API (a media host next to a local or intranet API). A host name that
  *   merely points at 127.0.0.1 or 169.254.169.254 is never enough.
- * - The check runs for the first URL and again for every redirect hop.
+ * - Two checks, one rule. `check` runs before each request (the first URL and
+ *   every redirect hop) and gives the clear per-hop message. `connectAddresses`
+ *   runs when a socket is opened (`pinned-fetch.ts`): it resolves the name
+ *   afresh and hands the socket only addresses it has just checked, so a DNS
+ *   answer that changes between the two (rebinding) is refused, not followed.
+ *   That second check is the one that cannot be bypassed.
  * - Snapshot builds open no socket at all (the snapshot answers), so there is
  *   nothing to resolve: only the URL shape is checked there.
- *
- * Known limit: the address is checked before `fetch` connects and `fetch`
- * resolves the name again; a DNS answer that changes in between (rebinding)
- * is not caught. Literal IP URLs and the API's own host are not affected.
  */
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
@@ -108,11 +109,26 @@ export interface HostPolicyOptions {
 export interface HostPolicy {
   /** Resolves when `url` may be fetched; throws a RefusedError saying why not. */
   check(url: URL): Promise<void>;
+  /**
+   * The addresses a socket to `host` may connect to: resolved afresh (never a
+   * cached answer), every one checked; rejects with a RefusedError. Used at
+   * connect time, whatever `checkAddresses` says (it only runs when a socket opens).
+   */
+  connectAddresses(host: string): Promise<string[]>;
 }
 
 /** `[::1]` → `::1`; lower case. */
+function bareHostname(hostname: string): string {
+  return hostname.toLowerCase().replace(/^\[(.*)\]$/, '$1');
+}
+
 function bareHost(url: URL): string {
-  return url.hostname.toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  return bareHostname(url.hostname);
+}
+
+function unresolved(host: string, error: unknown, retryable: boolean): RefusedError {
+  const why = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+  return new RefusedError('network', `host ${host} does not resolve (${why})`, retryable);
 }
 
 export function createHostPolicy({ apiUrl, imageHosts = [], checkAddresses = true, lookup = systemLookup }: HostPolicyOptions): HostPolicy {
@@ -138,6 +154,22 @@ export function createHostPolicy({ apiUrl, imageHosts = [], checkAddresses = tru
       () => new Set<AddressKind>(),
     ));
 
+  /** Throws unless every one of `addresses` may be reached for `host` (not the API's host). */
+  const admit = async (host: string, addresses: readonly string[]): Promise<void> => {
+    if (addresses.length === 0) throw new RefusedError('network', `host ${host} has no address`);
+    for (const address of addresses) {
+      const kind = classifyAddress(address);
+      if (kind === 'public') continue;
+      if (listed.has(host) && kind !== 'reserved' && (await apiLivesIn()).has(kind)) continue;
+      throw new RefusedError(
+        'address',
+        `host ${host} resolves to ${address}, a ${kind} address, and only the API's host` +
+          (kind === 'reserved' ? '' : ` (or a host in PRESSROOM_IMAGE_HOSTS when the API is on a ${kind} network itself)`) +
+          ' may be reached there',
+      );
+    }
+  };
+
   return {
     async check(url) {
       if (url.protocol !== 'http:' && url.protocol !== 'https:') {
@@ -150,20 +182,26 @@ export function createHostPolicy({ apiUrl, imageHosts = [], checkAddresses = tru
       try {
         addresses = await addressesOf(host);
       } catch (error) {
-        throw new RefusedError('network', `host ${host} does not resolve (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+        throw unresolved(host, error, false);
       }
-      if (addresses.length === 0) throw new RefusedError('network', `host ${host} has no address`);
-      for (const address of addresses) {
-        const kind = classifyAddress(address);
-        if (kind === 'public') continue;
-        if (listed.has(host) && kind !== 'reserved' && (await apiLivesIn()).has(kind)) continue;
-        throw new RefusedError(
-          'address',
-          `host ${host} resolves to ${address}, a ${kind} address, and only the API's host` +
-            (kind === 'reserved' ? '' : ` (or a host in PRESSROOM_IMAGE_HOSTS when the API is on a ${kind} network itself)`) +
-            ' may be reached there',
-        );
+      await admit(host, addresses);
+    },
+
+    async connectAddresses(hostname) {
+      const host = bareHostname(hostname);
+      let addresses: string[];
+      if (isIP(host)) addresses = [host];
+      else {
+        try {
+          addresses = await lookup(host);
+        } catch (error) {
+          // The check before the request resolved it a moment ago: most likely passing.
+          throw unresolved(host, error, true);
+        }
       }
+      if (host !== apiHost) await admit(host, addresses);
+      else if (addresses.length === 0) throw new RefusedError('network', `host ${host} has no address`, true);
+      return addresses;
     },
   };
 }

@@ -36,7 +36,9 @@
  *
  * The build's pipeline is created on first use from the loaders' runtime (its fetch, which replays a
  * snapshot offline; its shared limiter; the API host and PRESSROOM_IMAGE_HOSTS), with the settings the
- * integration (`image-pipeline/integration.ts`) stored. Tests build their own with `createImagePipeline`.
+ * integration (`image-pipeline/integration.ts`) stored. Live builds download through the pinned fetch
+ * (`pinned-fetch.ts`: every connection goes to an address the host policy checked as it opened). Tests
+ * build their own with `createImagePipeline`.
  */
 import path from 'node:path';
 import { getLoaderRuntime } from '../content-loaders/runtime.ts';

@@ -16,6 +16,7 @@ import { createInlineImages } from './inline.ts';
 import { createKitZips } from './kit-zips.ts';
 import { createOutputs } from './outputs.ts';
 import { createPicture } from './picture.ts';
+import { createPinnedFetch } from './pinned-fetch.ts';
 import { posterOf } from './poster.ts';
 import { createPublisher } from './publish.ts';
 import { createRefusals } from './refusals.ts';
@@ -34,19 +35,18 @@ export function createImagePipeline(options: ImagePipelineOptions): ImagePipelin
   const store = createStore(options.cacheDir);
   // Temporary files of builds killed mid-way; an hour is far longer than any download or encode.
   void store.sweep(3_600_000).catch(() => undefined);
-  const policy = createHostPolicy({
-    apiUrl: options.apiUrl,
-    imageHosts: options.imageHosts ?? [],
-    checkAddresses: options.checkAddresses ?? true,
-    lookup: options.lookup,
-  });
+  const checkAddresses = options.checkAddresses ?? true;
+  const policy = createHostPolicy({ apiUrl: options.apiUrl, imageHosts: options.imageHosts ?? [], checkAddresses, lookup: options.lookup });
+  // Live builds open sockets: each one goes to an address the policy checked as it connected.
+  // Snapshot builds replay through `options.fetch`, which opens none.
+  const fetch = checkAddresses ? createPinnedFetch(policy) : options.fetch;
   const cpu = pLimit(settings.cores);
   const stats = createStats();
   const refusals = createRefusals(settings.log, stats);
   const publisher = createPublisher(settings.publicPath);
   const outputs = createOutputs(store);
 
-  const sources = createSources({ store, stats, settings, cpu, fetch: options.fetch, policy });
+  const sources = createSources({ store, stats, settings, cpu, fetch, policy });
   const renditions = createRenditions({ store, stats, outputs, cpu, cores: settings.cores, maxPixels: settings.maxPixels, avif: settings.avif });
   const picture = createPicture({ store, sources, renditions, refusals, publisher, avif: settings.avif });
   const downloads = createDownloadLinks({ sources, refusals, publisher });

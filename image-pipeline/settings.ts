@@ -1,10 +1,11 @@
 /**
  * `ImagePipelineOptions` with every default filled in: byte caps, deadlines,
- * the pixel cap, retries, CPU count, public path and log. Each module reads
- * its limits from here, so a default is written down once.
+ * the pixel cap, retries and their backoff, CPU count, public path and log.
+ * Each module reads its limits from here, so a default is written down once.
  */
 import { availableParallelism } from 'node:os';
-import type { ImagePipelineOptions, Limit, PipelineLog } from './types.ts';
+import { defaultSleep } from '../content-loaders/client/retry.ts';
+import type { Backoff, ImagePipelineOptions, Limit, PipelineLog } from './types.ts';
 
 const MiB = 1024 * 1024;
 
@@ -21,6 +22,7 @@ export interface Settings {
   fileTimeoutMs: number;
   stallTimeoutMs: number;
   retries: number;
+  backoff: Backoff;
   avif: boolean;
   log: PipelineLog;
 }
@@ -37,6 +39,13 @@ export function resolveSettings(options: ImagePipelineOptions): Settings {
     fileTimeoutMs: options.fileTimeoutMs ?? 600_000,
     stallTimeoutMs: options.stallTimeoutMs ?? 20_000,
     retries: options.retries ?? 2,
+    backoff: {
+      baseDelayMs: options.backoff?.baseDelayMs ?? 250,
+      maxDelayMs: options.backoff?.maxDelayMs ?? 10_000,
+      retryAfterCapMs: options.backoff?.retryAfterCapMs ?? 30_000,
+      random: options.backoff?.random ?? Math.random,
+      sleep: options.backoff?.sleep ?? defaultSleep,
+    },
     avif: !!options.avif,
     log: options.log ?? { warn: (line: string) => console.warn(line) },
   };

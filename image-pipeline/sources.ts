@@ -1,12 +1,16 @@
 /**
  * Originals: each media URL downloaded at most once per build (guarded, by the
- * shared limiter, retried after transport failures), as a conditional request
- * when the cache holds a copy, inspected once per distinct bytes, and kept in
- * the on-disk cache with what was found (or why it was refused) so an
- * unchanged original costs one 304 and no decode.
+ * shared limiter, retried after transport failures with p-retry: full-jitter
+ * backoff, the server's Retry-After honoured up to a cap, and no limiter slot
+ * held while waiting), as a conditional request when the cache holds a copy,
+ * inspected once per distinct bytes, and kept in the on-disk cache with what
+ * was found (or why it was refused) so an unchanged original costs one 304
+ * and no decode.
  */
 import { rm } from 'node:fs/promises';
+import pRetry, { AbortError } from 'p-retry';
 import type { FetchLike } from '../content-loaders/client/request.ts';
+import { backoffDelay } from '../content-loaders/client/retry.ts';
 import { guardedDownload } from './download.ts';
 import { RefusedError, asRefusal } from './errors.ts';
 import type { HostPolicy } from './host-policy.ts';
@@ -39,7 +43,7 @@ export interface SourcesContext {
 }
 
 export function createSources({ store, stats, settings, cpu, fetch, policy }: SourcesContext): Sources {
-  const { maxPixels, retries } = settings;
+  const { maxPixels, retries, backoff } = settings;
   // A refusal is remembered only for the use and under the caps that made it (a raised cap looks
   // again; a PDF refused as a picture is still a fine download).
   const capsOf = (kind: SourceKind) => `${kind} pixels=${maxPixels}`;
@@ -64,18 +68,26 @@ export function createSources({ store, stats, settings, cpu, fetch, policy }: So
           etag: usable?.etag,
         }),
       );
-    let result: Awaited<ReturnType<typeof attempt>>;
-    for (let n = 0; ; n++) {
-      try {
-        result = await attempt();
-        break;
-      } catch (error) {
-        if (!(error instanceof RefusedError) || !error.retryable || n >= retries) throw error;
-        stats.retries++;
-        // Back off outside the limiter, so a waiting retry holds no slot.
-        await new Promise((resolve) => setTimeout(resolve, 250 * 4 ** n));
-      }
-    }
+    const result = await pRetry(
+      async () => {
+        try {
+          return await attempt();
+        } catch (error) {
+          if (error instanceof RefusedError && error.retryable) throw error;
+          throw new AbortError(error instanceof Error ? error : new Error(String(error)));
+        }
+      },
+      {
+        retries,
+        minTimeout: 0, // p-retry's own timer is off; the wait is computed below
+        onFailedAttempt: async ({ error, retriesLeft, retriesConsumed }) => {
+          if (retriesLeft <= 0 || !(error instanceof RefusedError)) return;
+          stats.retries++;
+          // Outside the limiter (`attempt` holds a slot only while it runs), so a waiting retry holds no slot.
+          await backoff.sleep(backoffDelay(retriesConsumed, backoff, error.retryAfterMs));
+        },
+      },
+    );
     if (result.status === 'not-modified') {
       stats.notModified++;
       return sourceFrom(usable!, kind);

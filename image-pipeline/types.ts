@@ -5,6 +5,7 @@
  * pipeline object itself. `index.ts` re-exports them; no code lives here.
  */
 import type { FetchLike } from '../content-loaders/client/request.ts';
+import type { RetryPolicy } from '../content-loaders/client/retry.ts';
 import type { OutputFormat } from './encode.ts';
 import type { RefusalKind } from './errors.ts';
 import type { LookupFn } from './host-policy.ts';
@@ -192,10 +193,17 @@ export interface PipelineLog {
   info?(line: string): void;
 }
 
+/** How download retries wait (see `ImagePipelineOptions.backoff`). */
+export type Backoff = Omit<RetryPolicy, 'retries'>;
+
 export type Limit = <T>(fn: () => Promise<T>) => Promise<T>;
 
 export interface ImagePipelineOptions {
-  /** The fetch every download uses (`runtime.fetch`). */
+  /**
+   * The fetch of builds that open no socket (`runtime.fetch`, which replays a snapshot): used when
+   * `checkAddresses` is false. Live builds download through the pinned fetch (`pinned-fetch.ts`),
+   * whose every connection goes to an address the host policy has just checked.
+   */
   fetch: FetchLike;
   /** Shared concurrency limiter for downloads (`client.limit`). */
   limit?: Limit;
@@ -223,8 +231,14 @@ export interface ImagePipelineOptions {
   stallTimeoutMs?: number;
   /** Also encode AVIF (about 14x the WebP cost; off by default). */
   avif?: boolean;
-  /** Further attempts after a transport failure (network, 5xx, 429, timeout, cut-off body). Default 2. */
+  /** Further attempts after a transport failure (network, 5xx, 429, 408, timeout, cut-off body). Default 2. */
   retries?: number;
+  /**
+   * The wait before retry n (from 0): full jitter, random(0, min(maxDelayMs, baseDelayMs * 2^n)), and
+   * at least the server's Retry-After, shortened to retryAfterCapMs. Defaults 250 ms, 10 s, 30 s;
+   * `random` and `sleep` can be injected (tests).
+   */
+  backoff?: Partial<Backoff>;
   /** sharp pipelines at once. Default: the CPU count. */
   cpus?: number;
   log?: PipelineLog;

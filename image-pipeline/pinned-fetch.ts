@@ -1,0 +1,60 @@
+/**
+ * The fetch of live builds: every connection it opens goes to an address the
+ * host policy has just checked (`HostPolicy.connectAddresses`), so what was
+ * checked is what is connected to, whatever the DNS says a moment later.
+ *
+ * - Host names: the socket's own `lookup` asks the policy, which resolves
+ *   afresh, checks every address and hands only those to `net.connect`.
+ * - Literal IP hosts (no lookup happens for them): checked before the
+ *   connector runs.
+ * - A refusal fails the connection with the policy's RefusedError, found by
+ *   `download.ts` in the fetch error's cause chain.
+ *
+ * undici's own fetch with its own Agent: Node's global fetch bundles another
+ * undici (7.x in Node 24) whose dispatcher handler contract the npm Agent
+ * (8.x) refuses ("invalid onRequestStart method").
+ */
+import { isIP, type LookupFunction } from 'node:net';
+import { Agent, buildConnector, fetch as undiciFetch } from 'undici';
+import type { FetchLike } from '../content-loaders/client/request.ts';
+import { RefusedError } from './errors.ts';
+import type { HostPolicy } from './host-policy.ts';
+
+/** A `dns.lookup`-shaped function (`all` or not, any family hint) that answers only checked addresses. */
+export function pinnedLookup(policy: Pick<HostPolicy, 'connectAddresses'>): LookupFunction {
+  return (hostname, options, callback) => {
+    policy.connectAddresses(hostname).then(
+      (addresses) => {
+        const family = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : options.family;
+        const usable = family === 4 || family === 6 ? addresses.filter((a) => isIP(a) === family) : addresses;
+        const first = usable[0];
+        if (first === undefined) {
+          callback(new RefusedError('network', `host ${hostname} has no IPv${family} address`), '', 0);
+        } else if (options.all) {
+          callback(null, usable.map((address) => ({ address, family: isIP(address) })));
+        } else {
+          callback(null, first, isIP(first));
+        }
+      },
+      (error: unknown) => callback(error as NodeJS.ErrnoException, '', 0),
+    );
+  };
+}
+
+/** A fetch whose connections are pinned to addresses `policy` accepted. */
+export function createPinnedFetch(policy: Pick<HostPolicy, 'connectAddresses'>): FetchLike {
+  // HTTP/1.1 only, as Node's own fetch speaks (undici 8 would offer HTTP/2 to https hosts).
+  const connect = buildConnector({ lookup: pinnedLookup(policy), allowH2: false });
+  const agent = new Agent({
+    allowH2: false,
+    connect(options, callback) {
+      // A literal address (IPv6 with or without brackets) makes no lookup, so it is checked here.
+      if (isIP(options.hostname.replace(/^\[(.*)\]$/, '$1')) === 0) return connect(options, callback);
+      policy.connectAddresses(options.hostname).then(
+        () => connect(options, callback),
+        (error: unknown) => callback(error as Error, null),
+      );
+    },
+  });
+  return (input, init) => undiciFetch(input, { ...(init as Parameters<typeof undiciFetch>[1]), dispatcher: agent }) as unknown as Promise<Response>;
+}
