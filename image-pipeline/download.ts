@@ -18,7 +18,7 @@ import path from 'node:path';
 import { errorCode, innermostMessage, oneLine } from '../content-loaders/client/errors.ts';
 import type { FetchLike } from '../content-loaders/client/request.ts';
 import { parseRetryAfter } from '../content-loaders/client/retry.ts';
-import { formatBytes } from '../content-loaders/loaders/format.ts';
+import { formatBytes } from '../content-loaders/format-bytes.ts';
 import { RefusedError } from './errors.ts';
 import type { HostPolicy } from './host-policy.ts';
 import { SNIFF_BYTES } from './sniff.ts';

@@ -16,7 +16,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration, AstroIntegrationLogger } from 'astro';
-import { formatBytes } from '../content-loaders/loaders/format.ts';
+import { formatBytes } from '../content-loaders/format-bytes.ts';
 import { configureImagePipeline, currentImagePipeline, resetImagePipeline } from './index.ts';
 import { FORMAT_INFO } from './sniff.ts';
 

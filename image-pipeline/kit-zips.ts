@@ -5,7 +5,7 @@
  * found in the cache. Locked and password-protected kits get none.
  */
 import { stat } from 'node:fs/promises';
-import { formatBytes } from '../content-loaders/loaders/format.ts';
+import { formatBytes } from '../content-loaders/format-bytes.ts';
 import type { DownloadLinks } from './download-links.ts';
 import { safeFilename } from './filenames.ts';
 import { hash16, type Outputs } from './outputs.ts';

@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../content-loaders/config.ts';
-import { formatBytes } from '../content-loaders/loaders/format.ts';
+import { formatBytes } from '../content-loaders/format-bytes.ts';
 import { recordSnapshot } from '../content-loaders/snapshot/record-press-room.ts';
 import { needsEmbeddedApi, startEmbeddedApi } from '../emulator/embedded.ts';
 

@@ -23,6 +23,7 @@ import {
   sanitizeCause,
 } from './errors.ts';
 import { parseRetryAfter } from './retry.ts';
+import { formatBytes } from '../format-bytes.ts';
 
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 
@@ -57,12 +58,6 @@ const TOO_LARGE = Symbol('too-large');
 
 /** Error bodies are read for their message, but only this much of them. */
 const ERROR_BODY_CAP = 64 * 1024;
-
-function formatBytes(n: number): string {
-  if (n >= 1024 * 1024) return `${(n / (1024 * 1024)).toFixed(1)} MiB`;
-  if (n >= 1024) return `${(n / 1024).toFixed(1)} KiB`;
-  return `${n} bytes`;
-}
 
 function tooLarge(size: string, cap: number): AttemptFailure {
   return new AttemptFailure({

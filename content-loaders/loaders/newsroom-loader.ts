@@ -11,7 +11,7 @@ import { emptyGroupStats, type GroupStats, type NewsroomClient } from '../client
 import { validateItem } from '../schemas/validate.ts';
 import type { CollectionSource } from '../sources/source.ts';
 import { getLoaderRuntime, type CollectionReport, type LoaderRuntime, type RuntimeOptions } from '../runtime.ts';
-import { formatBytes } from './format.ts';
+import { formatBytes } from '../format-bytes.ts';
 
 export interface NewsroomLoaderOptions extends RuntimeOptions {
   /** Supply a runtime directly (tests); otherwise the shared one is used. */

@@ -14,7 +14,7 @@ import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { FetchLike } from '../client/request.ts';
-import { formatBytes } from '../loaders/format.ts';
+import { formatBytes } from '../format-bytes.ts';
 import { MANIFEST_FILE, SNAPSHOT_FORMAT, filePath, recordedUrl, sha256Hex, type Manifest, type ManifestEntry } from './manifest.ts';
 
 export interface SnapshotRecorder {

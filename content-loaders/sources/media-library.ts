@@ -4,6 +4,7 @@ import { mediaItem } from '../schemas/media.ts';
 import { categoryNode, mediaKit, mediaKitCategory, type CategoryNode } from '../schemas/media-kit.ts';
 import { id, numeric } from '../schemas/primitives.ts';
 import { tag } from '../schemas/tag.ts';
+import { validateItem } from '../schemas/validate.ts';
 import { defineSource, listOf } from './source.ts';
 
 export const mediaKitsSource = defineSource({
@@ -40,7 +41,9 @@ export const mediaKitCategoriesSource = defineSource({
   collection: 'mediaKitCategories',
   fetch: async (client) => {
     const [list, tree] = await Promise.all([client.list('media_kit_categories'), client.get('media_kit_categories/tree')]);
-    const places = placesInTree(z.array(categoryNode).parse(tree));
+    const places = placesInTree(
+      validateItem(z.array(categoryNode), tree, { collection: 'mediaKitCategories', endpoint: client.endpoint('media_kit_categories/tree') }),
+    );
     const endpoint = client.endpoint('media_kit_categories');
     const items = (list as Array<{ id: unknown }>).map((item) => {
       const place = places.get(Number(item.id));
@@ -66,14 +69,19 @@ export const mediaKitCategoriesSource = defineSource({
 export const tagsSource = defineSource({
   collection: 'tags',
   fetch: async (client) => {
-    const tags = z.array(z.object({ slug: z.string() }).loose()).parse(await client.list('tags'));
+    const endpoint = client.endpoint('tags');
+    const tags = (await client.list('tags')).map((raw) => validateItem(z.object({ slug: z.string() }).loose(), raw, { collection: 'tags', endpoint }));
     const items = await Promise.all(
       tags.map(async (t) => {
-        const count = z.object({ count: numeric }).parse(await client.get('tagged/press_releases/count', { tags: t.slug }));
+        const query = { tags: t.slug };
+        const count = validateItem(z.object({ count: numeric }), await client.get('tagged/press_releases/count', query), {
+          collection: 'tags',
+          endpoint: client.endpoint('tagged/press_releases/count', query),
+        });
         return { ...t, press_release_count: count.count };
       }),
     );
-    return [{ endpoint: client.endpoint('tags'), items }];
+    return [{ endpoint, items }];
   },
   schema: tag.extend({ press_release_count: numeric }),
   entryId: (item) => item.slug,

@@ -8,6 +8,7 @@ import { pressRelease } from '../schemas/press-release.ts';
 import { pressroom } from '../schemas/pressroom.ts';
 import { id } from '../schemas/primitives.ts';
 import { timelineItem } from '../schemas/timeline.ts';
+import { validateItem } from '../schemas/validate.ts';
 import { defineSource, listOf } from './source.ts';
 
 const ids = (list: Array<{ id: number }> | undefined) => (list ?? []).map((item) => item.id);
@@ -89,7 +90,10 @@ export const eventsSource = defineSource({
 export const liveEventsSource = defineSource({
   collection: 'liveEvents',
   fetch: async (client) => {
-    const events = z.array(z.object({ live_event_id: id.nullish() })).parse(await client.list('events', EVENTS_QUERY));
+    const endpoint = client.endpoint('events', EVENTS_QUERY);
+    const events = (await client.list('events', EVENTS_QUERY)).map((raw) =>
+      validateItem(z.object({ live_event_id: id.nullish() }), raw, { collection: 'liveEvents', endpoint }),
+    );
     const liveIds = [...new Set(events.flatMap((e) => (e.live_event_id ? [e.live_event_id] : [])))];
     return Promise.all(
       liveIds.map(async (liveId) => ({ endpoint: client.endpoint(`live_events/${liveId}`), items: [await client.get(`live_events/${liveId}`)] })),

@@ -7,7 +7,7 @@
 import type { AstroIntegration } from 'astro';
 import { loadConfig } from '../../content-loaders/config.ts';
 import { getLoaderRuntime } from '../../content-loaders/runtime.ts';
-import { formatBytes } from '../../content-loaders/loaders/format.ts';
+import { formatBytes } from '../../content-loaders/format-bytes.ts';
 import { needsEmbeddedApi, startEmbeddedApi, type EmbeddedApi } from '../../emulator/embedded.ts';
 
 export default function pressroom(): AstroIntegration {

@@ -212,7 +212,19 @@ describe('schema drift', () => {
   let mode: 'tolerable' | 'broken' = 'tolerable';
   beforeAll(async () => {
     releases = ((await (await fetch(`${api.url}/v1/pressrooms/${api.pressroom.id}/press_releases?limit=5&includes=tags,featured_images,clippings`)).json()) as { data: any[] }).data;
+    const tags = ((await (await fetch(`${api.url}/v1/pressrooms/${api.pressroom.id}/tags?limit=2`)).json()) as { data: any[] }).data;
     server = createServer((req, res) => {
+      const url = new URL(req.url!, 'http://x');
+      if (url.pathname.endsWith('/tagged/press_releases/count')) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ data: { count: url.searchParams.get('tags') === tags[1].slug ? 'many' : 3 } }));
+        return;
+      }
+      if (url.pathname.endsWith('/tags')) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ data: url.searchParams.get('page') === '1' ? tags : [], paging: { page: 1, limit: 100, total: 100 } }));
+        return;
+      }
       const data = releases.map((r, i) => {
         if (mode === 'broken' && i === 2) return { ...r, featured_images: [{ ...r.featured_images[0], sizes: { original: { width: 'wide', height: '10', url: 'http://x.example/a.jpg' } } }] };
         return {
@@ -251,6 +263,15 @@ describe('schema drift', () => {
     expect(message).toContain('/v1/pressrooms/1/press_releases');
     expect(message).toContain('featured_images.0.sizes.original.width');
     expect(message).toContain('"wide"');
+  });
+
+  it('names the endpoint, field and value when a helper answer breaks its schema (tag counts)', async () => {
+    const error = await loadAll(await runtimeFor({ PRESSROOM_API_URL: base, PRESSROOM_ID: '1' }), {}, ['tags']).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SchemaDriftError);
+    const message = (error as Error).message;
+    expect(message).toContain('/v1/pressrooms/1/tagged/press_releases/count?tags=');
+    expect(message).toContain('count');
+    expect(message).toContain('"many"');
   });
 });
 
