@@ -73,6 +73,18 @@ export function dateField(hash: Record<string, unknown>, group: string, name: st
 }
 
 /** Positions as `[{id, position}]` or as an ordered list of ids. */
+/**
+ * `positionsParam` with every id resolved to its record before anything is changed, so a list
+ * naming an unknown id is refused whole (422) instead of applied in part.
+ */
+export function positionsOf<T>(body: Record<string, unknown>, name: string, noun: string, find: (id: number) => T | undefined): Array<{ record: T; position: number }> {
+  return positionsParam(body, name).map(({ id, position }) => {
+    const record = find(id);
+    if (!record) throw new ManagementError(422, `${name}: no ${noun} ${id}`);
+    return { record, position };
+  });
+}
+
 export function positionsParam(body: Record<string, unknown>, name: string): Array<{ id: number; position: number }> {
   const value = body[name];
   if (!Array.isArray(value)) throw new ManagementError(422, `'${name}' must be an array of {id, position} or of ids`);

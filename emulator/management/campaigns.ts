@@ -20,12 +20,18 @@ function campaignView(r: PressRelease) {
   return { ...publicFields(r), state: r._state, private: r._private, tag_ids: r._tagIds, featured_image_ids: r._featuredImageIds };
 }
 
-function tagIdsFor(req: ManagementRequest, names: unknown): number[] {
+function tagNamesParam(names: unknown): string[] | undefined {
+  if (names === undefined || names === null) return undefined;
   if (!Array.isArray(names) || names.some((n) => typeof n !== 'string' || n.trim() === '')) {
     throw new ManagementError(422, `'campaign[tags]' must be an array of tag names`);
   }
+  return names as string[];
+}
+
+/** The ids of the named tags, creating the ones that do not exist yet. */
+function tagIdsFor(req: ManagementRequest, names: string[]): number[] {
   const world = req.store.world;
-  return (names as string[]).map((name) => {
+  return names.map((name) => {
     const slug = slugify(name);
     let tag = world.tags.find((t) => t.slug === slug || t.name.toLowerCase() === name.toLowerCase());
     if (!tag) {
@@ -49,31 +55,35 @@ const update: ManagementHandler = (req) => {
   const release = find(req);
   const hash = hashParam(req.body, 'campaign');
   const g = 'campaign';
+  // Every field is read (and refused with 422) before anything changes.
   const title = stringField(hash, g, 'title');
+  const summary = stringField(hash, g, 'medium_description');
+  const featured = integerField(hash, g, 'featured_image_id');
+  if (featured !== undefined && featured !== null && !req.store.mediaById(featured)) {
+    throw new ManagementError(422, `'campaign[featured_image_id]' names no image: ${featured}`);
+  }
+  const locale = stringField(hash, g, 'locale');
+  const inTimeline = booleanField(hash, g, 'show_in_timeline');
+  const boilerplate = booleanField(hash, g, 'show_boilerplate_text');
+  const tagNames = tagNamesParam(hash.tags);
+  const releaseDate = dateField(hash, g, 'release_date');
+  const publishNow = booleanField(hash, g, 'publish_immediately');
+
   if (title) {
     release.title = title;
     release.permalink = `/${release.id}-${slugify(title)}`;
   }
-  const summary = stringField(hash, g, 'medium_description');
   if (summary !== undefined) release.summary = summary;
-  const featured = integerField(hash, g, 'featured_image_id');
-  if (featured !== undefined) {
-    if (featured !== null && !req.store.mediaById(featured)) throw new ManagementError(422, `'campaign[featured_image_id]' names no image: ${featured}`);
-    release._featuredImageIds = featured === null ? [] : [featured];
-  }
-  const locale = stringField(hash, g, 'locale');
+  if (featured !== undefined) release._featuredImageIds = featured === null ? [] : [featured];
   if (locale) release.language = locale;
-  const inTimeline = booleanField(hash, g, 'show_in_timeline');
   if (inTimeline !== undefined) release.show_in_timeline = inTimeline;
-  const boilerplate = booleanField(hash, g, 'show_boilerplate_text');
   if (boilerplate !== undefined) release.show_boilerplate_text = boilerplate;
-  if (hash.tags !== undefined && hash.tags !== null) release._tagIds = tagIdsFor(req, hash.tags);
-  const releaseDate = dateField(hash, g, 'release_date');
+  if (tagNames) release._tagIds = tagIdsFor(req, tagNames);
   if (releaseDate) {
     release.release_date = releaseDate;
     release._visibleFrom = releaseDate;
   }
-  if (booleanField(hash, g, 'publish_immediately')) {
+  if (publishNow) {
     release._state = 'published';
     release.release_date = req.now.toISOString();
     release._visibleFrom = null;

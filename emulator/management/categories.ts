@@ -1,5 +1,5 @@
 /** Media kit category management: create, update, publish, embargo, unpublish, positions, delete. */
-import { ManagementError, dateField, hashParam, integerField, positionsParam, stringField } from './body.ts';
+import { ManagementError, dateField, hashParam, integerField, positionsOf, stringField } from './body.ts';
 import { ok, pendingEmbargo, type ManagementHandler, type ManagementRequest } from './context.ts';
 import { categoryTree, publicFields } from '../http/views.ts';
 import type { MediaKitCategory } from '../model/types.ts';
@@ -50,15 +50,17 @@ const create: ManagementHandler = (req) => {
   const name = stringField(hash, 'media_kit_category', 'name', { required: true })!;
   const createdBy = integerField(hash, 'media_kit_category', 'created_by', { required: true })!;
   const parent = parentOf(req, stringField(hash, 'media_kit_category', 'ancestry')) ?? null;
+  const description = stringField(hash, 'media_kit_category', 'description') ?? null;
+  const imageId = integerField(hash, 'media_kit_category', 'image_id') ?? null;
   const siblings = req.store.world.mediaKitCategories.filter((c) => c.parent_id === parent);
   const category: MediaKitCategory = {
     id: req.store.nextId('mediaKitCategories'),
     pressroom_id: req.store.world.pressroom.id,
     name,
-    description: stringField(hash, 'media_kit_category', 'description') ?? null,
+    description,
     parent_id: parent,
     position: siblings.reduce((max, c) => Math.max(max, c.position), 0) + 1,
-    image_id: integerField(hash, 'media_kit_category', 'image_id') ?? null,
+    image_id: imageId,
     created_by: createdBy,
     _state: 'draft',
     _private: false,
@@ -72,25 +74,25 @@ const update: ManagementHandler = (req) => {
   const category = find(req);
   const hash = hashParam(req.body, 'media_kit_category');
   const group = 'media_kit_category';
+  // Every field is read (and refused with 422) before anything changes.
   const name = stringField(hash, group, 'name');
   if (name === null || name === '') throw new ManagementError(422, `'${group}[name]' must be a non-empty string`);
-  if (name !== undefined) category.name = name;
   const description = stringField(hash, group, 'description');
-  if (description !== undefined) category.description = description;
   const imageId = integerField(hash, group, 'image_id');
-  if (imageId !== undefined) category.image_id = imageId;
   const position = integerField(hash, group, 'position');
-  if (position !== undefined && position !== null) category.position = position;
   const parent = parentOf(req, stringField(hash, group, 'ancestry'));
-  if (parent !== undefined) {
-    if (parent === category.id || descendants(req, category.id).some((c) => c.id === parent)) {
-      throw new ManagementError(422, `'${group}[ancestry]' would make category ${category.id} its own ancestor`);
-    }
-    category.parent_id = parent;
+  if (parent !== undefined && parent !== null && (parent === category.id || descendants(req, category.id).some((c) => c.id === parent))) {
+    throw new ManagementError(422, `'${group}[ancestry]' would make category ${category.id} its own ancestor`);
   }
   const publishDate = dateField(hash, group, 'publish_date');
-  if (publishDate !== undefined) category._visibleFrom = publishDate;
   const embargoDate = dateField(hash, group, 'embargo_date');
+
+  if (name !== undefined) category.name = name;
+  if (description !== undefined) category.description = description;
+  if (imageId !== undefined) category.image_id = imageId;
+  if (position !== undefined && position !== null) category.position = position;
+  if (parent !== undefined) category.parent_id = parent;
+  if (publishDate !== undefined) category._visibleFrom = publishDate;
   if (embargoDate) pendingEmbargo.set(category, embargoDate);
   else if (embargoDate === null) pendingEmbargo.delete(category);
   return ok(adminCategoryView(category), affected(req, category));
@@ -119,15 +121,9 @@ const unpublish: ManagementHandler = (req) => {
 };
 
 const updatePositions: ManagementHandler = (req) => {
-  const positions = positionsParam(req.body, 'media_kit_category_positions');
-  const changed: string[] = [];
-  for (const { id, position } of positions) {
-    const category = req.store.categoryById(id);
-    if (!category) throw new ManagementError(422, `media_kit_category_positions: no media kit category ${id}`);
-    category.position = position;
-    changed.push(key(category));
-  }
-  return ok(req.store.world.mediaKitCategories.map(adminCategoryView), changed);
+  const positions = positionsOf(req.body, 'media_kit_category_positions', 'media kit category', (id) => req.store.categoryById(id));
+  for (const { record, position } of positions) record.position = position;
+  return ok(req.store.world.mediaKitCategories.map(adminCategoryView), positions.map(({ record }) => key(record)));
 };
 
 const destroy: ManagementHandler = (req) => {

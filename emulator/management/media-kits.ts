@@ -1,5 +1,5 @@
 /** Media kit management: create, update, publish, embargo, unpublish, positions, recategorise, delete. */
-import { ManagementError, booleanField, dateField, hashParam, integerField, positionsParam, stringField } from './body.ts';
+import { ManagementError, booleanField, dateField, hashParam, integerField, positionsOf, stringField } from './body.ts';
 import { ok, pendingEmbargo, slugify, type ManagementHandler, type ManagementRequest } from './context.ts';
 import { adminCategoryView } from './categories.ts';
 import { publicFields } from '../http/views.ts';
@@ -43,6 +43,8 @@ const create: ManagementHandler = (req) => {
   const hash = hashParam(req.body, 'media_kit');
   const title = stringField(hash, 'media_kit', 'title', { required: true })!;
   integerField(hash, 'media_kit', 'user_id', { required: true });
+  const description = stringField(hash, 'media_kit', 'description') ?? null;
+  const categoryId = categoryParam(req, integerField(hash, 'media_kit', 'category_id')) ?? null;
   const now = req.now.toISOString();
   const id = req.store.nextId('mediaKits');
   const kit: MediaKit = {
@@ -50,8 +52,8 @@ const create: ManagementHandler = (req) => {
     pressroom_id: req.store.world.pressroom.id,
     title,
     description_title: null,
-    description: stringField(hash, 'media_kit', 'description') ?? null,
-    category_id: categoryParam(req, integerField(hash, 'media_kit', 'category_id')) ?? null,
+    description,
+    category_id: categoryId,
     position: req.store.world.mediaKits.reduce((max, k) => Math.max(max, k.position), 0) + 1,
     is_locked: false,
     is_password_protected: false,
@@ -71,10 +73,12 @@ const create: ManagementHandler = (req) => {
 const update: ManagementHandler = (req) => {
   const kit = find(req);
   const hash = hashParam(req.body, 'media_kit');
-  kit.title = stringField(hash, 'media_kit', 'title', { required: true })!;
+  // Every field is read (and refused with 422) before anything changes.
+  const title = stringField(hash, 'media_kit', 'title', { required: true })!;
   const description = stringField(hash, 'media_kit', 'description');
-  if (description !== undefined) kit.description = description;
   const embargo = dateField(hash, 'media_kit', 'embargo_date');
+  kit.title = title;
+  if (description !== undefined) kit.description = description;
   if (embargo) pendingEmbargo.set(kit, embargo);
   else if (embargo === null) pendingEmbargo.delete(kit);
   kit.updated_at = req.now.toISOString();
@@ -107,14 +111,9 @@ const unpublish: ManagementHandler = (req) => {
 };
 
 const updatePositions: ManagementHandler = (req) => {
-  const changed: string[] = [];
-  for (const { id, position } of positionsParam(req.body, 'media_kit_positions')) {
-    const kit = req.store.world.mediaKits.find((k) => k.id === id);
-    if (!kit) throw new ManagementError(422, `media_kit_positions: no media kit ${id}`);
-    kit.position = position;
-    changed.push(key(kit));
-  }
-  return ok(req.store.world.mediaKits.map((k) => adminKitView(req, k)), changed);
+  const positions = positionsOf(req.body, 'media_kit_positions', 'media kit', (id) => req.store.world.mediaKits.find((k) => k.id === id));
+  for (const { record, position } of positions) record.position = position;
+  return ok(req.store.world.mediaKits.map((k) => adminKitView(req, k)), positions.map(({ record }) => key(record)));
 };
 
 const updateCategory: ManagementHandler = (req) => {

@@ -103,6 +103,36 @@ describe('authorisation and scope', () => {
     expect(res.status).toBe(422);
     expect(res.body.error.message).toContain('media_kit[title]');
   });
+
+  it('refuses a bad request whole: a 422 changes nothing, not even the fields that were valid', async () => {
+    const release = (await emu().json('press_releases?limit=1&includes=tags')).body.data[0];
+    const tagsBefore = (await emu().json('tags?limit=9999')).body.data.length;
+    const campaign = await manage('PUT', `/v1/campaigns/${release.id}.json`, { campaign: { title: 'Half applied?', tags: ['Brand new tag'], featured_image_id: 999999999 } });
+    expect(campaign.status).toBe(422);
+    const shown = (await emu().json(`press_releases/${release.id}?includes=tags`)).body.data;
+    expect(shown.title).toBe(release.title);
+    expect(shown.tags).toEqual(release.tags);
+    expect((await emu().json('tags?limit=9999')).body.data.length).toBe(tagsBefore);
+
+    const kits = await publicKitIds();
+    const kit = (await emu().json(`media_kits/${kits[0]}`)).body.data;
+    const kitUpdate = await manage('PUT', `/v1/media_kits/${kit.id}.json`, { media_kit: { title: 'Half applied?', embargo_date: 'next tuesday' } });
+    expect(kitUpdate.status).toBe(422);
+    expect((await emu().json(`media_kits/${kit.id}`)).body.data.title).toBe(kit.title);
+    const positions = await manage('PUT', '/v1/media_kits/update_positions.json', { media_kit_positions: [...kits].reverse().concat([999999999]) });
+    expect(positions.status).toBe(422);
+    expect(await publicKitIds()).toEqual(kits);
+
+    const tree = (await emu().json('media_kit_categories/tree')).body.data as Array<{ id: number; name: string; children: Array<{ id: number }> }>;
+    const parent = tree.find((c) => c.children.length > 0)!;
+    const cycle = await manage('PUT', `/v1/media_kit_categories/${parent.id}.json`, { media_kit_category: { name: 'Half applied?', ancestry: String(parent.children[0]!.id) } });
+    expect(cycle.status).toBe(422);
+    expect((await emu().json(`media_kit_categories/${parent.id}`)).body.data.name).toBe(parent.name);
+    const order = (await emu().json('media_kit_categories/tree')).body.data.map((c: { id: number }) => c.id);
+    const categoryPositions = await manage('PUT', '/v1/media_kit_categories/update_positions.json', { media_kit_category_positions: [...order].reverse().concat([999999999]) });
+    expect(categoryPositions.status).toBe(422);
+    expect((await emu().json('media_kit_categories/tree')).body.data.map((c: { id: number }) => c.id)).toEqual(order);
+  });
 });
 
 describe('media kits', () => {
