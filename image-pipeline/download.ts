@@ -85,7 +85,8 @@ export async function guardedDownload(options: DownloadOptions): Promise<Downloa
     for (let hop = 0; ; hop++) {
       await options.policy.check(url);
       const headers: Record<string, string> = { accept: '*/*', 'accept-encoding': 'identity' };
-      if (options.etag && hop === 0) headers['if-none-match'] = options.etag;
+      // On every hop: the ETag belongs to the final resource, which a redirect (CDN, signed URL) only points at.
+      if (options.etag) headers['if-none-match'] = options.etag;
       try {
         response = await options.fetch(url.href, { method: 'GET', headers, redirect: 'manual', signal: controller.signal });
       } catch (error) {

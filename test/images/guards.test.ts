@@ -141,6 +141,21 @@ describe('image guards', () => {
     expect(p.stats().refused).toBe(0);
   });
 
+  it('asks a redirected original again with its ETag on the final hop, so an unchanged one costs a 304 (signed or CDN URLs)', async () => {
+    const own = await tempDir('redirect-etag');
+    try {
+      const pipeline = () => testPipeline({ apiUrl: server.url, cacheDir: own.dir, lookup: stubLookup, retries: 0 });
+      const first = pipeline();
+      expect((await picture(first, `${server.url}/to-ok`)).ok).toBe(true);
+      expect(first.stats()).toMatchObject({ downloads: 1, notModified: 0 });
+      const second = pipeline();
+      expect((await picture(second, `${server.url}/to-ok`)).ok).toBe(true);
+      expect(second.stats()).toMatchObject({ downloads: 0, notModified: 1 });
+    } finally {
+      await own.remove();
+    }
+  });
+
   it.each([
     ['a decompression bomb (30000x30000 PNG header)', '/bomb.png', /pixel cap/],
     ['HTML disguised as a JPEG', '/html.jpg', /HTML page, not an accepted image/],
