@@ -22,7 +22,11 @@ import { FORMAT_INFO } from './sniff.ts';
 
 export interface ImagePipelineIntegrationOptions {
   avif?: boolean;
+  /** Cache files (originals, records, renditions, zips) no build has used for this many days are removed after a good build. Default 30; 0 keeps everything. */
+  pruneAfterDays?: number;
 }
+
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 const MEDIA_DIR = '_media';
 const NAME = /^[0-9a-f]{16}(-\d+x\d+)?\.[a-z0-9]{2,5}$/;
@@ -99,6 +103,11 @@ export default function imagePipeline(options: ImagePipelineIntegrationOptions =
         for (const r of refused) {
           const pages = r.pages.length > 3 ? `${r.pages.slice(0, 3).join(', ')} and ${r.pages.length - 3} more` : r.pages.join(', ') || 'no named page';
           l.warn(`refused (${r.kind}): ${r.url}: ${r.reason} (wanted by ${pages})`);
+        }
+        const days = options.pruneAfterDays ?? 30;
+        if (days > 0) {
+          const pruned = await pipeline.pruneCache(days * DAY_MS);
+          if (pruned.files > 0) l.info(`images: removed ${pruned.files} cache files (${formatBytes(pruned.bytes)}) no build has used for ${days} days`);
         }
         resetImagePipeline();
       },

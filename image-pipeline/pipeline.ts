@@ -67,5 +67,6 @@ export function createImagePipeline(options: ImagePipelineOptions): ImagePipelin
     refused: refusals.list,
     published: () => publisher.published,
     emit: publisher.emit,
+    pruneCache: (maxAgeMs) => store.prune(maxAgeMs),
   };
 }

@@ -12,10 +12,13 @@
  *   tmp/                           downloads and encodes in progress (renamed into place when complete)
  *
  * Every write goes to tmp/ first and is renamed into place, so a killed build
- * never leaves a half-written file under a final name.
+ * never leaves a half-written file under a final name. The store notes every
+ * cache file a build reads, checks or writes; `prune` refreshes their mtime
+ * and removes the files no build has used for a while, so a cache fed by
+ * scheduled rebuilds does not grow forever.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { RefusalKind } from './errors.ts';
 import type { FileFormat } from './sniff.ts';
@@ -61,6 +64,12 @@ export interface Store {
   commit(tmp: string, final: string): Promise<void>;
   /** Removes temporary files older than `maxAgeMs` (left by killed builds); best effort. */
   sweep(maxAgeMs: number): Promise<void>;
+  /**
+   * Marks every file this build used as fresh and removes the records, originals and outputs
+   * unused for longer than `maxAgeMs` (by any build: other builds sharing the cache keep theirs
+   * fresh the same way); best effort.
+   */
+  prune(maxAgeMs: number): Promise<{ files: number; bytes: number }>;
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -77,6 +86,11 @@ export function createStore(dir: string): Store {
     return p;
   };
   const recordPath = (url: string) => path.join(sources, `${sha256(url)}.json`);
+  const used = new Set<string>();
+  const use = <T,>(file: string, value: T): T => {
+    used.add(file);
+    return value;
+  };
 
   return {
     dir,
@@ -84,7 +98,7 @@ export function createStore(dir: string): Store {
     async readRecord(url) {
       try {
         const record = JSON.parse(await readFile(recordPath(url), 'utf8')) as SourceRecord;
-        return record.v === RECORD_VERSION && record.url === url ? record : undefined;
+        return record.v === RECORD_VERSION && record.url === url ? use(recordPath(url), record) : undefined;
       } catch {
         return undefined;
       }
@@ -94,13 +108,14 @@ export function createStore(dir: string): Store {
       await ensure(tmpDir);
       const tmp = path.join(tmpDir, `rec-${process.pid}-${randomBytes(6).toString('hex')}`);
       await writeFile(tmp, `${JSON.stringify({ v: RECORD_VERSION, ...record })}\n`);
-      await rename(tmp, recordPath(record.url));
+      await rename(tmp, use(recordPath(record.url), recordPath(record.url)));
     },
     blobPath: (hash, ext) => path.join(blobs, `${hash}.${ext}`),
     async readBlobInfo(hash) {
       try {
-        const info = JSON.parse(await readFile(path.join(blobs, `${hash}.json`), 'utf8')) as BlobInfo & { v?: number };
-        return info.v === RECORD_VERSION ? info : undefined;
+        const file = path.join(blobs, `${hash}.json`);
+        const info = JSON.parse(await readFile(file, 'utf8')) as BlobInfo & { v?: number };
+        return info.v === RECORD_VERSION ? use(file, info) : undefined;
       } catch {
         return undefined;
       }
@@ -110,12 +125,12 @@ export function createStore(dir: string): Store {
       await ensure(tmpDir);
       const tmp = path.join(tmpDir, `blob-${process.pid}-${randomBytes(6).toString('hex')}`);
       await writeFile(tmp, `${JSON.stringify({ v: RECORD_VERSION, ...info })}\n`);
-      await rename(tmp, path.join(blobs, `${hash}.json`));
+      await rename(tmp, use(path.join(blobs, `${hash}.json`), path.join(blobs, `${hash}.json`)));
     },
     outPath: (name) => path.join(out, name),
     async exists(file) {
       try {
-        return (await stat(file)).isFile();
+        return use(file, (await stat(file)).isFile());
       } catch {
         return false;
       }
@@ -133,10 +148,39 @@ export function createStore(dir: string): Store {
         if (info && now - info.mtimeMs > maxAgeMs) await rm(file, { force: true }).catch(() => undefined);
       }
     },
+    async prune(maxAgeMs) {
+      const now = new Date();
+      for (const file of used) await utimes(file, now, now).catch(() => undefined);
+      // What inspecting a blob found goes with the blob (a warm build reads the blob's record, not its info).
+      const usedBlobs = new Set([...used].filter((f) => path.dirname(f) === blobs).map((f) => path.basename(f).split('.')[0]));
+      let files = 0;
+      let bytes = 0;
+      for (const folder of [sources, blobs, out]) {
+        for (const name of await readdir(folder).catch(() => [] as string[])) {
+          const file = path.join(folder, name);
+          if (used.has(file)) continue;
+          if (folder === blobs && usedBlobs.has(name.split('.')[0])) {
+            await utimes(file, now, now).catch(() => undefined);
+            continue;
+          }
+          const info = await stat(file).catch(() => undefined);
+          if (!info?.isFile() || now.getTime() - info.mtimeMs <= maxAgeMs) continue;
+          await rm(file, { force: true }).then(
+            () => {
+              files++;
+              bytes += info.size;
+            },
+            () => undefined,
+          );
+        }
+      }
+      return { files, bytes };
+    },
     async commit(tmp, final) {
       await ensure(path.dirname(final));
       try {
         await rename(tmp, final);
+        used.add(final);
       } catch (error) {
         await rm(tmp, { force: true });
         throw error;

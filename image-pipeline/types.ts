@@ -262,4 +262,6 @@ export interface ImagePipeline {
   published(): ReadonlyMap<string, string>;
   /** Copies every published output into `<outDir>/_media/` (or the given folder). */
   emit(mediaDir: string): Promise<{ files: number }>;
+  /** After a good build: removes cache files no build has used for `maxAgeMs` (see Store.prune). */
+  pruneCache(maxAgeMs: number): Promise<{ files: number; bytes: number }>;
 }

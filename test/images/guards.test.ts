@@ -5,6 +5,8 @@
  * answers for made-up host names come from a stub lookup.
  */
 import { createHash } from 'node:crypto';
+import { readdir, stat, utimes, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { deflateSync, crc32 } from 'node:zlib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -151,6 +153,36 @@ describe('image guards', () => {
       const second = pipeline();
       expect((await picture(second, `${server.url}/to-ok`)).ok).toBe(true);
       expect(second.stats()).toMatchObject({ downloads: 0, notModified: 1 });
+    } finally {
+      await own.remove();
+    }
+  });
+
+  it('prunes cache files no build has used for the given age, keeping what this build used however old', async () => {
+    const own = await tempDir('prune');
+    try {
+      const pipeline = () => testPipeline({ apiUrl: server.url, cacheDir: own.dir, lookup: stubLookup, retries: 0 });
+      expect((await picture(pipeline(), `${server.url}/ok.jpg`)).ok).toBe(true);
+      const files = async () => (await readdir(own.dir, { recursive: true, withFileTypes: true })).filter((e) => e.isFile() && !e.parentPath.endsWith('tmp')).map((e) => path.join(e.parentPath, e.name)).sort();
+      const usedFiles = await files();
+      expect(usedFiles.length).toBeGreaterThan(3);
+      const longAgo = new Date(Date.now() - 40 * 86_400_000);
+      for (const file of usedFiles) await utimes(file, longAgo, longAgo);
+      const oldOrphan = path.join(own.dir, 'out', '0123456789abcdef-10x10.webp');
+      const newOrphan = path.join(own.dir, 'out', 'fedcba9876543210-10x10.webp');
+      await writeFile(oldOrphan, 'old');
+      await utimes(oldOrphan, longAgo, longAgo);
+      await writeFile(newOrphan, 'new');
+
+      const second = pipeline();
+      expect((await picture(second, `${server.url}/ok.jpg`)).ok).toBe(true);
+      expect(await second.pruneCache(30 * 86_400_000)).toEqual({ files: 1, bytes: 3 });
+      expect(await files()).toEqual([...usedFiles, newOrphan].sort());
+      for (const file of usedFiles) expect((await stat(file)).mtimeMs, file).toBeGreaterThan(longAgo.getTime() + 86_400_000);
+
+      const third = pipeline();
+      expect((await picture(third, `${server.url}/ok.jpg`)).ok).toBe(true);
+      expect(third.stats()).toMatchObject({ downloads: 0, encoded: 0, sharpOps: 0 });
     } finally {
       await own.remove();
     }
