@@ -18,8 +18,9 @@
  * scheduled rebuilds does not grow forever.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readFile, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { pruneUnused, type PruneResult } from '../content-loaders/cache-pruning.ts';
 import type { RefusalKind } from './errors.ts';
 import type { FileFormat } from './sniff.ts';
 
@@ -69,7 +70,7 @@ export interface Store {
    * unused for longer than `maxAgeMs` (by any build: other builds sharing the cache keep theirs
    * fresh the same way); best effort.
    */
-  prune(maxAgeMs: number): Promise<{ files: number; bytes: number }>;
+  prune(maxAgeMs: number): Promise<PruneResult>;
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -148,33 +149,10 @@ export function createStore(dir: string): Store {
         if (info && now - info.mtimeMs > maxAgeMs) await rm(file, { force: true }).catch(() => undefined);
       }
     },
-    async prune(maxAgeMs) {
-      const now = new Date();
-      for (const file of used) await utimes(file, now, now).catch(() => undefined);
+    prune(maxAgeMs) {
       // What inspecting a blob found goes with the blob (a warm build reads the blob's record, not its info).
       const usedBlobs = new Set([...used].filter((f) => path.dirname(f) === blobs).map((f) => path.basename(f).split('.')[0]));
-      let files = 0;
-      let bytes = 0;
-      for (const folder of [sources, blobs, out]) {
-        for (const name of await readdir(folder).catch(() => [] as string[])) {
-          const file = path.join(folder, name);
-          if (used.has(file)) continue;
-          if (folder === blobs && usedBlobs.has(name.split('.')[0])) {
-            await utimes(file, now, now).catch(() => undefined);
-            continue;
-          }
-          const info = await stat(file).catch(() => undefined);
-          if (!info?.isFile() || now.getTime() - info.mtimeMs <= maxAgeMs) continue;
-          await rm(file, { force: true }).then(
-            () => {
-              files++;
-              bytes += info.size;
-            },
-            () => undefined,
-          );
-        }
-      }
-      return { files, bytes };
+      return pruneUnused([sources, blobs, out], used, maxAgeMs, (file) => path.dirname(file) === blobs && usedBlobs.has(path.basename(file).split('.')[0]));
     },
     async commit(tmp, final) {
       await ensure(path.dirname(final));

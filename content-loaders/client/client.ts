@@ -12,6 +12,7 @@
  * the client object, not in stats, endpoints, errors or cache files.
  */
 import { AttemptFailure, NewsroomApiError, sanitizeCause } from './errors.ts';
+import type { PruneResult } from '../cache-pruning.ts';
 import { createHttpCache, type CachedResponse, type HttpCache } from './http-cache.ts';
 import { DEFAULT_CONCURRENCY, createLimiter, type Limiter } from './limiter.ts';
 import { DEFAULT_MAX_PAGES, DEFAULT_PAGE_LIMIT, pageInfos, type FetchedPage, type PageInfo } from './paging.ts';
@@ -115,6 +116,8 @@ export interface NewsroomClient {
   /** Path and query as they appear in errors and logs, e.g. `/v1/pressrooms/4201/press_releases?page=2&limit=100`. */
   endpoint(path: string, query?: Query): string;
   stats(): ClientStats;
+  /** After a good build: removes HTTP cache entries no build has used for `maxAgeMs` (nothing without a cache). */
+  pruneCache(maxAgeMs: number): Promise<PruneResult>;
 }
 
 const SEGMENT = /^[A-Za-z0-9_.~-]+$/;
@@ -369,6 +372,8 @@ export function createNewsroomClient(options: NewsroomClientOptions): NewsroomCl
     },
 
     pages: pagesOf,
+
+    pruneCache: (maxAgeMs) => cache?.prune(maxAgeMs) ?? Promise.resolve({ files: 0, bytes: 0 }),
 
     stats(): ClientStats {
       const byGroup: Record<string, GroupStats> = {};

@@ -8,10 +8,13 @@
  * sharing an entry). File = one JSON header line + the raw body; the header
  * carries the body's length and SHA-256 so a damaged file reads as a miss.
  * Writes go to a temp file then `rename`, so a reader never sees half a file.
+ * Entries this build used are noted; `prune` removes those no build has used
+ * for a while (content-loaders/cache-pruning.ts).
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { pruneUnused, type PruneResult } from '../cache-pruning.ts';
 
 export interface CachedResponse {
   etag: string;
@@ -32,6 +35,8 @@ export interface HttpCache {
   lookup(url: string): Promise<CachedResponse | undefined>;
   store(url: string, etag: string, body: Buffer): Promise<void>;
   stats(): HttpCacheStats;
+  /** Removes entries no build has used for `maxAgeMs`; this build's entries are marked fresh. */
+  prune(maxAgeMs: number): Promise<PruneResult>;
 }
 
 interface EntryHeader {
@@ -57,6 +62,7 @@ export function createHttpCache(options: { dir: string; apiKey?: string }): Http
   const counters: HttpCacheStats = { lookups: 0, found: 0, stores: 0, damaged: 0 };
   let ready: Promise<unknown> | undefined;
   const fileFor = (url: string): string => path.join(dir, `${cacheEntryName(url, fingerprint)}.entry`);
+  const used = new Set<string>();
 
   return {
     dir,
@@ -77,6 +83,7 @@ export function createHttpCache(options: { dir: string; apiKey?: string }): Http
         if (header.v !== 1 || typeof header.etag !== 'string' || body.length !== header.length) throw new Error('bad header');
         if (createHash('sha256').update(body).digest('hex') !== header.sha256) throw new Error('bad body');
         counters.found++;
+        used.add(fileFor(url));
         return { etag: header.etag, body };
       } catch {
         counters.damaged++;
@@ -93,6 +100,7 @@ export function createHttpCache(options: { dir: string; apiKey?: string }): Http
       try {
         await writeFile(temp, Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n`, 'utf8'), body]));
         await rename(temp, file);
+        used.add(file);
         counters.stores++;
       } catch (error) {
         await rm(temp, { force: true }).catch(() => undefined);
@@ -102,6 +110,10 @@ export function createHttpCache(options: { dir: string; apiKey?: string }): Http
 
     stats() {
       return { ...counters };
+    },
+
+    prune(maxAgeMs) {
+      return pruneUnused([dir], used, maxAgeMs);
     },
   };
 }

@@ -1,14 +1,17 @@
 /**
  * The site's build integration: validates the configuration before anything
  * runs (a wrong value stops the build with one line naming the variable),
- * serves the bundled demo press room when no upstream is configured, and
- * prints the one-line loading summary.
+ * serves the bundled demo press room when no upstream is configured, prints
+ * the one-line loading summary, and after a good build removes HTTP cache
+ * entries no build has used for 30 days.
  */
 import type { AstroIntegration } from 'astro';
 import { loadConfig } from '../../content-loaders/config.ts';
 import { getLoaderRuntime } from '../../content-loaders/runtime.ts';
 import { formatBytes } from '../../content-loaders/format-bytes.ts';
 import { needsEmbeddedApi, startEmbeddedApi, type EmbeddedApi } from '../../emulator/embedded.ts';
+
+const HTTP_CACHE_KEEP_DAYS = 30;
 
 export default function pressroom(): AstroIntegration {
   let embedded: EmbeddedApi | undefined;
@@ -32,8 +35,6 @@ export default function pressroom(): AstroIntegration {
         const runtime = await getLoaderRuntime();
         const r = runtime.reports;
         if (r.length > 0) {
-          // Totals from the client itself: collections that share a path group (events, liveEvents)
-          // and run at once each count the other's requests, so their reports must not be summed.
           const s = runtime.client.stats();
           logger.info(
             `loaded ${r.length} collections, ${r.reduce((n, x) => n + x.entries, 0)} entries from ${runtime.mode === 'snapshot' ? 'the snapshot' : 'the API'}: ` +
@@ -42,7 +43,12 @@ export default function pressroom(): AstroIntegration {
           );
         }
       },
-      'astro:build:done': close,
+      'astro:build:done': async ({ logger }) => {
+        const runtime = await getLoaderRuntime().catch(() => undefined);
+        const pruned = await runtime?.client.pruneCache(HTTP_CACHE_KEEP_DAYS * 24 * 60 * 60 * 1000);
+        if (pruned && pruned.files > 0) logger.info(`removed ${pruned.files} HTTP cache entries (${formatBytes(pruned.bytes)}) no build has used for ${HTTP_CACHE_KEEP_DAYS} days`);
+        await close();
+      },
       'astro:server:done': close,
     },
   };

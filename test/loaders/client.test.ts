@@ -5,7 +5,7 @@
  * server and never an error, conditional requests, size and time bounds.
  */
 import { createHash } from 'node:crypto';
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -461,6 +461,25 @@ describe('the API key', () => {
 });
 
 describe('conditional requests with the on-disk cache', () => {
+  it('prunes HTTP cache entries no build has used for the given age, keeping the ones this build used', async () => {
+    const cacheDir = path.join(tmp, 'http-cache-prune');
+    await client({ cacheDir }).get('tags');
+    await client({ cacheDir }).get('');
+    const entries = async () => (await readdir(cacheDir)).sort();
+    const [a, b] = await entries();
+    const longAgo = new Date(Date.now() - 40 * 86_400_000);
+    for (const name of [a!, b!]) await utimes(path.join(cacheDir, name), longAgo, longAgo);
+    const later = client({ cacheDir });
+    await later.get('tags'); // a 304: this build uses one of the two entries
+    expect(later.stats().notModified).toBe(1);
+    expect(await later.pruneCache(30 * 86_400_000)).toMatchObject({ files: 1 });
+    const [kept] = await entries();
+    expect(await entries()).toHaveLength(1);
+    expect((await stat(path.join(cacheDir, kept!))).mtimeMs).toBeGreaterThan(longAgo.getTime() + 86_400_000);
+    expect((await client({ cacheDir }).pruneCache(30 * 86_400_000)).files).toBe(0);
+    expect(await client().pruneCache(0)).toEqual({ files: 0, bytes: 0 });
+  });
+
   it('a second run with the same cacheDir gets 304s only, and the same data', async () => {
     const cacheDir = path.join(tmp, 'http-cache');
     const run = async (c: ReturnType<typeof client>) => {
