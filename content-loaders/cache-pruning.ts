@@ -1,6 +1,6 @@
 /**
  * Keeping a build cache from growing forever: a build notes the cache files it
- * used; after a good build they are marked fresh (mtime) and every other file
+ * used; once every page is rendered they are marked fresh (mtime) and every other file
  * of the cache that no build has used for `maxAgeMs` is removed. Builds that
  * share a cache keep their own files fresh the same way. Best effort: a file
  * that cannot be touched or removed is left as it is.

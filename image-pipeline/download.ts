@@ -35,8 +35,10 @@ export interface DownloadOptions {
   stallTimeoutMs: number;
   /** Folder for the temporary file (same file system as the cache, so a rename moves it). */
   tmpDir: string;
-  /** ETag of the copy already held: sent as If-None-Match. */
+  /** ETag of the copy already held: sent as If-None-Match to the address it came from. */
   etag?: string | undefined;
+  /** Where the held copy came from after redirects (default `url`). */
+  etagUrl?: string | undefined;
 }
 
 export type DownloadResult =
@@ -55,6 +57,56 @@ export type DownloadResult =
     };
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+export interface OpenOptions {
+  fetch: FetchLike;
+  policy: HostPolicy;
+  signal: AbortSignal;
+  /** The If-None-Match to send to a hop, if any. */
+  validator?: (url: URL) => string | undefined;
+}
+
+/**
+ * The answer at the end of `start`'s redirects, each hop checked by the host policy first:
+ * at most MAX_REDIRECTS, never from https down to http. Rejects with a RefusedError
+ * (or with the signal's reason once it is aborted).
+ */
+export async function openGuarded(start: string, { fetch, policy, signal, validator }: OpenOptions): Promise<{ response: Response; url: URL }> {
+  let url: URL;
+  try {
+    url = new URL(start);
+  } catch {
+    throw new RefusedError('host', 'not a valid URL');
+  }
+  for (let hop = 0; ; hop++) {
+    await policy.check(url);
+    const headers: Record<string, string> = { accept: '*/*', 'accept-encoding': 'identity' };
+    const etag = validator?.(url);
+    if (etag) headers['if-none-match'] = etag;
+    let response: Response;
+    try {
+      response = await fetch(url.href, { method: 'GET', headers, redirect: 'manual', signal });
+    } catch (error) {
+      if (signal.aborted) throw signal.reason;
+      throw refusalInside(error) ?? new RefusedError('network', `could not download (${networkMessage(error)})`, true);
+    }
+    if (!REDIRECTS.has(response.status)) return { response, url };
+    await response.body?.cancel().catch(() => undefined);
+    const location = response.headers.get('location');
+    if (!location) throw new RefusedError('redirect', `HTTP ${response.status} without a Location`);
+    if (hop + 1 > MAX_REDIRECTS) throw new RefusedError('redirect', `more than ${MAX_REDIRECTS} redirects`);
+    let next: URL;
+    try {
+      next = new URL(location, url);
+    } catch {
+      throw new RefusedError('redirect', 'redirect to an invalid URL');
+    }
+    if (url.protocol === 'https:' && next.protocol === 'http:') {
+      throw new RefusedError('redirect', `redirect from ${url.host} to plain http://${next.host} refused (an https→http downgrade)`);
+    }
+    url = next;
+  }
+}
 
 export async function guardedDownload(options: DownloadOptions): Promise<DownloadResult> {
   const controller = new AbortController();
@@ -75,40 +127,16 @@ export async function guardedDownload(options: DownloadOptions): Promise<Downloa
 
   let tmp: string | undefined;
   try {
-    let url: URL;
-    try {
-      url = new URL(options.url);
-    } catch {
-      throw new RefusedError('host', 'not a valid URL');
-    }
-    let response: Response | undefined;
-    for (let hop = 0; ; hop++) {
-      await options.policy.check(url);
-      const headers: Record<string, string> = { accept: '*/*', 'accept-encoding': 'identity' };
-      // On every hop: the ETag belongs to the final resource, which a redirect (CDN, signed URL) only points at.
-      if (options.etag) headers['if-none-match'] = options.etag;
-      try {
-        response = await options.fetch(url.href, { method: 'GET', headers, redirect: 'manual', signal: controller.signal });
-      } catch (error) {
-        if (why) throw why;
-        throw refusalInside(error) ?? new RefusedError('network', `could not download (${networkMessage(error)})`, true);
-      }
-      if (!REDIRECTS.has(response.status)) break;
-      await response.body?.cancel().catch(() => undefined);
-      const location = response.headers.get('location');
-      if (!location) throw new RefusedError('redirect', `HTTP ${response.status} without a Location`);
-      if (hop + 1 > MAX_REDIRECTS) throw new RefusedError('redirect', `more than ${MAX_REDIRECTS} redirects`);
-      let next: URL;
-      try {
-        next = new URL(location, url);
-      } catch {
-        throw new RefusedError('redirect', 'redirect to an invalid URL');
-      }
-      if (url.protocol === 'https:' && next.protocol === 'http:') {
-        throw new RefusedError('redirect', `redirect from ${url.host} to plain http://${next.host} refused (an https→http downgrade)`);
-      }
-      url = next;
-    }
+    const opened = await openGuarded(options.url, {
+      fetch: options.fetch,
+      policy: options.policy,
+      signal: controller.signal,
+      // The ETag belongs to the resource the held copy came from: ask that address (its query may
+      // differ: signed URLs), never a hop that only redirects there, which could answer 304 for it.
+      validator: (url) => (options.etag && sameResource(url, options.etagUrl ?? options.url) ? options.etag : undefined),
+    });
+    const { response } = opened;
+    const url = opened.url;
 
     if (response.status === 304 && options.etag) {
       await response.body?.cancel().catch(() => undefined);
@@ -196,6 +224,15 @@ export async function guardedDownload(options: DownloadOptions): Promise<Downloa
     clearTimeout(deadline);
     if (stall !== undefined) clearTimeout(stall);
     if (tmp) await rm(tmp, { force: true });
+  }
+}
+
+function sameResource(url: URL, other: string): boolean {
+  try {
+    const o = new URL(other);
+    return url.origin === o.origin && url.pathname === o.pathname;
+  } catch {
+    return false;
   }
 }
 

@@ -62,6 +62,8 @@ const RESERVED = blockList([
   ['240.0.0.0', 4, 'ipv4'], // reserved and broadcast
   ['::', 96, 'ipv6'], // unspecified and the deprecated IPv4-compatible ::a.b.c.d (::1 is matched as loopback first)
   ['100::', 64, 'ipv6'],
+  ['64:ff9b:1::', 48, 'ipv6'], // local-use NAT64 (RFC 8215): whatever IPv4 it carries, never public
+  ['::ffff:0:0:0', 96, 'ipv6'], // IPv4-translated (SIIT)
   ['2001:db8::', 32, 'ipv6'],
   ['ff00::', 8, 'ipv6'],
 ]);

@@ -22,7 +22,7 @@ import { FORMAT_INFO } from './sniff.ts';
 
 export interface ImagePipelineIntegrationOptions {
   avif?: boolean;
-  /** Cache files (originals, records, renditions, zips) no build has used for this many days are removed after a good build. Default 30; 0 keeps everything. */
+  /** Cache files (originals, records, renditions, zips) no build has used for this many days are removed once a build has rendered every page. Default 30; 0 keeps everything. */
   pruneAfterDays?: number;
 }
 

@@ -4,7 +4,6 @@
  * SHA-256 per file). Named by a hash of the manifest, so an unchanged kit is
  * found in the cache. Locked and password-protected kits get none.
  */
-import { stat } from 'node:fs/promises';
 import { formatBytes } from '../content-loaders/format-bytes.ts';
 import type { DownloadLinks } from './download-links.ts';
 import { safeFilename } from './filenames.ts';
@@ -60,14 +59,14 @@ export function createKitZips({ store, stats, outputs, publisher, downloads }: K
     const final = store.outPath(name);
     // Once per zip and build: every page showing this kit gets the size without touching the disk again.
     const bytes = await outputs.once(name, async () => {
-      const held = await stat(final).catch(() => undefined);
-      if (held?.isFile()) {
+      const held = await store.sizeOf(final);
+      if (held !== undefined) {
         stats.reused++;
-        return held.size;
+        return held;
       }
       await outputs.write(name, (tmp) => buildZip(tmp, entries.map((e) => ({ file: e.file, name: e.manifest.name })), manifestBytes));
       stats.zipsWritten++;
-      return (await stat(final)).size;
+      return (await store.sizeOf(final))!;
     });
     return {
       href: publisher.publish(name, final),

@@ -66,7 +66,9 @@ export function createPicture(ctx: PictureContext): ImagePipeline['picture'] {
       await Promise.all(plans.map((p) => ctx.renditions.realise(src, p)));
     } catch (error) {
       const refusal = decodeRefusal(error);
-      await ctx.sources.markBroken(src, 'image', refusal).catch(() => undefined);
+      // Only bytes that are there and fail to decode are remembered as broken; a source file that
+      // went missing (removed from a shared cache mid-build) is fetched again by the next build.
+      if (await store.exists(src.path)) await ctx.sources.markBroken(src, 'image', refusal).catch(() => undefined);
       refusals.refuse(url, opts.page, refusal);
       return placeholder('refused', refusal.message, declared);
     }

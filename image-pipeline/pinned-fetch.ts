@@ -23,20 +23,18 @@ import type { HostPolicy } from './host-policy.ts';
 /** A `dns.lookup`-shaped function (`all` or not, any family hint) that answers only checked addresses. */
 export function pinnedLookup(policy: Pick<HostPolicy, 'connectAddresses'>): LookupFunction {
   return (hostname, options, callback) => {
+    const answer = (addresses: string[]) => {
+      const family = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : options.family;
+      const usable = family === 4 || family === 6 ? addresses.filter((a) => isIP(a) === family) : addresses;
+      const first = usable[0];
+      if (first === undefined) callback(new RefusedError('network', `host ${hostname} has no IPv${family} address`), '', 0);
+      else if (options.all) callback(null, usable.map((address) => ({ address, family: isIP(address) })));
+      else callback(null, first, isIP(first));
+    };
+    // Answered on a fresh tick, as dns.lookup does: the socket's callback never runs inside this promise chain.
     policy.connectAddresses(hostname).then(
-      (addresses) => {
-        const family = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : options.family;
-        const usable = family === 4 || family === 6 ? addresses.filter((a) => isIP(a) === family) : addresses;
-        const first = usable[0];
-        if (first === undefined) {
-          callback(new RefusedError('network', `host ${hostname} has no IPv${family} address`), '', 0);
-        } else if (options.all) {
-          callback(null, usable.map((address) => ({ address, family: isIP(address) })));
-        } else {
-          callback(null, first, isIP(first));
-        }
-      },
-      (error: unknown) => callback(error as NodeJS.ErrnoException, '', 0),
+      (addresses) => process.nextTick(answer, addresses),
+      (error: unknown) => process.nextTick(callback, error as NodeJS.ErrnoException, '', 0),
     );
   };
 }
@@ -50,9 +48,16 @@ export function createPinnedFetch(policy: Pick<HostPolicy, 'connectAddresses'>):
     connect(options, callback) {
       // A literal address (IPv6 with or without brackets) makes no lookup, so it is checked here.
       if (isIP(options.hostname.replace(/^\[(.*)\]$/, '$1')) === 0) return connect(options, callback);
+      const connectChecked = () => {
+        try {
+          connect(options, callback);
+        } catch (error) {
+          callback(error as Error, null);
+        }
+      };
       policy.connectAddresses(options.hostname).then(
-        () => connect(options, callback),
-        (error: unknown) => callback(error as Error, null),
+        () => process.nextTick(connectChecked),
+        (error: unknown) => process.nextTick(callback, error as Error, null),
       );
     },
   });

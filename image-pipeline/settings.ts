@@ -40,7 +40,7 @@ export function resolveSettings(options: ImagePipelineOptions): Settings {
     stallTimeoutMs: options.stallTimeoutMs ?? 20_000,
     retries: options.retries ?? 2,
     backoff: {
-      baseDelayMs: options.backoff?.baseDelayMs ?? 250,
+      baseDelayMs: options.backoff?.baseDelayMs ?? 1000,
       maxDelayMs: options.backoff?.maxDelayMs ?? 10_000,
       retryAfterCapMs: options.backoff?.retryAfterCapMs ?? 30_000,
       random: options.backoff?.random ?? Math.random,

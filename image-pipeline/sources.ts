@@ -66,6 +66,7 @@ export function createSources({ store, stats, settings, cpu, fetch, policy }: So
           stallTimeoutMs: settings.stallTimeoutMs,
           tmpDir: store.tmpDir,
           etag: usable?.etag,
+          etagUrl: usable?.finalUrl,
         }),
       );
     const result = await pRetry(
@@ -94,10 +95,11 @@ export function createSources({ store, stats, settings, cpu, fetch, policy }: So
     }
     stats.downloads++;
     stats.downloadedBytes += result.bytes;
+    const finalUrl = result.finalUrl === url ? undefined : result.finalUrl;
     try {
       // Same bytes as before (a server without ETags, or a snapshot): nothing to inspect again.
       if (usable && usable.sha256 === result.sha256) {
-        if (usable.etag !== result.etag) await store.writeRecord({ ...usable, etag: result.etag });
+        if (usable.etag !== result.etag || usable.finalUrl !== finalUrl) await store.writeRecord({ ...usable, etag: result.etag, finalUrl });
         return sourceFrom(usable, kind);
       }
       let info: BlobInfo;
@@ -110,10 +112,10 @@ export function createSources({ store, stats, settings, cpu, fetch, policy }: So
             : await inspect({ stats, cpu, maxPixels }, kind, result.file, result.head, result.tail);
       } catch (error) {
         const refusal = asRefusal(error);
-        await store.writeRecord({ url, etag: result.etag, sha256: result.sha256, bytes: result.bytes, format: sniff(result.head), refused: { kind: refusal.kind, message: refusal.message, caps: capsOf(kind) } });
+        await store.writeRecord({ url, etag: result.etag, finalUrl, sha256: result.sha256, bytes: result.bytes, format: sniff(result.head), refused: { kind: refusal.kind, message: refusal.message, caps: capsOf(kind) } });
         throw refusal;
       }
-      const fresh: SourceRecord = { v: 0, url, etag: result.etag, sha256: result.sha256, bytes: result.bytes, ...info };
+      const fresh: SourceRecord = { v: 0, url, etag: result.etag, finalUrl, sha256: result.sha256, bytes: result.bytes, ...info };
       const blob = store.blobPath(result.sha256, FORMAT_INFO[info.format].ext);
       // Already held (same bytes under another URL): the temporary file goes in `finally`.
       if (!(await store.exists(blob))) await store.commit(result.file, blob);

@@ -18,7 +18,7 @@
  * scheduled rebuilds does not grow forever.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pruneUnused, type PruneResult } from '../content-loaders/cache-pruning.ts';
 import type { RefusalKind } from './errors.ts';
@@ -31,6 +31,8 @@ export interface SourceRecord {
   v: number;
   url: string;
   etag?: string | undefined;
+  /** Where the bytes came from after redirects, when that differs from `url`. */
+  finalUrl?: string | undefined;
   sha256: string;
   bytes: number;
   format: FileFormat;
@@ -59,6 +61,8 @@ export interface Store {
   writeBlobInfo(sha256: string, info: BlobInfo): Promise<void>;
   outPath(name: string): string;
   exists(file: string): Promise<boolean>;
+  /** The size of a cache file, or undefined when it is not there. */
+  sizeOf(file: string): Promise<number | undefined>;
   /** A fresh temporary path in tmp/. */
   tmpPath(hint: string): Promise<string>;
   /** Moves a finished temporary file to its final path. */
@@ -88,8 +92,14 @@ export function createStore(dir: string): Store {
   };
   const recordPath = (url: string) => path.join(sources, `${sha256(url)}.json`);
   const used = new Set<string>();
+  // Marked fresh at its first use, not only at the end of the build: another build sharing the
+  // cache and pruning meanwhile must not take a file this build is about to read.
   const use = <T,>(file: string, value: T): T => {
-    used.add(file);
+    if (!used.has(file)) {
+      used.add(file);
+      const now = new Date();
+      void utimes(file, now, now).catch(() => undefined);
+    }
     return value;
   };
 
@@ -136,6 +146,10 @@ export function createStore(dir: string): Store {
         return false;
       }
     },
+    async sizeOf(file) {
+      const info = await stat(file).catch(() => undefined);
+      return info?.isFile() ? use(file, info.size) : undefined;
+    },
     async tmpPath(hint) {
       await ensure(tmpDir);
       return path.join(tmpDir, `${hint.replace(/[^a-z0-9.-]/gi, '_')}-${process.pid}-${randomBytes(6).toString('hex')}`);
@@ -158,7 +172,7 @@ export function createStore(dir: string): Store {
       await ensure(path.dirname(final));
       try {
         await rename(tmp, final);
-        used.add(final);
+        use(final, undefined);
       } catch (error) {
         await rm(tmp, { force: true });
         throw error;

@@ -235,7 +235,7 @@ export interface ImagePipelineOptions {
   retries?: number;
   /**
    * The wait before retry n (from 0): full jitter, random(0, min(maxDelayMs, baseDelayMs * 2^n)), and
-   * at least the server's Retry-After, shortened to retryAfterCapMs. Defaults 250 ms, 10 s, 30 s;
+   * at least the server's Retry-After, shortened to retryAfterCapMs. Defaults 1 s, 10 s, 30 s;
    * `random` and `sleep` can be injected (tests).
    */
   backoff?: Partial<Backoff>;
@@ -262,6 +262,6 @@ export interface ImagePipeline {
   published(): ReadonlyMap<string, string>;
   /** Copies every published output into `<outDir>/_media/` (or the given folder). */
   emit(mediaDir: string): Promise<{ files: number }>;
-  /** After a good build: removes cache files no build has used for `maxAgeMs` (see Store.prune). */
+  /** Once every page is rendered: removes cache files no build has used for `maxAgeMs` (see Store.prune). */
   pruneCache(maxAgeMs: number): Promise<{ files: number; bytes: number }>;
 }

@@ -116,7 +116,7 @@ export interface NewsroomClient {
   /** Path and query as they appear in errors and logs, e.g. `/v1/pressrooms/4201/press_releases?page=2&limit=100`. */
   endpoint(path: string, query?: Query): string;
   stats(): ClientStats;
-  /** After a good build: removes HTTP cache entries no build has used for `maxAgeMs` (nothing without a cache). */
+  /** Once every page is rendered: removes HTTP cache entries no build has used for `maxAgeMs` (nothing without a cache). */
   pruneCache(maxAgeMs: number): Promise<PruneResult>;
 }
 

@@ -2,7 +2,7 @@
  * The site's build integration: validates the configuration before anything
  * runs (a wrong value stops the build with one line naming the variable),
  * serves the bundled demo press room when no upstream is configured, prints
- * the one-line loading summary, and after a good build removes HTTP cache
+ * the one-line loading summary, and once every page is rendered removes HTTP cache
  * entries no build has used for 30 days.
  */
 import type { AstroIntegration } from 'astro';

@@ -117,8 +117,9 @@ export type MediaSection = (typeof MEDIA_SECTIONS)[number];
 export const mediaHref = (section?: MediaSection, page = 1): string =>
   section === undefined ? '/media/' : page <= 1 ? `/media/${section}/` : `/media/${section}/${page}/`;
 
-/** A media item's anchor where it is listed (`#image-91001`): ids are per type upstream. */
-export const mediaAnchor = (item: { type: string; id: number }): string => `${item.type}-${item.id}`;
+const MEDIA_TYPES = new Set(['image', 'movie', 'video', 'sound', 'document']);
+/** A media item's anchor where it is listed (`#image-91001`): ids are per type upstream; an unknown type is `media`. */
+export const mediaAnchor = (item: { type: string; id: number }): string => `${MEDIA_TYPES.has(item.type) ? item.type : 'media'}-${item.id}`;
 
 /** Clippings per page of /coverage/. */
 export const COVERAGE_PAGE_SIZE = 20;

@@ -5,7 +5,9 @@
  * zip bytes from two independent runs, no zip for locked or protected kits.
  */
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { readFile, readdir, utimes } from 'node:fs/promises';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import yauzl from 'yauzl';
 import { startEmulator, type RunningEmulator } from '../../emulator/server.ts';
@@ -111,6 +113,21 @@ describe('downloads and media-kit zips', () => {
     // cacheA already held this zip (previous test): nothing downloaded, nothing zipped.
     expect(a.stats()).toMatchObject({ downloads: 0, zipsWritten: 0, sharpOps: 0 });
     expect(b.stats().zipsWritten).toBe(1);
+  });
+
+  it('keeps a reused zip and its originals through a cache prune, however old their files are', async () => {
+    const kit = pickKit();
+    const longAgo = new Date(Date.now() - 40 * 86_400_000);
+    const files = (await readdir(cacheB.dir, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name));
+    for (const file of files) await utimes(file, longAgo, longAgo);
+    const p = testPipeline({ apiUrl: emulator.url, cacheDir: cacheB.dir });
+    const zip = await p.mediaKitZip(kit);
+    expect(p.stats()).toMatchObject({ downloads: 0, zipsWritten: 0 });
+    await p.pruneCache(30 * 86_400_000);
+    expect(existsSync(fileOf(p, zip!.href)), 'the reused zip').toBe(true);
+    const again = testPipeline({ apiUrl: emulator.url, cacheDir: cacheB.dir });
+    expect(await again.mediaKitZip(kit)).toEqual(zip);
+    expect(again.stats()).toMatchObject({ downloads: 0, zipsWritten: 0 });
   });
 
   it('gives no zip for locked or password-protected kits, even if media were present', async () => {

@@ -58,6 +58,7 @@ describe('image guards', () => {
   let cache: Awaited<ReturnType<typeof tempDir>>;
   let jpeg: Buffer;
   let flaky = 0;
+  let redirectorValidators = 0;
 
   beforeAll(async () => {
     cache = await tempDir('guards');
@@ -109,6 +110,14 @@ describe('image guards', () => {
       if (url === '/to-localhost') return void res.writeHead(302, { location: `${other.url.replace('127.0.0.1', 'localhost')}/ok.jpg` }).end();
       if (url === '/to-file') return void res.writeHead(302, { location: 'file:///etc/passwd' }).end();
       if (url === '/to-ok') return void res.writeHead(301, { location: '/ok.jpg' }).end();
+      if (url.startsWith('/redirector')) {
+        // A redirect hop that would answer 304 for any validator: it must never be asked with one.
+        if (req.headers['if-none-match']) {
+          redirectorValidators++;
+          return void res.writeHead(304).end();
+        }
+        return void res.writeHead(302, { location: `/ok.jpg?signature=${url.length}-${Date.now()}` }).end();
+      }
       if (url.startsWith('/loop')) return void res.writeHead(307, { location: `/loop${url.length}` }).end();
       res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"Missing"}');
     });
@@ -153,6 +162,15 @@ describe('image guards', () => {
       const second = pipeline();
       expect((await picture(second, `${server.url}/to-ok`)).ok).toBe(true);
       expect(second.stats()).toMatchObject({ downloads: 0, notModified: 1 });
+
+      // A signed redirect target (new query each time) is still the same resource: a 304 from it, none asked of the redirector.
+      const third = pipeline();
+      expect((await picture(third, `${server.url}/redirector`)).ok).toBe(true);
+      expect(third.stats()).toMatchObject({ downloads: 1 });
+      const fourth = pipeline();
+      expect((await picture(fourth, `${server.url}/redirector`)).ok).toBe(true);
+      expect(fourth.stats()).toMatchObject({ downloads: 0, notModified: 1 });
+      expect(redirectorValidators).toBe(0);
     } finally {
       await own.remove();
     }
@@ -328,6 +346,8 @@ describe('host policy', () => {
     ['224.0.0.1', 'reserved'],
     ['2002:7f00:1::', 'loopback'],
     ['::7f00:1', 'reserved'], // IPv4-compatible ::127.0.0.1, as URL parsing spells it
+    ['64:ff9b:1::a9fe:a9fe', 'reserved'], // local-use NAT64 of 169.254.169.254
+    ['::ffff:0:a9fe:a9fe', 'reserved'], // IPv4-translated 169.254.169.254
     ['2606:4700::1111', 'public'],
   ])('%s is %s', (address, kind) => {
     expect(classifyAddress(address)).toBe(kind);

@@ -141,7 +141,7 @@ describe('download transport', () => {
         backoff: { random: () => 0.5, sleep: async (ms) => void waits.push(ms) },
       });
       expect(await p.downloadUrl(original, { title: 'Flaky' })).toMatchObject({ type: 'JPEG image' });
-      expect(waits).toEqual([2000]); // Retry-After beats the jitter (0.5 × 250 ms)
+      expect(waits).toEqual([2000]); // Retry-After beats the jitter (0.5 × 1000 ms)
       expect(p.stats()).toMatchObject({ retries: 1, downloads: 1, refused: 0 });
       expect((await requestsFor(original)).map((r) => [r.status, r.fault])).toEqual([
         [503, 'status:503'],

@@ -1,6 +1,7 @@
 /** Head metadata: canonical URLs, Open Graph, robots, and JSON-LD that parses and says the right things. */
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { elements, jsonLd, loadPages, meta, type BuiltPage } from '../helpers.ts';
+import { isLegacyPath } from '../../../src/lib/paths.ts';
 
 const siteDir = inject('siteDir');
 const siteUrl = inject('siteUrl');
@@ -8,7 +9,7 @@ let pages: BuiltPage[];
 
 beforeAll(async () => {
   // Redirect pages at the hosted newsroom's old addresses have their own test (legacy-redirects.test.ts).
-  pages = (await loadPages(siteDir)).filter((p) => p.redirectTo === undefined);
+  pages = (await loadPages(siteDir)).filter((p) => !isLegacyPath(p.path));
 });
 
 type Ld = Record<string, unknown>;
