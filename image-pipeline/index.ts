@@ -61,6 +61,7 @@ import type {
 } from './types.ts';
 
 export { createImagePipeline } from './pipeline.ts';
+export { createGuardedOpener } from './pinned-fetch.ts';
 export type {
   CallOptions,
   Download,

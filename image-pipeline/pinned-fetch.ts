@@ -18,7 +18,8 @@ import { isIP, type LookupFunction } from 'node:net';
 import { Agent, buildConnector, fetch as undiciFetch } from 'undici';
 import type { FetchLike } from '../content-loaders/client/request.ts';
 import { RefusedError } from './errors.ts';
-import type { HostPolicy } from './host-policy.ts';
+import { openGuarded } from './download.ts';
+import { createHostPolicy, type HostPolicy } from './host-policy.ts';
 
 /** A `dns.lookup`-shaped function (`all` or not, any family hint) that answers only checked addresses. */
 export function pinnedLookup(policy: Pick<HostPolicy, 'connectAddresses'>): LookupFunction {
@@ -62,4 +63,14 @@ export function createPinnedFetch(policy: Pick<HostPolicy, 'connectAddresses'>):
     },
   });
   return (input, init) => undiciFetch(input, { ...(init as Parameters<typeof undiciFetch>[1]), dispatcher: agent }) as unknown as Promise<Response>;
+}
+
+/**
+ * Opens media URLs under the host policy outside a build (snapshot recording): every hop checked,
+ * every connection pinned to checked addresses, no https→http downgrade; resolves with the final answer.
+ */
+export function createGuardedOpener(options: { apiUrl: string; imageHosts?: readonly string[] }): (url: string, signal?: AbortSignal) => Promise<Response> {
+  const policy = createHostPolicy(options);
+  const fetch = createPinnedFetch(policy);
+  return async (url, signal) => (await openGuarded(url, { fetch, policy, signal: signal ?? new AbortController().signal })).response;
 }

@@ -9,6 +9,7 @@ import { loadConfig } from '../content-loaders/config.ts';
 import { formatBytes } from '../content-loaders/format-bytes.ts';
 import { recordSnapshot } from '../content-loaders/snapshot/record-press-room.ts';
 import { needsEmbeddedApi, startEmbeddedApi } from '../emulator/embedded.ts';
+import { createGuardedOpener } from '../image-pipeline/index.ts';
 
 const USAGE = 'usage: npm run snapshot -- --out DIR';
 
@@ -28,7 +29,9 @@ async function main(): Promise<number> {
   try {
     const config = loadConfig(process.env);
     if (embedded) console.log(`snapshot: no PRESSROOM_API_URL, recording the demo press room ${embedded.emulator.pressroom.id}`);
-    const result = await recordSnapshot({ config, out, log: (line) => console.log(`snapshot: ${line}`) });
+    // Media originals under the same host policy as a build's image downloads (DESIGN.md, Security rules).
+    const openMedia = createGuardedOpener({ apiUrl: config.apiUrl!, imageHosts: config.imageHosts });
+    const result = await recordSnapshot({ config, out, openMedia, log: (line) => console.log(`snapshot: ${line}`) });
     console.log(
       `snapshot: wrote ${out}: ${result.apiResponses} API responses, ${result.mediaFiles} media originals` +
         `${result.mediaFailures.length ? ` (${result.mediaFailures.length} failed)` : ''}, ${formatBytes(result.bytes)} in ${Math.round(performance.now() - started)} ms`,

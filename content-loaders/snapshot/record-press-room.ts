@@ -8,7 +8,7 @@ import type { PressroomConfig } from '../config.ts';
 import { mediaOriginalUrls } from '../media-urls.ts';
 import { validateItem } from '../schemas/validate.ts';
 import { SOURCES } from '../sources/index.ts';
-import { createSnapshotRecorder } from './record.ts';
+import { createSnapshotRecorder, type OpenMedia } from './record.ts';
 import type { Manifest } from './manifest.ts';
 
 export interface RecordOptions {
@@ -18,6 +18,8 @@ export interface RecordOptions {
   log?: (line: string) => void;
   /** Per media download (default 60 s). */
   mediaTimeoutMs?: number;
+  /** How media originals are opened (default: the recorder's fetch, redirects followed unchecked). */
+  openMedia?: OpenMedia;
 }
 
 export interface RecordResult {
@@ -29,7 +31,7 @@ export interface RecordResult {
   bytes: number;
 }
 
-export async function recordSnapshot({ config, out, log = () => {}, mediaTimeoutMs = 60_000 }: RecordOptions): Promise<RecordResult> {
+export async function recordSnapshot({ config, out, log = () => {}, mediaTimeoutMs = 60_000, openMedia }: RecordOptions): Promise<RecordResult> {
   if (!config.apiUrl || !config.pressroomId) throw new Error('recordSnapshot needs PRESSROOM_API_URL and PRESSROOM_ID');
   const recorder = createSnapshotRecorder(out);
   const client = createNewsroomClient({
@@ -63,7 +65,7 @@ export async function recordSnapshot({ config, out, log = () => {}, mediaTimeout
     urls.map((url) =>
       limit(async () => {
         try {
-          await recorder.download(url, { signal: AbortSignal.timeout(mediaTimeoutMs) });
+          await recorder.download(url, { signal: AbortSignal.timeout(mediaTimeoutMs), ...(openMedia && { open: openMedia }) });
         } catch (error) {
           failures.push(url);
           log(`media: could not download ${url} (${(error as Error).message}); it is left out of the snapshot`);

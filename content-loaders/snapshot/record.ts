@@ -17,11 +17,18 @@ import type { FetchLike } from '../client/request.ts';
 import { formatBytes } from '../format-bytes.ts';
 import { MANIFEST_FILE, SNAPSHOT_FORMAT, filePath, recordedUrl, sha256Hex, type Manifest, type ManifestEntry } from './manifest.ts';
 
+/**
+ * How a media original is opened: the answer at the end of its redirects. The product passes the
+ * image pipeline's guarded opener (host policy on every hop, connections pinned to checked
+ * addresses: scripts/snapshot.ts); the default follows redirects with the recorder's fetch.
+ */
+export type OpenMedia = (url: string, signal: AbortSignal | undefined) => Promise<Response>;
+
 export interface SnapshotRecorder {
   /** For the API client: answers 200 are recorded and handed back. */
   fetch: FetchLike;
   /** Records one media original, streamed to disk; rejects on a non-200 answer or past `maxBytes`. */
-  download(url: string, options?: { signal?: AbortSignal; maxBytes?: number }): Promise<ManifestEntry>;
+  download(url: string, options?: { signal?: AbortSignal; maxBytes?: number; open?: OpenMedia }): Promise<ManifestEntry>;
   /** Writes the manifest; entries sorted by URL so it is stable. */
   save(api: Manifest['api'], recordedAt: Date): Promise<Manifest>;
   readonly count: number;
@@ -56,8 +63,13 @@ export function createSnapshotRecorder(dir: string, inner: FetchLike = (input, i
     return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
   };
 
-  async function download(url: string, { signal, maxBytes = SNAPSHOT_MAX_MEDIA_BYTES }: { signal?: AbortSignal; maxBytes?: number } = {}): Promise<ManifestEntry> {
-    const response = await inner(url, signal ? { signal } : {});
+  const openPlain: OpenMedia = (url, signal) => inner(url, signal ? { signal } : {});
+
+  async function download(
+    url: string,
+    { signal, maxBytes = SNAPSHOT_MAX_MEDIA_BYTES, open = openPlain }: { signal?: AbortSignal; maxBytes?: number; open?: OpenMedia } = {},
+  ): Promise<ManifestEntry> {
+    const response = await open(url, signal);
     if (response.status !== 200 || !response.body) {
       await response.body?.cancel().catch(() => undefined);
       throw new Error(`HTTP ${response.status}`);

@@ -13,6 +13,7 @@ import { mediaOriginalUrls } from '../../content-loaders/media-urls.ts';
 import { readManifest, sha256Hex } from '../../content-loaders/snapshot/manifest.ts';
 import { recordSnapshot, type RecordResult } from '../../content-loaders/snapshot/record-press-room.ts';
 import { createSnapshotRecorder } from '../../content-loaders/snapshot/record.ts';
+import { createGuardedOpener } from '../../image-pipeline/index.ts';
 import { TEST_MEDIA_CACHE } from '../helpers/emulator.ts';
 import { dataOf, loadAll, runtimeFor, type LoadRun } from '../helpers/loader-context.ts';
 
@@ -67,6 +68,13 @@ describe('recording', () => {
       expect(entry).toMatchObject({ url: big.url, sha256: big.sha256, bytes: big.bytes });
       expect(await readdir(path.join(capped, 'files'))).toEqual([big.sha256]);
       expect(recorder.count).toBe(1);
+
+      // Through the image pipeline's guarded opener (what `npm run snapshot` uses): a media host on
+      // loopback is refused unless the API lives there, and nothing is written.
+      const guarded = createSnapshotRecorder(path.join(capped, 'guarded'));
+      await expect(guarded.download(big.url, { open: createGuardedOpener({ apiUrl: 'https://api.example.test' }) })).rejects.toThrow(/loopback|address/);
+      expect(guarded.count).toBe(0);
+      expect(await guarded.download(big.url, { open: createGuardedOpener({ apiUrl: api.url }) })).toMatchObject({ sha256: big.sha256 });
     } finally {
       await rm(capped, { recursive: true, force: true });
     }
