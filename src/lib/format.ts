@@ -9,11 +9,24 @@ export function formatFileSize(bytes: number, lang: string): string {
     value /= 1000;
     unit++;
   }
-  try {
-    return new Intl.NumberFormat(lang, { style: 'unit', unit: units[unit], unitDisplay: 'short', maximumFractionDigits: unit === 0 ? 0 : 1 }).format(value);
-  } catch {
-    return `${value.toFixed(unit === 0 ? 0 : 1)} ${['B', 'kB', 'MB', 'GB'][unit]}`;
+  const format = sizeFormat(lang, units[unit]!, unit === 0 ? 0 : 1);
+  return format ? format.format(value) : `${value.toFixed(unit === 0 ? 0 : 1)} ${['B', 'kB', 'MB', 'GB'][unit]}`;
+}
+
+const sizeFormats = new Map<string, Intl.NumberFormat | null>();
+/** One formatter per language and unit (pages format many sizes); null for a language Intl refuses. */
+function sizeFormat(lang: string, unit: string, digits: number): Intl.NumberFormat | null {
+  const key = `${lang} ${unit}`;
+  let format = sizeFormats.get(key);
+  if (format === undefined) {
+    try {
+      format = new Intl.NumberFormat(lang, { style: 'unit', unit, unitDisplay: 'short', maximumFractionDigits: digits });
+    } catch {
+      format = null;
+    }
+    sizeFormats.set(key, format);
   }
+  return format;
 }
 
 /** A `tel:` URL for a phone number as people write it ("+31 20 794 1139"), or null. */

@@ -442,8 +442,17 @@ export function pagedTitle(t: Translate, name: string, page: { currentPage: numb
   return page.currentPage > 1 ? `${name} (${t('page', { page: page.currentPage, pages: page.lastPage })})` : name;
 }
 
-/** The language's name in `inLang` ("Nederlands" for nl in nl, "Dutch" in en). */
+const languageNames = new Map<string, string>();
+
+/** The language's name in `inLang` ("Nederlands" for nl in nl, "Dutch" in en); every page asks, so answers are kept. */
 export function languageName(lang: string, inLang: string = lang): string {
+  const key = `${lang} ${inLang}`;
+  let name = languageNames.get(key);
+  if (name === undefined) languageNames.set(key, (name = displayName(lang, inLang)));
+  return name;
+}
+
+function displayName(lang: string, inLang: string): string {
   try {
     const name = new Intl.DisplayNames([inLang], { type: 'language' }).of(lang);
     if (name && name !== lang) return name.charAt(0).toLocaleUpperCase(inLang) + name.slice(1);
