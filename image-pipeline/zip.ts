@@ -25,11 +25,16 @@ export interface ZipEntry {
 }
 
 /** Writes `out`: the entries, then `MANIFEST.json`. */
-export async function buildZip(out: string, entries: ZipEntry[], manifest: Buffer): Promise<void> {
+export function buildZip(out: string, entries: ZipEntry[], manifest: Buffer): Promise<void> {
+  return zipFiles(out, entries, [{ name: 'MANIFEST.json', bytes: manifest }]);
+}
+
+/** Writes `out`: the files in the given order, then the in-memory ones. */
+export async function zipFiles(out: string, entries: ZipEntry[], buffers: Array<{ name: string; bytes: Buffer }> = []): Promise<void> {
   const zip = new yazl.ZipFile();
   const options = { mtime: FIXED_MTIME(), mode: MODE, compress: false, forceDosTimestamp: true };
   for (const entry of entries) zip.addFile(entry.file, entry.name, options);
-  zip.addBuffer(manifest, 'MANIFEST.json', options);
+  for (const buffer of buffers) zip.addBuffer(buffer.bytes, buffer.name, options);
   zip.end();
   await pipeline(zip.outputStream as Readable, createWriteStream(out));
 }

@@ -4,11 +4,12 @@
  * leaves the previous site exactly as it was. Default output: `dist/`.
  */
 import { existsSync } from 'node:fs';
-import { rename, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { build } from 'astro';
 import { closeEmbeddedApis } from '../emulator/embedded.ts';
+import { swapIn } from './staged-output.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 // Builds run in CI and cron jobs with no network; never phone home.
@@ -18,7 +19,6 @@ async function main(): Promise<number> {
   const { values } = parseArgs({ options: { out: { type: 'string' } } });
   const out = path.resolve(values.out ?? path.join(root, 'dist'));
   const staging = `${out}.building`;
-  const previous = `${out}.previous`;
   await rm(staging, { recursive: true, force: true });
   try {
     await build({ root, outDir: staging });
@@ -28,10 +28,7 @@ async function main(): Promise<number> {
     await rm(staging, { recursive: true, force: true });
     return 1;
   }
-  await rm(previous, { recursive: true, force: true });
-  if (existsSync(out)) await rename(out, previous);
-  await rename(staging, out);
-  await rm(previous, { recursive: true, force: true });
+  await swapIn(staging, out);
   return 0;
 }
 
