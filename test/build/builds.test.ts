@@ -4,9 +4,11 @@
  * snapshots end to end — record the demo press room, build from the snapshot
  * twice with no API at all, byte-identical trees — and a build against an API
  * that requires a key, which must appear nowhere in the output or the logs;
- * and an offline archive made from the snapshot, opened from a folder in Chromium.
+ * an offline archive made from the snapshot, opened from a folder in Chromium;
+ * and a signed publish event from the emulator rebuilding and deploying through
+ * `npm run webhooks`.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import { cp, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
@@ -134,6 +136,57 @@ describe('building from a snapshot', () => {
     } finally {
       await browser.close();
     }
+  }, 600_000);
+
+  it('rebuilds and deploys when the emulator sends a signed publish event to npm run webhooks', async () => {
+    const secret = `whsec_${Buffer.from('pressroom-static webhook test key').toString('base64')}`;
+    const api = await startEmulator({ frozenClock: true, cacheDir: TEST_MEDIA_CACHE });
+    const out = path.join(tmp, 'webhook-site');
+    const env = {
+      ...process.env,
+      PRESSROOM_SNAPSHOT: '',
+      PRESSROOM_API_URL: api.url,
+      PRESSROOM_ID: String(api.pressroom.id),
+      PRESSROOM_WEBHOOK_SECRET: secret,
+      PRESSROOM_DEPLOY_COMMAND: 'cp "$PRESSROOM_SITE_DIR/index.html" "$PRESSROOM_SITE_DIR.deployed.html"',
+    };
+    const receiver = spawn(node, ['scripts/webhooks.ts', '--port', '0', '--out', out, '--debounce-ms', '200'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    receiver.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    receiver.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const waitFor = async (pattern: RegExp, ms: number) => {
+      const deadline = Date.now() + ms;
+      while (!pattern.test(output)) {
+        if (Date.now() > deadline || receiver.exitCode !== null) throw new Error(`no ${pattern} in the receiver's output:\n${output}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      return pattern.exec(output)!;
+    };
+    try {
+      const [, url] = await waitFor(/listening on (http:\/\/127\.0\.0\.1:\d+)\/webhooks/, 30_000);
+      const subscribed = await fetch(`${api.url}/_emulator/webhooks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: `${url}/webhooks`, secret }) });
+      expect(subscribed.status).toBe(201);
+      const kit = ((await (await fetch(`${api.url}/v1/pressrooms/${api.pressroom.id}/media_kits?limit=1`)).json()) as { data: Array<{ id: number; permalink: string }> }).data[0]!;
+      const unpublished = await fetch(`${api.url}/v1/media_kits/${kit.id}/unpublish.json`, { method: 'PUT', headers: { authorization: `Bearer ${api.managementKey}` } });
+      expect(unpublished.status).toBe(200);
+
+      await waitFor(/webhooks: (done|FAILED): .*\(1 delivery\)/, 300_000);
+      expect(output).toMatch(/media_kit\.unpublished \S+ → build scheduled/);
+      expect(output).toMatch(/webhooks: done: built .* and deployed/);
+      expect(output).toMatch(/build: .*page\(s\) built/);
+      expect(existsSync(path.join(out, 'index.html'))).toBe(true);
+      expect(existsSync(`${out}.deployed.html`)).toBe(true);
+      expect(existsSync(path.join(out, 'media-kits', kit.permalink.split('/').pop()!, 'index.html'))).toBe(false);
+      expect(existsSync(path.join(out, 'media-kits', 'index.html'))).toBe(true);
+      const health = (await (await fetch(`${url}/healthz`)).json()) as { data: { state: string; builds: number; last: { ok: boolean } } };
+      expect(health.data).toMatchObject({ state: 'idle', builds: 1, last: { ok: true } });
+      expect(output).not.toContain(secret);
+    } finally {
+      receiver.kill('SIGTERM');
+      await new Promise((resolve) => receiver.once('exit', resolve));
+      await api.close();
+    }
+    expect(receiver.exitCode).toBe(0);
   }, 600_000);
 
   it('sends the API key and writes it to no output file, cache or log line', async () => {

@@ -1,0 +1,90 @@
+/**
+ * One build at a time, bursts coalesced: a request waits `debounceMs` for the
+ * rest of its burst, then starts a build; requests that arrive while a build
+ * runs ask for exactly one more build after it (they need the newest data,
+ * which that one will fetch), however many there were.
+ */
+export interface BuildOutcome {
+  ok: boolean;
+  /** One line: what was built and deployed, or what failed. */
+  summary: string;
+}
+
+export interface BuildRecord extends BuildOutcome {
+  /** Requests this build answered. */
+  requests: number;
+  ms: number;
+}
+
+export interface BuildQueueStatus {
+  state: 'idle' | 'scheduled' | 'building';
+  /** A further build is due after the running one. */
+  pending: boolean;
+  builds: number;
+  last: BuildRecord | null;
+}
+
+export interface BuildQueue {
+  /** Asks for a build that starts after every request so far. */
+  request(): void;
+  status(): BuildQueueStatus;
+  /** Resolves when nothing is scheduled or building. */
+  idle(): Promise<void>;
+}
+
+export function createBuildQueue(options: { run: () => Promise<BuildOutcome>; debounceMs: number; onBuilt?: (record: BuildRecord) => void }): BuildQueue {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let running: Promise<void> | undefined;
+  let waiting = 0; // requests not yet answered by a build that started after them
+  let pending = false;
+  let builds = 0;
+  let last: BuildRecord | null = null;
+  const idlers: Array<() => void> = [];
+
+  const settle = () => {
+    if (timer === undefined && running === undefined) for (const resolve of idlers.splice(0)) resolve();
+  };
+
+  async function buildLoop(): Promise<void> {
+    do {
+      pending = false;
+      const requests = waiting;
+      waiting = 0;
+      const started = performance.now();
+      let outcome: BuildOutcome;
+      try {
+        outcome = await options.run();
+      } catch (error) {
+        outcome = { ok: false, summary: `the build could not run: ${(error as Error).message}` };
+      }
+      builds++;
+      last = { ...outcome, requests, ms: Math.round(performance.now() - started) };
+      options.onBuilt?.(last);
+    } while (pending);
+  }
+
+  function start(): void {
+    timer = undefined;
+    running = buildLoop().finally(() => {
+      running = undefined;
+      settle();
+    });
+  }
+
+  return {
+    request() {
+      waiting++;
+      if (running) pending = true;
+      else if (timer === undefined) timer = setTimeout(start, options.debounceMs);
+    },
+    status() {
+      return { state: running ? 'building' : timer !== undefined ? 'scheduled' : 'idle', pending, builds, last };
+    },
+    idle() {
+      return new Promise<void>((resolve) => {
+        idlers.push(resolve);
+        settle();
+      });
+    },
+  };
+}
