@@ -148,7 +148,8 @@ describe('building from a snapshot', () => {
       PRESSROOM_API_URL: api.url,
       PRESSROOM_ID: String(api.pressroom.id),
       PRESSROOM_WEBHOOK_SECRET: secret,
-      PRESSROOM_DEPLOY_COMMAND: 'cp "$PRESSROOM_SITE_DIR/index.html" "$PRESSROOM_SITE_DIR.deployed.html"',
+      // The deploy command sees the site folder and never the webhook secret.
+      PRESSROOM_DEPLOY_COMMAND: 'cp "$PRESSROOM_SITE_DIR/index.html" "$PRESSROOM_SITE_DIR.deployed.html" && printf %s "$PRESSROOM_WEBHOOK_SECRET" > "$PRESSROOM_SITE_DIR.secret-seen"',
     };
     const receiver = spawn(node, ['scripts/webhooks.ts', '--port', '0', '--out', out, '--debounce-ms', '200'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
@@ -176,6 +177,7 @@ describe('building from a snapshot', () => {
       expect(output).toMatch(/build: .*page\(s\) built/);
       expect(existsSync(path.join(out, 'index.html'))).toBe(true);
       expect(existsSync(`${out}.deployed.html`)).toBe(true);
+      expect(await readFile(`${out}.secret-seen`, 'utf8')).toBe('');
       expect(existsSync(path.join(out, 'media-kits', kit.permalink.split('/').pop()!, 'index.html'))).toBe(false);
       expect(existsSync(path.join(out, 'media-kits', 'index.html'))).toBe(true);
       const health = (await (await fetch(`${url}/healthz`)).json()) as { data: { state: string; builds: number; last: { ok: boolean } } };
