@@ -1,10 +1,15 @@
 // @ts-check
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'astro/config';
 import sitemap from '@astrojs/sitemap';
 import pressroom from './src/integrations/pressroom.ts';
 import images from './image-pipeline/integration.ts';
 import search from './src/integrations/search.ts';
 import { isLegacyPath } from './src/lib/paths.ts';
+import { loadDotEnv } from './content-loaders/dot-env.ts';
+
+// The configuration contract's .env file, before anything reads PRESSROOM_* (the site URL just below).
+loadDotEnv(fileURLToPath(new URL('.', import.meta.url)));
 
 const site = (process.env.PRESSROOM_SITE_URL || 'http://localhost:4321').replace(/\/+$/, '');
 

@@ -1,7 +1,7 @@
 /**
  * The configuration contract (DESIGN.md "Configuration contract"), read from an
- * environment record. Pure: it reads only the record it is given (Astro/Vite
- * already load `.env` into the environment). Empty values count as unset.
+ * environment record. Pure: it reads only the record it is given (`.env` is
+ * loaded into the environment first by `dot-env.ts`). Empty values count as unset.
  *
  * A wrong value throws a ConfigError whose message is one line naming the
  * variable, the value (secrets shown as "(hidden)") and what is expected:

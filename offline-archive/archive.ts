@@ -9,9 +9,11 @@
  *                      (`PRESSROOM_SNAPSHOT=<out>/snapshot npm run build` rebuilds it)
  *   <out>.zip          the same folder, zipped
  *
- * Written beside `<out>` and swapped in only when complete: a failed run leaves
- * the previous archive as it was.
+ * Written beside `<out>` (the zip too) and swapped in only when complete: a
+ * failed run leaves the previous archive as it was, and a folder that is not
+ * an archive is never replaced.
  */
+import { existsSync, statSync } from 'node:fs';
 import { cp, mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { build } from 'astro';
@@ -20,7 +22,7 @@ import { readManifest } from '../content-loaders/snapshot/manifest.ts';
 import { recordSnapshot } from '../content-loaders/snapshot/record-press-room.ts';
 import { createGuardedOpener } from '../image-pipeline/index.ts';
 import { zipFiles } from '../image-pipeline/zip.ts';
-import { swapIn } from '../scripts/staged-output.ts';
+import { assertReplaceable, swapIn } from '../scripts/staged-output.ts';
 import { relativeLinks } from './relative-links.ts';
 
 export interface ArchiveOptions {
@@ -41,8 +43,14 @@ export interface ArchiveResult {
   zipBytes: number;
 }
 
+/** What every archive holds: an existing --out without them is not replaced. */
+const ARCHIVE_SIGNATURE = ['index.html', 'site', path.join('snapshot', 'manifest.json')];
+
 export async function makeArchive({ root, out, snapshot, env, log }: ArchiveOptions): Promise<ArchiveResult> {
+  await assertReplaceable(out, ARCHIVE_SIGNATURE);
   const staging = `${out}.building`;
+  const zip = `${out}.zip`;
+  const zipStaging = `${zip}.building`;
   await rm(staging, { recursive: true, force: true });
   await mkdir(staging, { recursive: true });
   try {
@@ -69,12 +77,14 @@ export async function makeArchive({ root, out, snapshot, env, log }: ArchiveOpti
     await buildFromSnapshot(root, snapshotDir, siteDir, env);
     const pages = await linkForFolder(siteDir);
     await writeFile(path.join(staging, 'index.html'), openerPage());
+    const files = await zipFolder(staging, path.basename(out), zipStaging);
     await swapIn(staging, out);
-    const { files, zip, zipBytes } = await zipFolder(out);
+    await rename(zipStaging, zip);
     log(`archive: ${out} (${pages} pages made to open from the folder) and ${zip}`);
-    return { pages, files, zip, zipBytes };
+    return { pages, files, zip, zipBytes: (await stat(zip)).size };
   } finally {
     await rm(staging, { recursive: true, force: true });
+    await rm(zipStaging, { force: true });
   }
 }
 
@@ -93,9 +103,13 @@ async function buildFromSnapshot(root: string, snapshotDir: string, siteDir: str
 /** Rewrites every page for opening from a folder; returns how many. */
 async function linkForFolder(siteDir: string): Promise<number> {
   const pages = (await readdir(siteDir, { recursive: true })).map((f) => f.split(path.sep).join('/')).filter((f) => f.endsWith('.html'));
+  const isFolder = (sitePath: string) => {
+    const target = path.join(siteDir, sitePath);
+    return target.startsWith(siteDir) && existsSync(target) && statSync(target).isDirectory();
+  };
   for (const page of pages) {
     const file = path.join(siteDir, page);
-    await writeFile(file, relativeLinks(await readFile(file, 'utf8'), page));
+    await writeFile(file, relativeLinks(await readFile(file, 'utf8'), page, isFolder));
   }
   return pages.length;
 }
@@ -111,16 +125,12 @@ function openerPage(): string {
   ].join('\n');
 }
 
-/** `<out>.zip`: every file of `out` under the folder's own name, in path order. */
-async function zipFolder(out: string): Promise<{ files: number; zip: string; zipBytes: number }> {
-  const name = path.basename(out);
-  const files = (await readdir(out, { recursive: true, withFileTypes: true }))
+/** Zips every file of `dir` under `name/`, in path order, into `zip`; returns how many. */
+async function zipFolder(dir: string, name: string, zip: string): Promise<number> {
+  const files = (await readdir(dir, { recursive: true, withFileTypes: true }))
     .filter((e) => e.isFile())
-    .map((e) => path.relative(out, path.join(e.parentPath, e.name)).split(path.sep).join('/'))
+    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)).split(path.sep).join('/'))
     .sort();
-  const zip = `${out}.zip`;
-  const temp = `${zip}.building`;
-  await zipFiles(temp, files.map((f) => ({ file: path.join(out, f), name: `${name}/${f}` })));
-  await rename(temp, zip);
-  return { files: files.length, zip, zipBytes: (await stat(zip)).size };
+  await zipFiles(zip, files.map((f) => ({ file: path.join(dir, f), name: `${name}/${f}` })));
+  return files.length;
 }

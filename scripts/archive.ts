@@ -7,12 +7,14 @@
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { loadDotEnv } from '../content-loaders/dot-env.ts';
 import { formatBytes } from '../content-loaders/format-bytes.ts';
 import { closeEmbeddedApis, needsEmbeddedApi, startEmbeddedApi } from '../emulator/embedded.ts';
 import { makeArchive } from '../offline-archive/archive.ts';
 
 const USAGE = 'usage: npm run archive -- --out DIR [--snapshot SNAPSHOT]';
 const root = path.resolve(import.meta.dirname, '..');
+loadDotEnv(root);
 process.env.ASTRO_TELEMETRY_DISABLED ??= '1';
 
 async function main(): Promise<number> {

@@ -9,9 +9,11 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { build } from 'astro';
 import { closeEmbeddedApis } from '../emulator/embedded.ts';
-import { swapIn } from './staged-output.ts';
+import { assertReplaceable, swapIn } from './staged-output.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
+/** What every build of this site writes: an existing --out without them is not replaced. */
+const SITE_SIGNATURE = ['index.html', '_astro'];
 // Builds run in CI and cron jobs with no network; never phone home.
 process.env.ASTRO_TELEMETRY_DISABLED ??= '1';
 
@@ -19,6 +21,12 @@ async function main(): Promise<number> {
   const { values } = parseArgs({ options: { out: { type: 'string' } } });
   const out = path.resolve(values.out ?? path.join(root, 'dist'));
   const staging = `${out}.building`;
+  try {
+    await assertReplaceable(out, SITE_SIGNATURE);
+  } catch (error) {
+    console.error(`build: ${(error as Error).message}`);
+    return 2;
+  }
   await rm(staging, { recursive: true, force: true });
   try {
     await build({ root, outDir: staging });
@@ -28,7 +36,13 @@ async function main(): Promise<number> {
     await rm(staging, { recursive: true, force: true });
     return 1;
   }
-  await swapIn(staging, out);
+  try {
+    await swapIn(staging, out);
+  } catch (error) {
+    console.error(`build: the new site could not replace ${out} (${(error as Error).message}); the previous one was kept`);
+    await rm(staging, { recursive: true, force: true });
+    return 1;
+  }
   return 0;
 }
 

@@ -5,6 +5,7 @@
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { loadDotEnv } from '../content-loaders/dot-env.ts';
 import { loadConfig } from '../content-loaders/config.ts';
 import { formatBytes } from '../content-loaders/format-bytes.ts';
 import { recordSnapshot } from '../content-loaders/snapshot/record-press-room.ts';
@@ -12,6 +13,7 @@ import { needsEmbeddedApi, startEmbeddedApi } from '../emulator/embedded.ts';
 import { createGuardedOpener } from '../image-pipeline/index.ts';
 
 const USAGE = 'usage: npm run snapshot -- --out DIR';
+loadDotEnv(path.resolve(import.meta.dirname, '..'));
 
 async function main(): Promise<number> {
   const { values } = parseArgs({ options: { out: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });

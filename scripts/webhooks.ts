@@ -3,10 +3,12 @@
  * the webhook receiver for publish-triggered deploys. Verified deliveries
  * (PRESSROOM_WEBHOOK_SECRET) set off `npm run build` into --out, one build at a
  * time with bursts coalesced, then PRESSROOM_DEPLOY_COMMAND after each good
- * build. Ctrl-C stops taking deliveries and waits for a running build.
+ * build. Ctrl-C stops taking deliveries and waits for a running build and
+ * deploy to finish; a second Ctrl-C ends them.
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { loadDotEnv } from '../content-loaders/dot-env.ts';
 import { ConfigError, loadConfig } from '../content-loaders/config.ts';
 import { createBuildQueue } from '../webhook-receiver/build-queue.ts';
 import { buildAndDeploy } from '../webhook-receiver/build-and-deploy.ts';
@@ -14,6 +16,7 @@ import { WEBHOOK_PATH, startWebhookReceiver } from '../webhook-receiver/server.t
 
 const USAGE = 'usage: npm run webhooks -- [--port 8787] [--host 127.0.0.1] [--out dist] [--debounce-ms 1000]';
 const root = path.resolve(import.meta.dirname, '..');
+loadDotEnv(root);
 
 function integer(name: string, value: string | undefined, fallback: number, min: number, max: number): number {
   if (value === undefined) return fallback;
@@ -38,8 +41,9 @@ async function main(): Promise<number> {
   }
   const out = path.resolve(values.out ?? path.join(root, 'dist'));
   const log = (line: string) => console.log(line);
+  const builder = buildAndDeploy({ root, out, deployCommand: config.deployCommand, env: process.env, log });
   const queue = createBuildQueue({
-    run: buildAndDeploy({ root, out, deployCommand: config.deployCommand, env: process.env, log }),
+    run: builder.run,
     debounceMs: integer('debounce-ms', values['debounce-ms'], 1000, 0, 600_000),
     onBuilt: (b) => log(`webhooks: ${b.ok ? 'done' : 'FAILED'}: ${b.summary} (${b.requests} ${b.requests === 1 ? 'delivery' : 'deliveries'})`),
   });
@@ -52,14 +56,25 @@ async function main(): Promise<number> {
   });
   log(`webhooks: listening on ${receiver.url}${WEBHOOK_PATH} (status: ${receiver.url}/healthz); builds go to ${out}${config.deployCommand ? ', then PRESSROOM_DEPLOY_COMMAND' : ''}`);
 
+  let signals = 0;
+  let forced!: () => void;
+  const secondSignal = new Promise<void>((resolve) => (forced = resolve));
   await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+    const onSignal = () => {
+      signals++;
+      if (signals === 1) return resolve();
+      log('webhooks: ending the running build or deploy');
+      builder.stop();
+      forced();
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
   });
-  log('webhooks: stopping: no more deliveries; waiting for a running build');
+  log(`webhooks: stopping: no more deliveries${queue.status().state === 'idle' ? '' : '; waiting for the running build and deploy (Ctrl-C again to end them)'}`);
   await receiver.close();
-  await queue.idle();
+  await Promise.race([queue.idle(), secondSignal]);
+  // Forced: no further build may start (a pending one would, once the ended one reports).
+  if (signals > 1) process.exit(130);
   return 0;
 }
 

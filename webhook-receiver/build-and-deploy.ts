@@ -6,9 +6,11 @@
  * The build's route-by-route lines are left out of the log; its summary lines
  * (loading, images, search, pages built, failure) are passed through. Each
  * child gets only the secrets it needs: the build the API key, the deploy
- * command neither the key nor the webhook secret.
+ * command neither the key nor the webhook secret. Children run in their own
+ * process group, so a Ctrl-C meant for the receiver does not cut a build or a
+ * deploy short (`stop()` ends them on purpose), and each has a time limit.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import type { BuildOutcome } from './build-queue.ts';
 
@@ -18,27 +20,52 @@ export interface BuildAndDeployOptions {
   deployCommand?: string | undefined;
   env: NodeJS.ProcessEnv;
   log: (line: string) => void;
+  /** Each of the build and the deploy is ended past this. Default 30 minutes. */
+  timeoutMs?: number;
+}
+
+export interface BuildAndDeploy {
+  run(): Promise<BuildOutcome>;
+  /** Ends a running build or deploy (its whole process group). */
+  stop(): void;
 }
 
 const SUMMARY_LINE = /loaded \d+ collections|images: |search: |page\(s\) built|build failed|left exactly as it was|nothing was written/;
 
-export function buildAndDeploy({ root, out, deployCommand, env, log }: BuildAndDeployOptions): () => Promise<BuildOutcome> {
+export function buildAndDeploy({ root, out, deployCommand, env, log, timeoutMs = 30 * 60_000 }: BuildAndDeployOptions): BuildAndDeploy {
+  const children = new Set<ChildProcess>();
   const buildEnv = without(env, ['PRESSROOM_WEBHOOK_SECRET']);
   const deployEnv = { ...without(env, ['PRESSROOM_WEBHOOK_SECRET', 'PRESSROOM_API_KEY']), PRESSROOM_SITE_DIR: out };
-  return async () => {
+  const run = async (): Promise<BuildOutcome> => {
     const started = performance.now();
     let failure: string | undefined;
-    const build = await runChild(process.execPath, [path.join(root, 'scripts', 'build.ts'), '--out', out], { cwd: root, env: buildEnv, shell: false }, (line) => {
+    const build = await runChild(process.execPath, [path.join(root, 'scripts', 'build.ts'), '--out', out], { cwd: root, env: buildEnv, shell: false, timeoutMs, children }, (line) => {
       if (/^build failed: /.test(line)) failure = line.slice('build failed: '.length);
       if (SUMMARY_LINE.test(line)) log(`build: ${line.replace(/^\S+ \[[^\]]+\] /, '')}`);
     });
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    if (build.timedOut) return { ok: false, summary: `build stopped after ${Math.round(timeoutMs / 60_000)} min (its time limit); the previous site was kept` };
     if (build.code !== 0) return { ok: false, summary: `build failed after ${seconds} s (${failure ?? build.lastError ?? `exit ${build.code}`}); the previous site was kept` };
     if (!deployCommand) return { ok: true, summary: `built ${out} in ${seconds} s (no PRESSROOM_DEPLOY_COMMAND)` };
-    const deploy = await runChild(deployCommand, [], { cwd: root, env: deployEnv, shell: true }, (line) => log(`deploy: ${line}`));
+    const deploy = await runChild(deployCommand, [], { cwd: root, env: deployEnv, shell: true, timeoutMs, children }, (line) => log(`deploy: ${line}`));
+    if (deploy.timedOut) return { ok: false, summary: `built ${out} in ${seconds} s, but PRESSROOM_DEPLOY_COMMAND was stopped after ${Math.round(timeoutMs / 60_000)} min (its time limit)` };
     if (deploy.code !== 0) return { ok: false, summary: `built ${out} in ${seconds} s, but PRESSROOM_DEPLOY_COMMAND failed (exit ${deploy.code})` };
     return { ok: true, summary: `built ${out} in ${seconds} s and deployed` };
   };
+  return {
+    run,
+    stop() {
+      for (const child of children) killGroup(child, 'SIGTERM');
+    },
+  };
+}
+
+function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  try {
+    if (child.pid !== undefined) process.kill(-child.pid, signal);
+  } catch {
+    // already gone
+  }
 }
 
 function without(env: NodeJS.ProcessEnv, names: string[]): NodeJS.ProcessEnv {
@@ -47,14 +74,29 @@ function without(env: NodeJS.ProcessEnv, names: string[]): NodeJS.ProcessEnv {
   return copy;
 }
 
-function runChild(
+/** Runs a command in its own process group, line by line, ended (the whole group) past `timeoutMs`. */
+export function runChild(
   command: string,
   args: string[],
-  options: { cwd: string; env: NodeJS.ProcessEnv; shell: boolean },
+  { timeoutMs, children, ...options }: { cwd: string; env: NodeJS.ProcessEnv; shell: boolean; timeoutMs: number; children: Set<ChildProcess> },
   onLine: (line: string) => void,
-): Promise<{ code: number; lastError: string | undefined }> {
+): Promise<{ code: number; lastError: string | undefined; timedOut: boolean }> {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { ...options, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    children.add(child);
+    let timedOut = false;
+    let hardKill: ReturnType<typeof setTimeout> | undefined;
+    const limit = setTimeout(() => {
+      timedOut = true;
+      killGroup(child, 'SIGTERM');
+      hardKill = setTimeout(() => killGroup(child, 'SIGKILL'), 10_000);
+    }, timeoutMs);
+    const done = (code: number, lastError: string | undefined) => {
+      clearTimeout(limit);
+      if (hardKill) clearTimeout(hardKill);
+      children.delete(child);
+      resolve({ code, lastError, timedOut });
+    };
     let lastError: string | undefined;
     const lines = (stream: NodeJS.ReadableStream, isError: boolean) => {
       let rest = '';
@@ -70,7 +112,7 @@ function runChild(
     };
     lines(child.stdout!, false);
     lines(child.stderr!, true);
-    child.on('error', (error) => resolve({ code: 127, lastError: error.message }));
-    child.on('close', (code) => resolve({ code: code ?? 1, lastError }));
+    child.on('error', (error) => done(127, error.message));
+    child.on('close', (code) => done(code ?? 1, lastError));
   });
 }

@@ -59,7 +59,11 @@ export function createBuildQueue(options: { run: () => Promise<BuildOutcome>; de
       }
       builds++;
       last = { ...outcome, requests, ms: Math.round(performance.now() - started) };
-      options.onBuilt?.(last);
+      try {
+        options.onBuilt?.(last);
+      } catch {
+        // a reporting problem must not stop the queue
+      }
     } while (pending);
   }
 
@@ -67,7 +71,9 @@ export function createBuildQueue(options: { run: () => Promise<BuildOutcome>; de
     timer = undefined;
     running = buildLoop().finally(() => {
       running = undefined;
-      settle();
+      // A request that came after the loop's last check (same tick) still gets its build.
+      if (pending) start();
+      else settle();
     });
   }
 

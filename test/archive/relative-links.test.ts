@@ -1,6 +1,6 @@
 /** Pages made to open from a folder: root-absolute URLs become relative, folders name their index.html. */
 import { describe, expect, it } from 'vitest';
-import { relativeLinks, relativeUrl } from '../../offline-archive/relative-links.ts';
+import { relativeLinks, relativeUrl, srcsetCandidates } from '../../offline-archive/relative-links.ts';
 
 describe('relativeUrl', () => {
   it.each([
@@ -44,6 +44,37 @@ describe('relativeLinks', () => {
         '<video poster="../../_media/p.jpg"></video><form action="../../search/index.html"></form>',
         '<p>Text with /a/path/ in it and href=&quot;/x/&quot; as Astro escapes it</p>',
       ].join(''),
+    );
+  });
+});
+
+describe('links the site writes without a trailing slash, and srcsets that are not plain lists', () => {
+  const folders = new Set(['100314-northwind-raises', 'releases', 'pages/about-us']);
+  const isFolder = (p: string) => folders.has(p);
+
+  it('names the index.html of a folder linked without its slash (upstream HTML links releases so), keeping query and fragment', () => {
+    expect(relativeUrl('/100314-northwind-raises', 'tags/x/index.html', isFolder)).toBe('../../100314-northwind-raises/index.html');
+    expect(relativeUrl('/releases?page=2', 'index.html', isFolder)).toBe('releases/index.html?page=2');
+    expect(relativeUrl('/pages/about-us#team', 'pages/about-us/index.html', isFolder)).toBe('index.html#team');
+    expect(relativeUrl('/rss.xml', 'index.html', isFolder)).toBe('rss.xml');
+  });
+
+  it('splits a srcset the way browsers do: a comma inside a URL stays, only root-absolute candidates change', () => {
+    expect(srcsetCandidates('/_media/a.webp 320w, /_media/b.webp 640w')).toEqual([
+      ['/_media/a.webp', ' 320w'],
+      ['/_media/b.webp', ' 640w'],
+    ]);
+    expect(srcsetCandidates('data:image/png;base64,AAAA 1x,/_media/b.webp 2x')).toEqual([
+      ['data:image/png;base64,AAAA', ' 1x'],
+      ['/_media/b.webp', ' 2x'],
+    ]);
+    expect(srcsetCandidates('/_media/only.webp')).toEqual([['/_media/only.webp', '']]);
+    expect(relativeLinks('<img srcset="data:image/png;base64,AAAA 1x, /_media/b.webp 2x">', 'a/index.html')).toBe('<img srcset="data:image/png;base64,AAAA 1x, ../_media/b.webp 2x">');
+  });
+
+  it('rewrites cite and xlink:href too', () => {
+    expect(relativeLinks('<blockquote cite="/pages/about-us/"></blockquote><use xlink:href="/_astro/icons.svg#x"/>', 'index.html')).toBe(
+      '<blockquote cite="pages/about-us/index.html"></blockquote><use xlink:href="_astro/icons.svg#x"/>',
     );
   });
 });

@@ -11,7 +11,7 @@
 import { execFile, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
-import { cp, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -106,13 +106,31 @@ describe('building from a snapshot', () => {
     // The snapshot it was built from travels with it, and the zip holds the whole folder.
     expect((await readManifest(path.join(out, 'snapshot'))).entries.length).toBeGreaterThan(50);
     const zip = await yauzl.openPromise(`${out}.zip`, { lazyEntries: true });
-    const names: string[] = [];
-    for await (const entry of zip.eachEntry()) names.push(entry.fileName);
+    const zipped: Record<string, string> = {};
+    for await (const entry of zip.eachEntry()) {
+      const chunks: Buffer[] = [];
+      for await (const chunk of await zip.openReadStreamPromise(entry)) chunks.push(chunk as Buffer);
+      zipped[entry.fileName.replace(/^press-archive\//, '')] = createHash('sha256').update(Buffer.concat(chunks)).digest('hex');
+    }
     zip.close();
-    expect(names).toContain('press-archive/index.html');
-    expect(names).toContain('press-archive/site/index.html');
-    expect(names).toContain('press-archive/snapshot/manifest.json');
-    expect(names.length).toBe(Object.keys(await tree(out)).length);
+    expect(Object.keys(zipped)).toContain('site/index.html');
+    expect(Object.keys(zipped)).toContain('snapshot/manifest.json');
+    const folder = Object.fromEntries(Object.entries(await tree(out)).map(([file, hash]) => [file.split(path.sep).join('/'), hash]));
+    expect(zipped).toEqual(folder);
+
+    // A run that fails leaves the archive and its zip exactly as they were; a folder that is not an archive is never replaced.
+    const zipBefore = await readFile(`${out}.zip`);
+    const failed = await run(node, ['scripts/archive.ts', '--out', out, '--snapshot', path.join(tmp, 'no-such-snapshot')], { cwd: root, env }).catch((e: { code: number; stderr: string }) => e);
+    expect((failed as { code: number }).code).toBe(1);
+    expect((failed as { stderr: string }).stderr).toMatch(/archive failed: .*no-such-snapshot/);
+    expect(Object.fromEntries(Object.entries(await tree(out)).map(([file, hash]) => [file.split(path.sep).join('/'), hash]))).toEqual(folder);
+    expect((await readFile(`${out}.zip`)).equals(zipBefore)).toBe(true);
+    const project = path.join(tmp, 'not-an-archive');
+    await mkdir(project, { recursive: true });
+    await writeFile(path.join(project, 'notes.txt'), 'keep me');
+    const refused = await run(node, ['scripts/archive.ts', '--out', project, '--snapshot', snapshot], { cwd: root, env }).catch((e: { code: number; stderr: string }) => e);
+    expect((refused as { stderr: string }).stderr).toMatch(/already holds files this tool did not write/);
+    expect(await readFile(path.join(project, 'notes.txt'), 'utf8')).toBe('keep me');
 
     if (!hasChromium) return;
     const browser = await launchChromium();
@@ -140,16 +158,18 @@ describe('building from a snapshot', () => {
 
   it('rebuilds and deploys when the emulator sends a signed publish event to npm run webhooks', async () => {
     const secret = `whsec_${Buffer.from('pressroom-static webhook test key').toString('base64')}`;
-    const api = await startEmulator({ frozenClock: true, cacheDir: TEST_MEDIA_CACHE });
+    const key = 'sk_live_webhook_build_KEY_5512';
+    const api = await startEmulator({ frozenClock: true, cacheDir: TEST_MEDIA_CACHE, readKey: key });
     const out = path.join(tmp, 'webhook-site');
     const env = {
       ...process.env,
       PRESSROOM_SNAPSHOT: '',
       PRESSROOM_API_URL: api.url,
       PRESSROOM_ID: String(api.pressroom.id),
+      PRESSROOM_API_KEY: key,
       PRESSROOM_WEBHOOK_SECRET: secret,
-      // The deploy command sees the site folder and never the webhook secret.
-      PRESSROOM_DEPLOY_COMMAND: 'cp "$PRESSROOM_SITE_DIR/index.html" "$PRESSROOM_SITE_DIR.deployed.html" && printf %s "$PRESSROOM_WEBHOOK_SECRET" > "$PRESSROOM_SITE_DIR.secret-seen"',
+      // The deploy command sees the site folder, and neither the API key nor the webhook secret.
+      PRESSROOM_DEPLOY_COMMAND: 'cp "$PRESSROOM_SITE_DIR/index.html" "$PRESSROOM_SITE_DIR.deployed.html" && printf %s "$PRESSROOM_WEBHOOK_SECRET$PRESSROOM_API_KEY" > "$PRESSROOM_SITE_DIR.secret-seen"',
     };
     const receiver = spawn(node, ['scripts/webhooks.ts', '--port', '0', '--out', out, '--debounce-ms', '200'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
@@ -167,7 +187,7 @@ describe('building from a snapshot', () => {
       const [, url] = await waitFor(/listening on (http:\/\/127\.0\.0\.1:\d+)\/webhooks/, 30_000);
       const subscribed = await fetch(`${api.url}/_emulator/webhooks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: `${url}/webhooks`, secret }) });
       expect(subscribed.status).toBe(201);
-      const kit = ((await (await fetch(`${api.url}/v1/pressrooms/${api.pressroom.id}/media_kits?limit=1`)).json()) as { data: Array<{ id: number; permalink: string }> }).data[0]!;
+      const kit = ((await (await fetch(`${api.url}/v1/pressrooms/${api.pressroom.id}/media_kits?limit=1`, { headers: { authorization: `Bearer ${key}` } })).json()) as { data: Array<{ id: number; permalink: string }> }).data[0]!;
       const unpublished = await fetch(`${api.url}/v1/media_kits/${kit.id}/unpublish.json`, { method: 'PUT', headers: { authorization: `Bearer ${api.managementKey}` } });
       expect(unpublished.status).toBe(200);
 
@@ -183,6 +203,7 @@ describe('building from a snapshot', () => {
       const health = (await (await fetch(`${url}/healthz`)).json()) as { data: { state: string; builds: number; last: { ok: boolean } } };
       expect(health.data).toMatchObject({ state: 'idle', builds: 1, last: { ok: true } });
       expect(output).not.toContain(secret);
+      expect(output).not.toContain(key);
     } finally {
       receiver.kill('SIGTERM');
       await new Promise((resolve) => receiver.once('exit', resolve));

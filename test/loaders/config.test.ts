@@ -1,6 +1,10 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../content-loaders/config.ts';
+import { loadDotEnv } from '../../content-loaders/dot-env.ts';
 
 const KEY = 'sk_live_9f8e7d6c5b4a3210TOPSECRET';
 const WEBHOOK_SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
@@ -185,5 +189,24 @@ describe('loadConfig errors: one line naming the variable, the value and what is
     expect(bad.problems.map((p) => p.split(' ')[0])).toEqual(['PRESSROOM_API_URL', 'PRESSROOM_API_KEY', 'PRESSROOM_CONCURRENCY']);
     expect(JSON.stringify(bad)).not.toContain(KEY);
     expect(inspect(bad)).not.toContain(KEY);
+  });
+});
+
+describe('the .env file', () => {
+  it('fills in the variables the environment does not set, and never overrides one it does', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'dot-env-'));
+    try {
+      const env: NodeJS.ProcessEnv = { PRESSROOM_ID: '4201' };
+      expect(loadDotEnv(dir, env)).toEqual([]);
+      await writeFile(
+        path.join(dir, '.env'),
+        ['# the press room', 'PRESSROOM_SITE_URL=https://press.example.com', 'PRESSROOM_ID=9999', 'PRESSROOM_API_KEY="sk_live_quoted#value"', ''].join('\n'),
+      );
+      expect(loadDotEnv(dir, env).sort()).toEqual(['PRESSROOM_API_KEY', 'PRESSROOM_SITE_URL']);
+      expect(env).toEqual({ PRESSROOM_ID: '4201', PRESSROOM_SITE_URL: 'https://press.example.com', PRESSROOM_API_KEY: 'sk_live_quoted#value' });
+      expect(loadConfig({ ...env, PRESSROOM_API_URL: 'https://api.example.com' }).siteUrl).toBe('https://press.example.com');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

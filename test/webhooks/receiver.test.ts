@@ -5,11 +5,13 @@
  * bursts coalesced. Builds here are stand-ins that count and wait; the real
  * build and deploy run end to end in test/build/builds.test.ts.
  */
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBuildQueue, type BuildOutcome } from '../../webhook-receiver/build-queue.ts';
 import { WEBHOOK_PATH, startWebhookReceiver, type RunningReceiver } from '../../webhook-receiver/server.ts';
+import { runChild } from '../../webhook-receiver/build-and-deploy.ts';
 import { useEmulator } from '../helpers/emulator.ts';
 
 const SECRET = `whsec_${randomBytes(24).toString('base64')}`;
@@ -160,5 +162,67 @@ describe('deliveries from the emulator', () => {
     } finally {
       await receiver.close();
     }
+  });
+});
+
+describe('the build queue at its edges', () => {
+  it('builds for a request that arrives in the very tick a build ends', async () => {
+    let finish!: () => void;
+    let current!: Promise<BuildOutcome>;
+    let runs = 0;
+    const queue = createBuildQueue({
+      run: () => {
+        runs++;
+        current = new Promise<BuildOutcome>((resolve) => {
+          finish = () => resolve({ ok: true, summary: `build ${runs}` });
+        });
+        return current;
+      },
+      debounceMs: 0,
+    });
+    queue.request();
+    await until(() => runs === 1, 'the first build');
+    // Runs after the queue's own continuation of this build: its loop has already decided it is done.
+    void current.then(() => queue.request());
+    finish();
+    await until(() => runs === 2, 'the build for the late request');
+    finish();
+    await queue.idle();
+    expect(queue.status()).toMatchObject({ state: 'idle', pending: false, builds: 2 });
+  });
+
+  it('keeps building when reporting a build throws', async () => {
+    let runs = 0;
+    const queue = createBuildQueue({
+      run: async () => ({ ok: true, summary: `build ${++runs}` }),
+      debounceMs: 0,
+      onBuilt: () => {
+        throw new Error('log sink gone');
+      },
+    });
+    queue.request();
+    await queue.idle();
+    queue.request();
+    await queue.idle();
+    expect(runs).toBe(2);
+  });
+});
+
+describe('build and deploy children', () => {
+  it('end a command past its time limit, the whole process group with it', async () => {
+    const children = new Set<ChildProcess>();
+    const lines: string[] = [];
+    const started = Date.now();
+    // The shell starts a grandchild that would outlive a kill of the shell alone.
+    const result = await runChild('echo started; sleep 30 & wait', [], { cwd: process.cwd(), env: process.env, shell: true, timeoutMs: 300, children }, (l) => lines.push(l));
+    expect(result).toMatchObject({ timedOut: true });
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(lines).toEqual(['started']);
+    expect(children.size).toBe(0);
+  });
+
+  it('report the exit code and the last error line of a command that fails', async () => {
+    const result = await runChild('echo progress; echo "deploy target refused" >&2; exit 3', [], { cwd: process.cwd(), env: process.env, shell: true, timeoutMs: 10_000, children: new Set() }, () => {});
+    expect(result).toEqual({ code: 3, lastError: 'deploy target refused', timedOut: false });
   });
 });
