@@ -254,26 +254,6 @@ export function getSite(): Promise<SiteData> {
   return site;
 }
 
-/** Releases sharing the most tags with `release` (same language first), newest first among equals. */
-export function relatedReleases(site: SiteData, release: Release, count = 3): Release[] {
-  const score = new Map<Release, number>();
-  for (const tagId of release.tag_ids) {
-    for (const other of site.releasesByTag.get(tagId) ?? []) {
-      if (other.id !== release.id) score.set(other, (score.get(other) ?? 0) + 1);
-    }
-  }
-  return [...score.entries()]
-    .sort(
-      ([a, sa], [b, sb]) =>
-        Number(b.language === release.language) - Number(a.language === release.language) ||
-        sb - sa ||
-        time(b.release_date) - time(a.release_date) ||
-        a.id - b.id,
-    )
-    .slice(0, count)
-    .map(([r]) => r);
-}
-
 /** Events that have not ended by the reference instant, soonest first. */
 export function upcomingEvents(site: SiteData): PressEvent[] {
   return site.events.filter((e) => time(e.ends_at ?? e.starts_at) >= site.now);
