@@ -17,11 +17,18 @@ export async function pruneUnused(
   folders: readonly string[],
   used: ReadonlySet<string>,
   maxAgeMs: number,
-  /** Also counts as used (and is marked fresh): files that go with a used one. */
-  belongsToUsed: (file: string) => boolean = () => false,
+  {
+    belongsToUsed = () => false,
+    usedAreFresh = false,
+  }: {
+    /** Also counts as used (and is marked fresh): files that go with a used one. */
+    belongsToUsed?: (file: string) => boolean;
+    /** The caller marked each used file fresh as it used it: no second touch. */
+    usedAreFresh?: boolean;
+  } = {},
 ): Promise<PruneResult> {
   const now = new Date();
-  for (const file of used) await utimes(file, now, now).catch(() => undefined);
+  if (!usedAreFresh) for (const file of used) await utimes(file, now, now).catch(() => undefined);
   const result: PruneResult = { files: 0, bytes: 0 };
   for (const folder of folders) {
     for (const name of await readdir(folder).catch(() => [] as string[])) {

@@ -11,20 +11,19 @@
  * size; any other non-crop box is fitted inside it.
  */
 import type { Sharp } from 'sharp';
+import { FORMAT_INFO } from './sniff.ts';
 
 /** Bump when geometry or encoder settings change: every output name changes with it. */
 export const ENCODER_VERSION = 'pressroom-image-1';
 
 export type OutputFormat = 'webp' | 'avif' | 'jpeg' | 'png';
 
-export const MIME: Record<OutputFormat, string> = {
-  webp: 'image/webp',
-  avif: 'image/avif',
-  jpeg: 'image/jpeg',
-  png: 'image/png',
-};
+/** Content type and file extension of an output format: the sniffer's table (sniff.ts) covers them. */
+export const mimeOf = (format: OutputFormat): string => FORMAT_INFO[format].mime;
+export const extensionOf = (format: OutputFormat): string => FORMAT_INFO[format].ext;
 
-export const EXTENSION: Record<OutputFormat, string> = { webp: 'webp', avif: 'avif', jpeg: 'jpg', png: 'png' };
+/** The format of the `<img>` fallback: PNG when the image has alpha, else JPEG. */
+export const fallbackFormat = (alpha: boolean): OutputFormat => (alpha ? 'png' : 'jpeg');
 
 /** WebP cannot hold a side longer than this; larger renditions get the fallback only. */
 export const WEBP_MAX_SIDE = 16383;

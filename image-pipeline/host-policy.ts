@@ -120,7 +120,7 @@ export interface HostPolicy {
 }
 
 /** `[::1]` → `::1`; lower case. */
-function bareHostname(hostname: string): string {
+export function bareHostname(hostname: string): string {
   return hostname.toLowerCase().replace(/^\[(.*)\]$/, '$1');
 }
 

@@ -4,7 +4,7 @@
  * narrower ones of its shape as `srcset`), and the sanitizer gets a
  * synchronous lookup from the upstream `src` to the copy (null: drop the image).
  */
-import type { OutputFormat } from './encode.ts';
+import { fallbackFormat } from './encode.ts';
 import type { CallOptions, ImagePipeline, InlineImage, MediaInput } from './types.ts';
 
 /** Where a rendition URL comes from: its media item and the rendition's name. */
@@ -19,17 +19,31 @@ const decodeEntities = (text: string) =>
   text.replace(/&(amp|quot|#39|apos|lt|gt);/g, (_m, e: string) => ({ amp: '&', quot: '"', '#39': "'", apos: "'", lt: '<', gt: '>' })[e] ?? _m);
 
 export function createInlineImages(picture: ImagePipeline['picture']): ImagePipeline['inlineImages'] {
-  /** url → the media item and rendition name it belongs to, per media list. */
-  const indexes = new WeakMap<object, Map<string, RenditionHit>>();
-  function renditionIndex(media: Iterable<MediaInput | null | undefined>): Map<string, RenditionHit> {
-    const cached = typeof media === 'object' ? indexes.get(media) : undefined;
-    if (cached) return cached;
-    const index = new Map<string, RenditionHit>();
-    for (const m of media) {
-      for (const [name, r] of Object.entries(m?.sizes ?? {})) if (m && r && typeof r.url === 'string' && !index.has(r.url)) index.set(r.url, { media: m, name });
+  /** Per media item (kept for the build): rendition URL → rendition name. */
+  const renditionNames = new WeakMap<MediaInput, Map<string, string>>();
+  const namesOf = (m: MediaInput): Map<string, string> => {
+    let names = renditionNames.get(m);
+    if (!names) {
+      names = new Map();
+      for (const [name, r] of Object.entries(m.sizes ?? {})) if (r && typeof r.url === 'string' && !names.has(r.url)) names.set(r.url, name);
+      renditionNames.set(m, names);
     }
-    if (typeof media === 'object') indexes.set(media, index);
-    return index;
+    return names;
+  };
+  /** The first media item of the list each wanted URL is a rendition of (callers pass a fresh list per page). */
+  function findRenditions(wanted: ReadonlySet<string>, media: Iterable<MediaInput | null | undefined>): Map<string, RenditionHit> {
+    const hits = new Map<string, RenditionHit>();
+    if (wanted.size === 0) return hits;
+    for (const m of media) {
+      if (!m) continue;
+      const names = namesOf(m);
+      for (const src of wanted) {
+        const name = hits.has(src) ? undefined : names.get(src);
+        if (name !== undefined) hits.set(src, { media: m, name });
+      }
+      if (hits.size === wanted.size) break;
+    }
+    return hits;
   }
 
   return async function inlineImages(
@@ -43,7 +57,7 @@ export function createInlineImages(picture: ImagePipeline['picture']): ImagePipe
     } else {
       for (const src of html) wanted.add(src);
     }
-    const index = renditionIndex(media);
+    const index = findRenditions(wanted, media);
     const found = new Map<string, InlineImage>();
     await Promise.all(
       [...wanted].map(async (src) => {
@@ -53,7 +67,7 @@ export function createInlineImages(picture: ImagePipeline['picture']): ImagePipe
         if (!pic.ok) return;
         const r = pic.all.find((x) => x.names.includes(hit.name));
         if (!r) return;
-        const format: OutputFormat = pic.alpha ? 'png' : 'jpeg';
+        const format = fallbackFormat(pic.alpha);
         const group = pic.all.filter((x) => x.crop === r.crop && x.width <= r.width && x.files[format]);
         found.set(src, {
           src: r.files[format]!,

@@ -31,7 +31,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const MEDIA_DIR = '_media';
 const NAME = /^[0-9a-f]{16}(-\d+x\d+)?\.[a-z0-9]{2,5}$/;
 
-/** Content type of an output name: FORMAT_INFO covers the rendition formats (webp, avif, jpg, png) too. */
+/** Content type of an output name (dev server only): FORMAT_INFO covers the rendition formats too. */
 function mimeOf(name: string): string {
   const ext = name.slice(name.lastIndexOf('.') + 1);
   for (const info of Object.values(FORMAT_INFO)) if (info.ext === ext) return info.mime;

@@ -4,7 +4,7 @@
  * default `src`, width and height), or a placeholder of the right shape when
  * there is no image or it was refused.
  */
-import { MIME, type Declared, type OutputFormat } from './encode.ts';
+import { fallbackFormat as fallbackOf, mimeOf, type Declared, type OutputFormat } from './encode.ts';
 import { RefusedError, asRefusal } from './errors.ts';
 import { declaredOf, originalOf } from './media-input.ts';
 import type { Publisher } from './publish.ts';
@@ -90,14 +90,14 @@ export function createPicture(ctx: PictureContext): ImagePipeline['picture'] {
     for (const r of chosen) byWidth.set(r.width, r);
     const renditions = [...byWidth.values()];
     const alpha = !!src.hasAlpha;
-    const fallbackFormat: OutputFormat = alpha ? 'png' : 'jpeg';
+    const fallbackFormat = fallbackOf(alpha);
     const srcset = (format: OutputFormat) =>
       renditions
         .filter((r) => r.files[format])
         .map((r) => `${r.files[format]} ${r.width}w`)
         .join(', ');
     const modern: OutputFormat[] = ctx.avif ? ['avif', 'webp'] : ['webp'];
-    const sources = modern.map((f) => ({ type: MIME[f], srcset: srcset(f) })).filter((s) => s.srcset !== '');
+    const sources = modern.map((f) => ({ type: mimeOf(f), srcset: srcset(f) })).filter((s) => s.srcset !== '');
     const def = defaultRendition(renditions);
     return {
       ok: true,
@@ -105,7 +105,7 @@ export function createPicture(ctx: PictureContext): ImagePipeline['picture'] {
       width: def.width,
       height: def.height,
       sources,
-      fallback: { type: MIME[fallbackFormat], srcset: srcset(fallbackFormat) },
+      fallback: { type: mimeOf(fallbackFormat), srcset: srcset(fallbackFormat) },
       renditions,
       all,
       alpha,

@@ -19,7 +19,7 @@ import { Agent, buildConnector, fetch as undiciFetch } from 'undici';
 import type { FetchLike } from '../content-loaders/client/request.ts';
 import { RefusedError } from './errors.ts';
 import { openGuarded } from './download.ts';
-import { createHostPolicy, type HostPolicy } from './host-policy.ts';
+import { bareHostname, createHostPolicy, type HostPolicy } from './host-policy.ts';
 
 /** A `dns.lookup`-shaped function (`all` or not, any family hint) that answers only checked addresses. */
 export function pinnedLookup(policy: Pick<HostPolicy, 'connectAddresses'>): LookupFunction {
@@ -48,7 +48,7 @@ export function createPinnedFetch(policy: Pick<HostPolicy, 'connectAddresses'>):
     allowH2: false,
     connect(options, callback) {
       // A literal address (IPv6 with or without brackets) makes no lookup, so it is checked here.
-      if (isIP(options.hostname.replace(/^\[(.*)\]$/, '$1')) === 0) return connect(options, callback);
+      if (isIP(bareHostname(options.hostname)) === 0) return connect(options, callback);
       const connectChecked = () => {
         try {
           connect(options, callback);

@@ -13,17 +13,18 @@ export interface Refusals {
 }
 
 export function createRefusals(log: PipelineLog, stats: PipelineStats): Refusals {
-  const refusals = new Map<string, RefusedImage>();
+  // Pages in a Set: a refused logo is wanted by every page of the site.
+  const refusals = new Map<string, Omit<RefusedImage, 'pages'> & { pages: Set<string> }>();
   return {
     refuse(url, page, error) {
       let entry = refusals.get(url);
       if (!entry) {
-        entry = { url, kind: error.kind, reason: error.message, pages: [] };
+        entry = { url, kind: error.kind, reason: error.message, pages: new Set() };
         refusals.set(url, entry);
         stats.refused++;
         log.warn(`image refused: ${url} (wanted by ${page ?? 'an unnamed page'}): ${error.message}; the page shows a placeholder`);
       }
-      if (page && !entry.pages.includes(page)) entry.pages.push(page);
+      if (page) entry.pages.add(page);
     },
     list: () => [...refusals.values()].map((r) => ({ ...r, pages: [...r.pages] })),
   };

@@ -10,8 +10,9 @@ import {
   ENCODER_SETTINGS,
   ENCODER_VERSION,
   ENCODERS,
-  EXTENSION,
   WEBP_MAX_SIDE,
+  extensionOf,
+  fallbackFormat,
   renditionGeometry,
   type Declared,
   type Geometry,
@@ -76,10 +77,10 @@ export function createRenditions({ store, stats, outputs, cpu, cores, maxPixels,
       const formats: OutputFormat[] = [];
       if (geometry.width <= WEBP_MAX_SIDE && geometry.height <= WEBP_MAX_SIDE) formats.push('webp');
       if (avif) formats.unshift('avif');
-      formats.push(alpha ? 'png' : 'jpeg');
+      formats.push(fallbackFormat(alpha));
       const outputs = formats.map((format) => {
         const h = hash16(ENCODER_VERSION, src.sha256, geometry.width, geometry.height, geometry.crop, format, JSON.stringify(ENCODER_SETTINGS[format]));
-        return { format, name: `${h}-${geometry.width}x${geometry.height}.${EXTENSION[format]}` };
+        return { format, name: `${h}-${geometry.width}x${geometry.height}.${extensionOf(format)}` };
       });
       plans.set(key, { geometry, names: [d.name], outputs });
     }

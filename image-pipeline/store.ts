@@ -52,7 +52,6 @@ export interface BlobInfo {
 }
 
 export interface Store {
-  readonly dir: string;
   readonly tmpDir: string;
   readRecord(url: string): Promise<SourceRecord | undefined>;
   writeRecord(record: Omit<SourceRecord, 'v'>): Promise<void>;
@@ -104,7 +103,6 @@ export function createStore(dir: string): Store {
   };
 
   return {
-    dir,
     tmpDir,
     async readRecord(url) {
       try {
@@ -166,7 +164,10 @@ export function createStore(dir: string): Store {
     prune(maxAgeMs) {
       // What inspecting a blob found goes with the blob (a warm build reads the blob's record, not its info).
       const usedBlobs = new Set([...used].filter((f) => path.dirname(f) === blobs).map((f) => path.basename(f).split('.')[0]));
-      return pruneUnused([sources, blobs, out], used, maxAgeMs, (file) => path.dirname(file) === blobs && usedBlobs.has(path.basename(file).split('.')[0]));
+      return pruneUnused([sources, blobs, out], used, maxAgeMs, {
+        belongsToUsed: (file) => path.dirname(file) === blobs && usedBlobs.has(path.basename(file).split('.')[0]),
+        usedAreFresh: true,
+      });
     },
     async commit(tmp, final) {
       await ensure(path.dirname(final));
