@@ -10,11 +10,13 @@ import { httpHref } from './format.ts';
 import { clippingHref, isLanguageCode, hrefOf, permalinkSegments, tagHref } from './paths.ts';
 import { ianaTimeZone } from './timezones.ts';
 import { referenceInstant } from './reference-instant.ts';
+import { htmlToText } from './sanitize.ts';
 
 type Data<C extends CollectionKey> = CollectionEntry<C>['data'];
 
 export type PressroomData = Data<'pressroom'>;
-export type Release = Data<'pressReleases'> & { href: string };
+/** A release with its site path and its body as plain text (made once: cards, descriptions and feeds all read it). */
+export type Release = Data<'pressReleases'> & { href: string; bodyText: string };
 export type Tag = Data<'tags'> & { href: string };
 export type Clipping = Data<'clippings'>;
 export type PressEvent = Data<'events'>;
@@ -127,7 +129,7 @@ async function load(): Promise<SiteData> {
     const segments = permalinkSegments(data.permalink);
     if (!segments) warn(`press release ${data.id}: permalink ${JSON.stringify(data.permalink)} is not a safe path; published at /${data.id}/`);
     const href = claim(segments ? hrefOf(segments) : `/${data.id}/`, `press release ${data.id}`);
-    if (href) releases.push({ ...data, href });
+    if (href) releases.push({ ...data, href, bodyText: htmlToText(data.body_html) });
   }
 
   const pages: CustomPage[] = [];
@@ -254,9 +256,14 @@ export function getSite(): Promise<SiteData> {
   return site;
 }
 
+/** An event that ended before the reference instant (one without an end ends when it starts). */
+export function hasEnded(site: Pick<SiteData, 'now'>, event: PressEvent): boolean {
+  return time(event.ends_at ?? event.starts_at) < site.now;
+}
+
 /** Events that have not ended by the reference instant, soonest first. */
 export function upcomingEvents(site: SiteData): PressEvent[] {
-  return site.events.filter((e) => time(e.ends_at ?? e.starts_at) >= site.now);
+  return site.events.filter((e) => !hasEnded(site, e));
 }
 
 export function isLive(site: SiteData, event: PressEvent): boolean {

@@ -95,7 +95,7 @@ async function buildItem(ctx: Context, release: Release): Promise<FeedItem> {
     id: stableId(`pressroom/${site.pressroom.id}/press_release/${release.id}`),
     url: new URL(release.href, siteUrl).href,
     title: release.title,
-    summary: release.summary?.trim() || truncate(htmlToText(release.body_html), 300),
+    summary: release.summary?.trim() || truncate(release.bodyText, 300),
     contentHtml,
     published,
     updated: later(published, iso(release.updated_at)),
@@ -145,6 +145,22 @@ export function feedTitle(site: SiteData, scope: FeedScope): string {
   return `${name}: ${scope.tag.name}`;
 }
 
+// One feed per scope per build, rendered as RSS, Atom and JSON Feed.
+const feeds = new Map<string, Promise<Feed>>();
+
+function feedOf(scope: FeedScope, siteUrl: URL): Promise<Feed> {
+  const key = `${siteUrl.href}|${scopeKeyOf(scope)}`;
+  let feed = feeds.get(key);
+  if (!feed) {
+    feed = buildFeed(scope, siteUrl);
+    feeds.set(key, feed);
+    feed.catch(() => feeds.delete(key));
+  }
+  return feed;
+}
+
+const scopeKeyOf = (scope: FeedScope): string => (scope.kind === 'all' ? 'all' : scope.kind === 'language' ? `language/${scope.language}` : `tag/${scope.tag.id}`);
+
 /** The feed of one scope, with every release of it. */
 async function buildFeed(scope: FeedScope, siteUrl: URL): Promise<Feed> {
   const site = await getSite();
@@ -152,7 +168,7 @@ async function buildFeed(scope: FeedScope, siteUrl: URL): Promise<Feed> {
   const list = await Promise.all(releasesOf(site, scope).map((release) => itemOf(ctx, release)));
   const updated = list.reduce((newest, item) => later(newest, item.updated), list.length > 0 ? EPOCH : ctx.fallbackDate);
   const about = truncate(htmlToText(site.pressroom.description), 300);
-  const scopeKey = scope.kind === 'all' ? 'all' : scope.kind === 'language' ? `language/${scope.language}` : `tag/${scope.tag.id}`;
+  const scopeKey = scopeKeyOf(scope);
   const home = scope.kind === 'all' ? releasesHref() : scope.kind === 'language' ? languageHref(scope.language) : scope.tag.href;
   const abs = (path: string) => new URL(path, siteUrl).href;
   return {
@@ -175,5 +191,5 @@ async function buildFeed(scope: FeedScope, siteUrl: URL): Promise<Feed> {
 export async function feedResponse(scope: FeedScope, file: FeedFile, site: URL | undefined): Promise<Response> {
   if (!site) throw new Error('pressroom-static: feeds need the site URL (astro.config `site`, from PRESSROOM_SITE_URL)');
   const format = FEED_FORMATS[file];
-  return new Response(format.render(await buildFeed(scope, site)), { headers: { 'Content-Type': format.type } });
+  return new Response(format.render(await feedOf(scope, site)), { headers: { 'Content-Type': format.type } });
 }

@@ -26,10 +26,10 @@ export function legacyRedirects(site: SiteData): LegacyRedirect[] {
   for (const item of [...site.images, ...site.videos, ...site.movies, ...site.sounds, ...site.documents]) {
     wanted.push({ permalink: item.permalink, to: library.get(mediaAnchor(item)) ?? null, title: item.title });
   }
-  // A live event is shown on its event's page, whichever side names the other.
-  for (const live of site.liveEventById.values()) {
-    const event = site.events.find((e) => e.live_event_id === live.id) ?? site.events.find((e) => e.id === live.event_id);
-    if (event) wanted.push({ permalink: live.permalink, to: eventHref(event), title: live.title });
+  // A live blog is shown on the page of the event that names it (the only way the loaders find one).
+  for (const event of site.events) {
+    const live = event.live_event_id !== null ? site.liveEventById.get(event.live_event_id) : undefined;
+    if (live) wanted.push({ permalink: live.permalink, to: eventHref(event), title: live.title });
   }
 
   const redirects = new Map<string, LegacyRedirect>();
