@@ -11,6 +11,7 @@ import { clippingHref, isLanguageCode, hrefOf, permalinkSegments, tagHref } from
 import { ianaTimeZone } from './timezones.ts';
 import { referenceInstant } from './reference-instant.ts';
 import { htmlToText } from './sanitize.ts';
+import { themeCss, themeFrom, type Theme } from './color.ts';
 
 type Data<C extends CollectionKey> = CollectionEntry<C>['data'];
 
@@ -32,6 +33,10 @@ export type LibraryItem = Data<'movies'>;
 
 export interface SiteData {
   pressroom: PressroomData;
+  /** The press room's "about" as plain text, and its theme as CSS: every page's frame shows both. */
+  aboutText: string;
+  theme: Theme;
+  themeCss: string;
   /** IANA zone of the press room (dates, datelines, archive months). */
   timeZone: string;
   /**
@@ -210,8 +215,12 @@ async function load(): Promise<SiteData> {
     ...[images, movies, videos, sounds, documents].flatMap((list) => list.map((m) => m.created_at)),
   ]);
 
+  const theme = themeFrom(pressroom.design);
   return {
     pressroom,
+    aboutText: htmlToText(pressroom.description),
+    theme,
+    themeCss: themeCss(theme),
     timeZone,
     now,
     languages: [...languageSet],
