@@ -97,7 +97,7 @@ export function createSources({ store, stats, settings, cpu, fetch, policy }: So
     stats.downloadedBytes += result.bytes;
     const finalUrl = result.finalUrl === url ? undefined : result.finalUrl;
     try {
-      // Same bytes as before (a server without ETags, or a snapshot): nothing to inspect again.
+      // Same bytes as before (a server without ETags): nothing to inspect again.
       if (usable && usable.sha256 === result.sha256) {
         if (usable.etag !== result.etag || usable.finalUrl !== finalUrl) await store.writeRecord({ ...usable, etag: result.etag, finalUrl });
         return sourceFrom(usable, kind);

@@ -15,6 +15,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../emulator/server.ts';
 import { createNewsroomClient, type NewsroomClientOptions } from '../../content-loaders/client/client.ts';
 import { NewsroomApiError } from '../../content-loaders/client/errors.ts';
+import { keyFingerprint } from '../../content-loaders/client/http-cache.ts';
 import { backoffDelay, parseRetryAfter } from '../../content-loaders/client/retry.ts';
 
 const KEY = 'sk_live_4f3e2d1c0b9a8877SECRETKEY';
@@ -537,8 +538,10 @@ describe('conditional requests with the on-disk cache', () => {
     const { readFile } = await import('node:fs/promises');
     const content = await readFile(path.join(cacheDir, names[0]!), 'utf8');
     expect(content).not.toContain(KEY);
+    // The cache's own salted fingerprint (it names the entry's key space; it must not be stored either).
+    expect(content).not.toContain(keyFingerprint(KEY));
     expect(content).not.toContain(fingerprint(KEY));
-    expect(names[0]).not.toContain(fingerprint(KEY));
+    expect(names[0]).not.toContain(keyFingerprint(KEY));
   });
 });
 

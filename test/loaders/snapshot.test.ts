@@ -2,7 +2,7 @@
  * Snapshots: recording everything a build needs (API answers and media
  * originals, without the key), and replaying it with no socket opened.
  */
-import { readFile, readdir, rm, writeFile, mkdtemp } from 'node:fs/promises';
+import { cp, readFile, readdir, rm, writeFile, mkdtemp } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -87,6 +87,22 @@ describe('recording', () => {
 });
 
 describe('replay', () => {
+  it('answers a conditional request for the recorded ETag with 304, without reading the file', async () => {
+    const { openSnapshot } = await import('../../content-loaders/snapshot/replay.ts');
+    const copy = await mkdtemp(path.join(os.tmpdir(), 'snapshot-304-'));
+    try {
+      await cp(dir, copy, { recursive: true });
+      const replay = await openSnapshot(copy);
+      const entry = replay.manifest.entries.find((e) => e.etag && !e.url.includes('/v1/'))!;
+      // Damage the file: a 304 must not touch it, a full answer must refuse it.
+      await writeFile(path.join(copy, 'files', entry.sha256), 'damaged');
+      const notModified = await replay.fetch(entry.url, { headers: { 'if-none-match': `"other", ${entry.etag}` } });
+      expect([notModified.status, notModified.headers.get('etag')]).toEqual([304, entry.etag]);
+      await expect(replay.fetch(entry.url, { headers: { 'if-none-match': '"other"' } })).rejects.toThrow(/does not match its SHA-256/);
+    } finally {
+      await rm(copy, { recursive: true, force: true });
+    }
+  });
   it('loads the same entries with no socket opened', async () => {
     const connects: string[] = [];
     const original = net.Socket.prototype.connect;
