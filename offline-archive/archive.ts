@@ -13,7 +13,6 @@
  * failed run leaves the previous archive as it was, and a folder that is not
  * an archive is never replaced.
  */
-import { existsSync, statSync } from 'node:fs';
 import { cp, mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { build } from 'astro';
@@ -102,11 +101,13 @@ async function buildFromSnapshot(root: string, snapshotDir: string, siteDir: str
 
 /** Rewrites every page for opening from a folder; returns how many. */
 async function linkForFolder(siteDir: string): Promise<number> {
-  const pages = (await readdir(siteDir, { recursive: true })).map((f) => f.split(path.sep).join('/')).filter((f) => f.endsWith('.html'));
-  const isFolder = (sitePath: string) => {
-    const target = path.join(siteDir, sitePath);
-    return target.startsWith(siteDir) && existsSync(target) && statSync(target).isDirectory();
-  };
+  const entries = (await readdir(siteDir, { recursive: true, withFileTypes: true })).map((e) => ({
+    sitePath: path.relative(siteDir, path.join(e.parentPath, e.name)).split(path.sep).join('/'),
+    folder: e.isDirectory(),
+  }));
+  const pages = entries.filter((e) => !e.folder && e.sitePath.endsWith('.html')).map((e) => e.sitePath);
+  const folders = new Set(entries.filter((e) => e.folder).map((e) => e.sitePath));
+  const isFolder = (sitePath: string) => folders.has(sitePath.replace(/\/+$/, ''));
   for (const page of pages) {
     const file = path.join(siteDir, page);
     await writeFile(file, relativeLinks(await readFile(file, 'utf8'), page, isFolder));

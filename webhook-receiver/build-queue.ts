@@ -35,8 +35,7 @@ export interface BuildQueue {
 export function createBuildQueue(options: { run: () => Promise<BuildOutcome>; debounceMs: number; onBuilt?: (record: BuildRecord) => void }): BuildQueue {
   let timer: ReturnType<typeof setTimeout> | undefined;
   let running: Promise<void> | undefined;
-  let waiting = 0; // requests not yet answered by a build that started after them
-  let pending = false;
+  let waiting = 0; // requests not yet answered by a build that started after them (during a build: the one more due)
   let builds = 0;
   let last: BuildRecord | null = null;
   const idlers: Array<() => void> = [];
@@ -47,7 +46,6 @@ export function createBuildQueue(options: { run: () => Promise<BuildOutcome>; de
 
   async function buildLoop(): Promise<void> {
     do {
-      pending = false;
       const requests = waiting;
       waiting = 0;
       const started = performance.now();
@@ -64,7 +62,7 @@ export function createBuildQueue(options: { run: () => Promise<BuildOutcome>; de
       } catch {
         // a reporting problem must not stop the queue
       }
-    } while (pending);
+    } while (waiting > 0);
   }
 
   function start(): void {
@@ -72,7 +70,7 @@ export function createBuildQueue(options: { run: () => Promise<BuildOutcome>; de
     running = buildLoop().finally(() => {
       running = undefined;
       // A request that came after the loop's last check (same tick) still gets its build.
-      if (pending) start();
+      if (waiting > 0) start();
       else settle();
     });
   }
@@ -80,11 +78,10 @@ export function createBuildQueue(options: { run: () => Promise<BuildOutcome>; de
   return {
     request() {
       waiting++;
-      if (running) pending = true;
-      else if (timer === undefined) timer = setTimeout(start, options.debounceMs);
+      if (!running && timer === undefined) timer = setTimeout(start, options.debounceMs);
     },
     status() {
-      return { state: running ? 'building' : timer !== undefined ? 'scheduled' : 'idle', pending, builds, last };
+      return { state: running ? 'building' : timer !== undefined ? 'scheduled' : 'idle', pending: running !== undefined && waiting > 0, builds, last };
     },
     idle() {
       return new Promise<void>((resolve) => {

@@ -3,6 +3,7 @@
  * the loaders request (the same sources, so nothing is missed) and every media
  * original those answers point to.
  */
+import pRetry from 'p-retry';
 import { createNewsroomClient } from '../client/index.ts';
 import type { PressroomConfig } from '../config.ts';
 import { mediaOriginalUrls } from '../media-urls.ts';
@@ -65,7 +66,12 @@ export async function recordSnapshot({ config, out, log = () => {}, mediaTimeout
     urls.map((url) =>
       limit(async () => {
         try {
-          await recorder.download(url, { signal: AbortSignal.timeout(mediaTimeoutMs), ...(openMedia && { open: openMedia }) });
+          // A transient failure (a 503, a reset) gets two more tries, with jittered backoff, before the original is left out.
+          await pRetry(() => recorder.download(url, { signal: AbortSignal.timeout(mediaTimeoutMs), ...(openMedia && { open: openMedia }) }), {
+            retries: 2,
+            minTimeout: 250,
+            randomize: true,
+          });
         } catch (error) {
           failures.push(url);
           log(`media: could not download ${url} (${(error as Error).message}); it is left out of the snapshot`);

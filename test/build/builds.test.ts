@@ -70,6 +70,15 @@ describe('building from a snapshot', () => {
     expect((failed as { code: number }).code).toBe(1);
     expect((failed as { stderr: string }).stderr).toMatch(/build failed: PRESSROOM_SNAPSHOT is not a readable snapshot.*\n.*left exactly as it was/);
     expect(await tree(path.join(tmp, 'a'))).toEqual(a);
+
+    // --out never replaces a folder that is not a built site (`--out .` must not delete a project).
+    const project = path.join(tmp, 'a-project');
+    await mkdir(project, { recursive: true });
+    await writeFile(path.join(project, 'package.json'), '{}');
+    const refused = await run(node, ['scripts/build.ts', '--out', project], { cwd: root, env: offline }).catch((e: { code: number; stderr: string }) => e);
+    expect((refused as { code: number }).code).toBe(2);
+    expect((refused as { stderr: string }).stderr).toMatch(/already holds files this tool did not write \(no index\.html, _astro\)/);
+    expect(await readdir(project)).toEqual(['package.json']);
   }, 600_000);
 
   it('makes an offline archive from the snapshot: the same pages, opening from a folder, with the snapshot and a zip', async () => {

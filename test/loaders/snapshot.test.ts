@@ -80,6 +80,31 @@ describe('recording', () => {
     }
   });
 
+  it('retries a media original that failed once; names one that keeps failing and leaves it out, so the command can fail', async () => {
+    const flaky = await startEmulator({ frozenClock: true, cacheDir: TEST_MEDIA_CACHE });
+    const out = await mkdtemp(path.join(os.tmpdir(), 'snapshot-missing-'));
+    try {
+      const manifest = await readManifest(dir);
+      const media = manifest.entries.find((e) => e.url.includes('/documents/') || e.contentType === 'application/pdf')!;
+      const route = new URL(media.url).pathname;
+      const fault = await fetch(`${flaky.url}/_emulator/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ route, kind: 'status', status: 500 }) });
+      expect(fault.status).toBe(201);
+      const once = manifest.entries.find((e) => e.contentType === 'image/png')!;
+      const onceRoute = new URL(once.url).pathname;
+      await fetch(`${flaky.url}/_emulator/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ route: onceRoute, kind: 'status', status: 503, count: 1 }) });
+      const lines: string[] = [];
+      const result = await recordSnapshot({ config: loadConfig({ PRESSROOM_API_URL: flaky.url, PRESSROOM_ID: String(flaky.pressroom.id) }), out, log: (l) => lines.push(l) });
+      expect(result.mediaFailures).toEqual([media.url.replace(api.url, flaky.url)]);
+      expect(lines.some((l) => l.includes(route) && /could not download .*HTTP 500/.test(l))).toBe(true);
+      const recorded = (await readManifest(out)).entries;
+      expect(recorded.some((e) => e.url.endsWith(route))).toBe(false);
+      expect(recorded.find((e) => e.url.endsWith(onceRoute))).toMatchObject({ sha256: once.sha256 });
+    } finally {
+      await flaky.close();
+      await rm(out, { recursive: true, force: true });
+    }
+  });
+
   it('never writes the API key into the snapshot', async () => {
     const files = [path.join(dir, 'manifest.json'), ...(await readdir(path.join(dir, 'files'))).map((f) => path.join(dir, 'files', f))];
     for (const file of files) expect((await readFile(file)).includes(KEY), file).toBe(false);
