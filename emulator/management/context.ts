@@ -19,17 +19,8 @@ export type ManagementHandler = (req: ManagementRequest) => ManagementResult;
 
 export const ok = (data: unknown, changed: string[] = [], status = 200): ManagementResult => ({ status, body: { data }, changed });
 
-export function slugify(text: string): string {
-  return (
-    text
-      .normalize('NFKD')
-      .replace(/[\u0300-\u036f]/g, '')
-      .toLowerCase()
-      .replace(/[^a-z0-9]+/g, '-')
-      .replace(/^-+|-+$/g, '')
-      .slice(0, 80) || 'item'
-  );
-}
+/** The generator's own slug rule, so a retitled item gets the permalink a new one would. */
+export { slugify } from '../demo-data/slug.ts';
 
 /** Embargo dates set through `update` wait here until `publish_under_embargo`. */
 export const pendingEmbargo = new WeakMap<object, string>();

@@ -18,6 +18,12 @@ export const CHROMIUM = '/usr/bin/chromium';
 export const hasChromium = existsSync(CHROMIUM);
 export const NO_CHROMIUM = `${CHROMIUM} is missing: browser tests skipped (.ci/run installs Debian's chromium; locally: apt-get install chromium)`;
 
+/** Where Chromium is missing: a warning on a workstation, a failure in CI (which must run every browser test). */
+export function noChromium(): void {
+  if (process.env.CI) throw new Error(`${NO_CHROMIUM}; CI must run the browser tests`);
+  console.warn(NO_CHROMIUM);
+}
+
 /** Where screenshots go (kept after the run, to look at): PRESSROOM_SCREENSHOTS or <tmp>/pressroom-screenshots. */
 export const SCREENSHOT_DIR = process.env.PRESSROOM_SCREENSHOTS || path.join(os.tmpdir(), 'pressroom-screenshots');
 

@@ -8,7 +8,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { sanitizeArticle, sanitizeBasic } from '../../src/lib/sanitize.ts';
 import { HOSTILE, PWN } from '../helpers/hostile-html.ts';
-import { NO_CHROMIUM, clickEveryLink, hasChromium, launchChromium, pwnedMarker, serveStatic, watchedPage, type StaticServer } from './helpers.ts';
+import { noChromium, clickEveryLink, hasChromium, launchChromium, pwnedMarker, serveStatic, watchedPage, type StaticServer } from './helpers.ts';
 
 const siteDir = inject('siteDir');
 
@@ -79,6 +79,4 @@ describe.skipIf(!hasChromium)('hostile HTML through the sanitizer, in Chromium',
   });
 });
 
-it.skipIf(hasChromium)('browser tests need Chromium', () => {
-  console.warn(NO_CHROMIUM);
-});
+it.skipIf(hasChromium)('browser tests need Chromium', noChromium);

@@ -9,7 +9,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, inject, it } from 'vitest';
-import { DESKTOP, MOBILE, NO_CHROMIUM, SCREENSHOT_DIR, axeViolations, hasChromium, launchChromium, screenshot, screenshotPath, serveStatic, watchedPage, type StaticServer } from './helpers.ts';
+import { DESKTOP, MOBILE, noChromium, SCREENSHOT_DIR, axeViolations, hasChromium, launchChromium, screenshot, screenshotPath, serveStatic, watchedPage, type StaticServer } from './helpers.ts';
 
 const siteDir = inject('siteDir');
 
@@ -151,6 +151,4 @@ describe.skipIf(!hasChromium)('the hosted newsroom\'s old addresses in Chromium'
   });
 });
 
-it.skipIf(hasChromium)('browser tests need Chromium', () => {
-  console.warn(NO_CHROMIUM);
-});
+it.skipIf(hasChromium)('browser tests need Chromium', noChromium);

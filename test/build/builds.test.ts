@@ -20,8 +20,8 @@ import yauzl from 'yauzl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../emulator/server.ts';
 import { TEST_MEDIA_CACHE } from '../helpers/emulator.ts';
-import { HOSTILE, PWN } from '../helpers/hostile-html.ts';
-import { clickEveryLink, hasChromium, launchChromium, pwnedMarker, serveStatic, watchedPage } from '../browser/helpers.ts';
+import { HOSTILE } from '../helpers/hostile-html.ts';
+import { clickEveryLink, hasChromium, launchChromium, noChromium, pwnedMarker, serveStatic, watchedPage } from '../browser/helpers.ts';
 import { readManifest, sha256Hex } from '../../content-loaders/snapshot/manifest.ts';
 import { loadPages, urlsOf } from '../site/helpers.ts';
 
@@ -141,7 +141,7 @@ describe('building from a snapshot', () => {
     expect((refused as { stderr: string }).stderr).toMatch(/already holds files this tool did not write/);
     expect(await readFile(path.join(project, 'notes.txt'), 'utf8')).toBe('keep me');
 
-    if (!hasChromium) return;
+    if (!hasChromium) return noChromium();
     const browser = await launchChromium();
     try {
       const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
@@ -294,6 +294,5 @@ describe('building from a snapshot', () => {
       await browser.close();
       await server.close();
     }
-    expect(PWN).toContain('__pwned');
   }, 600_000);
 });

@@ -293,6 +293,8 @@ describe('reset', () => {
     const release = (await emu().json('press_releases?limit=1')).body.data[0];
     await manage('PUT', `/v1/campaigns/${release.id}/cancel.json`);
     await emu().admin('POST', '/faults', { route: '/v1/pressrooms/*/tags*', kind: 'status', status: 500 });
+    const before = (await emu().admin('GET', '/requests')).body.data as Array<{ path: string }>;
+    expect(before.some((e) => e.path.includes('/cancel'))).toBe(true);
     expect((await emu().json(`press_releases/${release.id}`)).status).toBe(404);
     const reset = await emu().admin('POST', '/reset');
     expect(reset.status).toBe(200);

@@ -271,7 +271,10 @@ describe('order, includes, language, tags, q', () => {
 
 describe('timeline, archive, categories, media kits', () => {
   it('mixes releases, clippings and events in the timeline, newest first', async () => {
-    const { data } = (await emu().json('timeline?limit=9999')).body as { data: Array<{ type: string; id: number }> };
+    const { data } = (await emu().json('timeline?limit=9999')).body as { data: Array<{ type: string; id: number; release_date?: string; starts_at?: string }> };
+    const dates = data.map((i) => (i.type === 'event' ? i.starts_at : i.release_date) ?? '');
+    expect(dates.every(Boolean)).toBe(true);
+    expect(dates).toEqual([...dates].sort().reverse());
     const types = new Set(data.map((i) => i.type));
     expect(types).toEqual(new Set(['press_release', 'clipping', 'event']));
     const hiddenFromTimeline = world().pressReleases.filter((r) => !r.show_in_timeline && isPublic(r, now()));
@@ -387,6 +390,9 @@ describe('conditional requests and media bytes', () => {
     const sound = (await emu().json('sounds?limit=1')).body.data[0];
     const wav = Buffer.from(await (await fetch(sound.url)).arrayBuffer());
     expect(wav.subarray(0, 4).toString()).toBe('RIFF');
+    for (const s of (await emu().json('sounds?limit=100')).body.data as Array<{ url: string; file_size: number }>) {
+      expect((await (await fetch(s.url)).arrayBuffer()).byteLength, s.url).toBe(s.file_size);
+    }
     const movie = (await emu().json('movies?limit=1')).body.data[0];
     const mp4 = await fetch(movie.mp4_url ?? movie.url);
     expect(mp4.headers.get('content-type')).toBe('video/mp4');

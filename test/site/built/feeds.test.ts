@@ -13,6 +13,7 @@ import { absoluteUrls } from '../../../src/lib/feed-formats.ts';
 import { useEmulator } from '../../helpers/emulator.ts';
 import { allElements, elements, listFiles, loadPages, meta, resolveInternal, type BuiltPage } from '../helpers.ts';
 import { childNamed, childrenNamed, parseXml, textOf, type XmlNode } from '../xml.ts';
+import { srcsetCandidates } from '../../../offline-archive/relative-links.ts';
 
 interface ApiTag { id: number; slug: string; name: string }
 interface ApiRelease { id: number; title: string; permalink: string; language: string; release_date: string; tags: ApiTag[]; pdf: string | null }
@@ -318,7 +319,7 @@ describe('feeds', () => {
       }
       for (const img of allElements(parseDocument(item.content)).filter((e) => e.name === 'img')) {
         await size(img.attribs.src!);
-        for (const candidate of (img.attribs.srcset ?? '').split(',').filter(Boolean)) await size(candidate.trim().split(/\s+/)[0]!);
+        for (const [url] of srcsetCandidates(img.attribs.srcset ?? '')) await size(url);
       }
     }
     expect(withImage).toBeGreaterThan(allItems().length / 2);
@@ -393,8 +394,7 @@ describe('robots.txt and sitemaps', () => {
       listed.push(...childrenNamed(urlset, 'url').map((u) => textOf(u, 'loc')!));
     }
     expect(new Set(listed).size).toBe(listed.length);
-    const redirect = (p: BuiltPage) => elements(p.doc, 'meta').some((m) => m.attribs['http-equiv']?.toLowerCase() === 'refresh');
-    const expected = [...pages.values()].filter((p) => p.path !== '/404.html' && !redirect(p)).map((p) => `${siteUrl}${p.path}`);
+    const expected = [...pages.values()].filter((p) => p.path !== '/404.html' && p.redirectTo === undefined).map((p) => `${siteUrl}${p.path}`);
     expect([...listed].sort()).toEqual(expected.sort());
     expect(listed).not.toContain(`${siteUrl}/404/`);
   });

@@ -76,13 +76,17 @@ describe('press releases', () => {
       const page = pages.get(`/${lang}/`);
       expect(page, `/${lang}/`).toBeDefined();
       expect(elements(page!.doc, 'html')[0]?.attribs.lang).toBe(lang);
-      const count = releases.filter((r) => r.language === lang).length;
-      let listed = 0;
+      const expected = releases.filter((r) => r.language === lang).map((r) => `${r.permalink}/`).sort();
+      const listed: string[] = [];
       for (let n = 1; pages.has(n === 1 ? `/${lang}/` : `/${lang}/${n}/`); n++) {
         const p = pages.get(n === 1 ? `/${lang}/` : `/${lang}/${n}/`)!;
-        listed += elements(p.doc, 'article').filter((a) => !a.attribs.lang).length;
+        for (const article of elements(p.doc, 'article')) {
+          expect(article.attribs.lang, `${p.path}: a release in another language`).toBeUndefined();
+          const link = elements(article, 'a').find((a) => /^\/\d+-/.test(a.attribs.href ?? ''));
+          if (link) listed.push(link.attribs.href!);
+        }
       }
-      expect(listed, lang).toBe(count);
+      expect(listed.sort(), lang).toEqual(expected);
     }
   });
 
@@ -113,6 +117,31 @@ describe('tags', () => {
         expect(page!.html.includes(`href="${r.permalink}/"`), `${r.permalink} on /tags/${tag.slug}/`).toBe(true);
       }
     }
+  });
+});
+
+describe('tag landing pages', () => {
+  it('list every clipping, event, open media kit and custom page tagged with the tag, not only releases', async () => {
+    const api = emulator();
+    let checked = 0;
+    for (const tag of tags) {
+      const page = pages.get(`/tags/${tag.slug}/`)!;
+      const get = async <T,>(route: string) => (await api.json<{ data: T }>(`tagged/${route}?limit=10000&tags=${tag.slug}`)).body.data;
+      const [clippings, events, kits, tagged] = await Promise.all([
+        get<Array<{ title: string }>>('clippings'),
+        get<Array<{ permalink: string }>>('events'),
+        get<Array<{ permalink: string; is_locked: boolean; is_password_protected: boolean }>>('media_kits'),
+        get<Array<{ permalink: string }>>('pages'),
+      ]);
+      const body = text(elements(page.doc, 'main')[0]!);
+      for (const c of clippings) expect(body, `clipping "${c.title}" on /tags/${tag.slug}/`).toContain(c.title);
+      for (const e of events) expect(page.html, `${e.permalink} on /tags/${tag.slug}/`).toContain(`href="${e.permalink}/"`);
+      // Locked and password-protected kits are listed only on /media-kits/, with their lock.
+      for (const k of kits.filter((x) => !x.is_locked && !x.is_password_protected)) expect(page.html, `${k.permalink} on /tags/${tag.slug}/`).toContain(`href="/media-kits/${k.permalink.split('/').pop()}/"`);
+      for (const p of tagged) expect(page.html, `${p.permalink} on /tags/${tag.slug}/`).toContain(`href="${p.permalink}/"`);
+      checked += clippings.length + events.length + kits.length + tagged.length;
+    }
+    expect(checked).toBeGreaterThan(10);
   });
 });
 
