@@ -61,8 +61,9 @@ export function releaseView(release: PressRelease, ctx: ViewContext) {
     ...(ctx.includes.has('tags') && { tags: tagsOf(release._tagIds, ctx) }),
     ...(ctx.includes.has('featured_images') && { featured_images: publicMedia(release._featuredImageIds, ctx) }),
     ...(ctx.includes.has('clippings') && {
-      clippings: ctx.store.world.clippings
-        .filter((c) => c.press_release_id === release.id && isPublic(c, ctx.now))
+      clippings: ctx.store
+        .clippingsOfRelease(release.id)
+        .filter((c) => isPublic(c, ctx.now))
         .map((c) => clippingView(c, { ...ctx, includes: new Set() })),
     }),
   };
