@@ -8,9 +8,8 @@
  * and no decode.
  */
 import { rm } from 'node:fs/promises';
-import pRetry, { AbortError } from 'p-retry';
 import type { FetchLike } from '../content-loaders/client/request.ts';
-import { backoffDelay } from '../content-loaders/client/retry.ts';
+import { retrying } from '../content-loaders/client/retry.ts';
 import { guardedDownload } from './download.ts';
 import { RefusedError, asRefusal } from './errors.ts';
 import type { HostPolicy } from './host-policy.ts';
@@ -69,26 +68,11 @@ export function createSources({ store, stats, settings, cpu, fetch, policy }: So
           etagUrl: usable?.finalUrl,
         }),
       );
-    const result = await pRetry(
-      async () => {
-        try {
-          return await attempt();
-        } catch (error) {
-          if (error instanceof RefusedError && error.retryable) throw error;
-          throw new AbortError(error instanceof Error ? error : new Error(String(error)));
-        }
-      },
-      {
-        retries,
-        minTimeout: 0, // p-retry's own timer is off; the wait is computed below
-        onFailedAttempt: async ({ error, retriesLeft, retriesConsumed }) => {
-          if (retriesLeft <= 0 || !(error instanceof RefusedError)) return;
-          stats.retries++;
-          // Outside the limiter (`attempt` holds a slot only while it runs), so a waiting retry holds no slot.
-          await backoff.sleep(backoffDelay(retriesConsumed, backoff, error.retryAfterMs));
-        },
-      },
-    );
+    // Waits happen outside the limiter (`attempt` holds a slot only while it runs), so a waiting retry holds no slot.
+    const result = await retrying(attempt, { ...backoff, retries }, {
+      retryableAfter: (error) => (error instanceof RefusedError && error.retryable ? (error.retryAfterMs ?? null) : undefined),
+      onRetry: () => stats.retries++,
+    });
     if (result.status === 'not-modified') {
       stats.notModified++;
       return sourceFrom(usable!, kind);

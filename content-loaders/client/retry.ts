@@ -81,6 +81,47 @@ export function backoffDelay(retryIndex: number, policy: Pick<RetryPolicy, 'base
 }
 
 /**
+ * The retry loop every part shares (API requests here, image downloads in the
+ * image pipeline): `attempt` runs until it succeeds, throws an error
+ * `retryableAfter` does not call retryable (it returns undefined), or the
+ * retries are used up; between attempts it waits `backoffDelay`, at least the
+ * Retry-After the error carries. The last error is thrown as it was.
+ */
+export async function retrying<T>(
+  attempt: (attemptNumber: number) => Promise<T>,
+  policy: RetryPolicy,
+  options: {
+    /** For a retryable error: the server's Retry-After in ms, or null when it sent none; undefined: do not retry. */
+    retryableAfter: (error: unknown) => number | null | undefined;
+    onRetry?: (error: unknown, attemptNumber: number, delayMs: number) => void;
+    signal?: AbortSignal | undefined;
+  },
+): Promise<T> {
+  return pRetry(
+    async (attemptNumber: number) => {
+      try {
+        return await attempt(attemptNumber);
+      } catch (error) {
+        if (options.retryableAfter(error) !== undefined) throw error;
+        throw new AbortError(error instanceof Error ? error : new Error(String(error)));
+      }
+    },
+    {
+      retries: policy.retries,
+      minTimeout: 0, // p-retry's own timer is off; the delay is ours (below)
+      signal: options.signal,
+      onFailedAttempt: async ({ error, attemptNumber, retriesLeft, retriesConsumed }) => {
+        const retryAfter = options.retryableAfter(error);
+        if (retriesLeft <= 0 || retryAfter === undefined) return;
+        const delayMs = backoffDelay(retriesConsumed, policy, retryAfter ?? undefined);
+        options.onRetry?.(error, attemptNumber, delayMs);
+        await policy.sleep(delayMs, options.signal);
+      },
+    },
+  );
+}
+
+/**
  * Runs `attempt` until it succeeds, fails for good, or the retries are used up.
  * A final failure becomes a NewsroomApiError naming `endpoint` and the number
  * of attempts made. Errors that are not AttemptFailures (bugs) pass through.
@@ -93,26 +134,16 @@ export async function withRetry<T>(
 ): Promise<{ value: T; attempts: number }> {
   let attempts = 0;
   try {
-    const value = await pRetry(
-      async (attemptNumber: number) => {
+    const value = await retrying(
+      async (attemptNumber) => {
         attempts = attemptNumber;
-        try {
-          return await attempt(attemptNumber);
-        } catch (error) {
-          if (error instanceof AttemptFailure && error.retryable) throw error;
-          throw new AbortError(error instanceof Error ? error : new Error(String(error)));
-        }
+        return attempt(attemptNumber);
       },
+      policy,
       {
-        retries: policy.retries,
-        minTimeout: 0, // p-retry's own timer is off; the delay is ours (below)
+        retryableAfter: (error) => (error instanceof AttemptFailure && error.retryable ? (error.retryAfterMs ?? null) : undefined),
+        onRetry: (error, attemptNumber, delayMs) => hooks.onRetry?.({ attempt: attemptNumber, delayMs, failure: error as AttemptFailure }),
         signal: hooks.signal,
-        onFailedAttempt: async ({ error, attemptNumber, retriesLeft, retriesConsumed }) => {
-          if (retriesLeft <= 0 || !(error instanceof AttemptFailure)) return;
-          const delayMs = backoffDelay(retriesConsumed, policy, error.retryAfterMs);
-          hooks.onRetry?.({ attempt: attemptNumber, delayMs, failure: error });
-          await policy.sleep(delayMs, hooks.signal);
-        },
       },
     );
     return { value, attempts };

@@ -3,8 +3,8 @@
  * the loaders request (the same sources, so nothing is missed) and every media
  * original those answers point to.
  */
-import pRetry from 'p-retry';
 import { createNewsroomClient } from '../client/index.ts';
+import { defaultSleep, retrying, type RetryPolicy } from '../client/retry.ts';
 import type { PressroomConfig } from '../config.ts';
 import { mediaOriginalUrls } from '../media-urls.ts';
 import { validateItem } from '../schemas/validate.ts';
@@ -31,6 +31,8 @@ export interface RecordResult {
   mediaFailures: string[];
   bytes: number;
 }
+
+const MEDIA_RETRIES: RetryPolicy = { retries: 2, baseDelayMs: 250, maxDelayMs: 5_000, retryAfterCapMs: 30_000, random: Math.random, sleep: defaultSleep };
 
 export async function recordSnapshot({ config, out, log = () => {}, mediaTimeoutMs = 60_000, openMedia }: RecordOptions): Promise<RecordResult> {
   if (!config.apiUrl || !config.pressroomId) throw new Error('recordSnapshot needs PRESSROOM_API_URL and PRESSROOM_ID');
@@ -67,10 +69,8 @@ export async function recordSnapshot({ config, out, log = () => {}, mediaTimeout
       limit(async () => {
         try {
           // A transient failure (a 503, a reset) gets two more tries, with jittered backoff, before the original is left out.
-          await pRetry(() => recorder.download(url, { signal: AbortSignal.timeout(mediaTimeoutMs), ...(openMedia && { open: openMedia }) }), {
-            retries: 2,
-            minTimeout: 250,
-            randomize: true,
+          await retrying(() => recorder.download(url, { signal: AbortSignal.timeout(mediaTimeoutMs), ...(openMedia && { open: openMedia }) }), MEDIA_RETRIES, {
+            retryableAfter: () => null,
           });
         } catch (error) {
           failures.push(url);
