@@ -57,6 +57,7 @@ describe('image guards', () => {
   let other: TinyServer;
   let cache: Awaited<ReturnType<typeof tempDir>>;
   let jpeg: Buffer;
+  let bodies: Record<string, Buffer>;
   let flaky = 0;
   let redirectorValidators = 0;
 
@@ -66,7 +67,7 @@ describe('image guards', () => {
       .jpeg({ quality: 90 })
       .toBuffer();
     const etagOf = (b: Buffer) => `"${createHash('sha256').update(b).digest('hex').slice(0, 20)}"`;
-    const bodies: Record<string, Buffer> = {
+    bodies = {
       '/ok.jpg': jpeg,
       '/bomb.png': pngClaiming(30_000, 30_000),
       '/html.jpg': Buffer.from('<!DOCTYPE html><html><body><script>alert(1)</script></body></html>'),
@@ -76,6 +77,11 @@ describe('image guards', () => {
       '/cut.png': pngClaiming(100, 100).subarray(0, 60),
       '/big.jpg': Buffer.concat([jpeg, Buffer.alloc(200_000)]),
       '/doc.pdf': Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n'),
+      '/exif.jpg': await sharp({ create: { width: 320, height: 240, channels: 3, background: '#357' } })
+        .jpeg()
+        .withExif({ IFD0: { Copyright: 'Northwind', Artist: 'Photographer' } })
+        .withIccProfile('p3')
+        .toBuffer(),
     };
     server = await tinyServer((req, res) => {
       const url = req.url ?? '';
@@ -95,6 +101,17 @@ describe('image guards', () => {
         res.writeHead(200, { 'content-type': 'image/jpeg', 'content-length': jpeg.length });
         res.write(jpeg.subarray(0, 1000));
         setTimeout(() => res.destroy(), 20);
+        return;
+      }
+      if (url === '/trickle.jpg') {
+        // Never stalls (a chunk every 100 ms), never finishes in time.
+        res.writeHead(200, { 'content-type': 'image/jpeg' });
+        let sent = 0;
+        const drip = setInterval(() => {
+          if (res.destroyed || sent >= 40) return clearInterval(drip);
+          res.write(jpeg.subarray(sent * 10, sent * 10 + 10));
+          sent++;
+        }, 100);
         return;
       }
       if (url === '/stall.jpg') {
@@ -204,6 +221,34 @@ describe('image guards', () => {
     } finally {
       await own.remove();
     }
+  });
+
+  it('strips metadata from every rendition (EXIF, ICC), and offers AVIF first when asked', async () => {
+    const own = await tempDir('exif');
+    try {
+      const source = await sharp(bodies['/exif.jpg']!).metadata();
+      expect([source.exif !== undefined, source.icc !== undefined]).toEqual([true, true]);
+      const p = testPipeline({ apiUrl: server.url, cacheDir: own.dir, lookup: stubLookup, retries: 0, avif: true });
+      const pic = await picture(p, `${server.url}/exif.jpg`);
+      expect(pic.ok).toBe(true);
+      if (!pic.ok) return;
+      expect(pic.sources.map((s) => s.type)).toEqual(['image/avif', 'image/webp']);
+      const files = [...p.published().values()];
+      expect(files.some((f) => f.endsWith('.avif'))).toBe(true);
+      for (const file of files) {
+        const meta = await sharp(file).metadata();
+        expect([meta.exif, meta.icc, meta.xmp], file).toEqual([undefined, undefined, undefined]);
+      }
+    } finally {
+      await own.remove();
+    }
+  });
+
+  it('refuses a download that keeps trickling past its whole-download deadline', async () => {
+    const p = testPipeline({ apiUrl: server.url, cacheDir: cache.dir, lookup: stubLookup, retries: 0, timeoutMs: 600, stallTimeoutMs: 400 });
+    const started = Date.now();
+    refused(await picture(p, `${server.url}/trickle.jpg`), /no complete download within/);
+    expect(Date.now() - started).toBeLessThan(3000);
   });
 
   it.each([
