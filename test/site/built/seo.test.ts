@@ -1,6 +1,6 @@
 /** Head metadata: canonical URLs, Open Graph, robots, and JSON-LD that parses and says the right things. */
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { elements, jsonLd, loadPages, meta, type BuiltPage } from '../helpers.ts';
+import { elements, jsonLd, loadPages, meta, text, type BuiltPage } from '../helpers.ts';
 import { isLegacyPath } from '../../../src/lib/paths.ts';
 
 const siteDir = inject('siteDir');
@@ -58,6 +58,25 @@ describe('JSON-LD', () => {
       blocks += jsonLd(page.doc).length;
     }
     expect(blocks).toBeGreaterThan(100);
+  });
+
+  it('gives every page with a breadcrumb trail one BreadcrumbList that names the same steps, ending at the page', () => {
+    let checked = 0;
+    for (const page of pages) {
+      const trail = elements(page.doc, 'nav').find((n) => n.attribs.class === 'breadcrumbs');
+      const lists = (jsonLd(page.doc) as Ld[]).filter((x) => x['@type'] === 'BreadcrumbList');
+      if (!trail) {
+        expect(lists, page.path).toEqual([]);
+        continue;
+      }
+      checked++;
+      expect(lists, page.path).toHaveLength(1);
+      const items = lists[0]!.itemListElement as Array<{ name: string; item: string; position: number }>;
+      expect(items.map((i) => i.name), page.path).toEqual(elements(trail, 'li').map(text));
+      expect(items.map((i) => i.position)).toEqual(items.map((_, n) => n + 1));
+      expect(items.at(-1)!.item.startsWith(siteUrl), page.path).toBe(true);
+    }
+    expect(checked).toBeGreaterThan(150);
   });
 
   it('describes each release as a NewsArticle with dateline, images and a breadcrumb', () => {
