@@ -16,6 +16,7 @@
  */
 import { createHash } from 'node:crypto';
 import { parseDocument, DomUtils } from 'htmlparser2';
+import { mapSrcset } from './srcset.ts';
 import { el, escapeXml, textEl, xmlDocument, type XmlElement } from './xml.ts';
 
 export interface FeedPerson {
@@ -285,15 +286,7 @@ export function absoluteUrls(html: string, base: URL): string {
       if (value) node.attribs[attr] = absolute(value.trim());
     }
     const srcset = node.attribs.srcset;
-    if (srcset) {
-      node.attribs.srcset = srcset
-        .split(',')
-        .map((candidate) => {
-          const [url = '', ...descriptors] = candidate.trim().split(/\s+/);
-          return [absolute(url), ...descriptors].join(' ');
-        })
-        .join(', ');
-    }
+    if (srcset) node.attribs.srcset = mapSrcset(srcset, absolute);
   }
   return DomUtils.getOuterHTML(doc.children, { encodeEntities: 'utf8' });
 }

@@ -14,6 +14,7 @@
  */
 import sanitizeHtml from 'sanitize-html';
 import { Parser } from 'htmlparser2';
+import { parseSrcset } from './srcset.ts';
 
 /** A site-local copy of an inline image, from the image pipeline. */
 export interface InlineImage {
@@ -62,10 +63,8 @@ function isSiteLocal(url: string): boolean {
 }
 
 function isSiteLocalSrcset(srcset: string): boolean {
-  return srcset.split(',').every((candidate) => {
-    const url = candidate.trim().split(/\s+/)[0] ?? '';
-    return url !== '' && isSiteLocal(url);
-  });
+  const candidates = parseSrcset(srcset);
+  return candidates.length > 0 && candidates.every(({ url }) => isSiteLocal(url));
 }
 
 function isExternal(href: string): boolean {

@@ -3,7 +3,7 @@ import { existsSync, statSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseDocument, DomUtils } from 'htmlparser2';
-import { srcsetCandidates } from '../../offline-archive/relative-links.ts';
+import { parseSrcset } from '../../src/lib/srcset.ts';
 
 export type Document = ReturnType<typeof parseDocument>;
 export type Element = ReturnType<typeof DomUtils.getElementsByTagName>[number];
@@ -83,7 +83,7 @@ export function urlsOf(doc: Document): Array<{ url: string; where: string }> {
     }
     for (const attr of ['srcset', 'imagesrcset']) {
       const value = el.attribs[attr];
-      if (value) for (const [url] of srcsetCandidates(value)) out.push({ url, where: `<${el.name} ${attr}>` });
+      if (value) for (const { url } of parseSrcset(value)) out.push({ url, where: `<${el.name} ${attr}>` });
     }
     if (el.name === 'meta' && (el.attribs['http-equiv'] ?? '').toLowerCase() === 'refresh') {
       const target = refreshTarget(doc);

@@ -13,7 +13,7 @@ import { absoluteUrls } from '../../../src/lib/feed-formats.ts';
 import { useEmulator } from '../../helpers/emulator.ts';
 import { allElements, elements, listFiles, loadPages, meta, resolveInternal, type BuiltPage } from '../helpers.ts';
 import { childNamed, childrenNamed, parseXml, textOf, type XmlNode } from '../xml.ts';
-import { srcsetCandidates } from '../../../offline-archive/relative-links.ts';
+import { parseSrcset } from '../../../src/lib/srcset.ts';
 
 interface ApiTag { id: number; slug: string; name: string }
 interface ApiRelease { id: number; title: string; permalink: string; language: string; release_date: string; tags: ApiTag[]; pdf: string | null }
@@ -319,7 +319,7 @@ describe('feeds', () => {
       }
       for (const img of allElements(parseDocument(item.content)).filter((e) => e.name === 'img')) {
         await size(img.attribs.src!);
-        for (const [url] of srcsetCandidates(img.attribs.srcset ?? '')) await size(url);
+        for (const { url } of parseSrcset(img.attribs.srcset ?? '')) await size(url);
       }
     }
     expect(withImage).toBeGreaterThan(allItems().length / 2);

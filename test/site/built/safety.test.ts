@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, expect, inject, it } from 'vitest';
 import { allElements, listFiles, loadPages, urlsOf, type BuiltPage } from '../helpers.ts';
-import { srcsetCandidates } from '../../../offline-archive/relative-links.ts';
+import { parseSrcset } from '../../../src/lib/srcset.ts';
 
 const siteDir = inject('siteDir');
 let pages: BuiltPage[];
@@ -58,7 +58,7 @@ it('loads every picture and stylesheet from the site itself (no third-party requ
       for (const attr of ['src', 'href', 'srcset', 'poster']) {
         const value = el.attribs[attr];
         if (!value) continue;
-        for (const part of attr === 'srcset' ? srcsetCandidates(value).map(([url]) => url) : [value]) {
+        for (const part of attr === 'srcset' ? parseSrcset(value).map(({ url }) => url) : [value]) {
           if (!part.startsWith('/') || part.startsWith('//')) problems.push(`${page.path}: <${el.name} ${attr}="${part}">`);
         }
       }

@@ -186,6 +186,12 @@ describe('feed content', () => {
     );
   });
 
+  it('makes every srcset candidate absolute, split as browsers split it (a comma inside a URL stays)', () => {
+    expect(absoluteUrls('<img src="/_media/a.jpg" srcset="/_media/a,1.jpg 1x,/_media/b.jpg 2x, data:image/png;base64,AA 3x">', SITE)).toBe(
+      '<img src="https://press.example.test/_media/a.jpg" srcset="https://press.example.test/_media/a,1.jpg 1x, https://press.example.test/_media/b.jpg 2x, data:image/png;base64,AA 3x">',
+    );
+  });
+
   it('after the pages\' sanitizer, hostile bodies carry no script, handler, frame or javascript: URL into a feed', () => {
     const hostile = [
       '<script>alert(1)</script><p>text</p>',

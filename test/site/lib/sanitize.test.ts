@@ -128,6 +128,11 @@ describe('sanitizeArticle', () => {
       expect(sanitizeArticle(html, { rewriteInlineImage: () => ({ src: bad }) }), bad).toBe('');
     }
     expect(sanitizeArticle(html, { rewriteInlineImage: () => ({ src: '/_media/a.jpg', srcset: 'https://evil.example/a.jpg 1x' }) })).toBe('');
+    // Every candidate a browser would see, split as a browser splits it (the shared srcset parser).
+    for (const bad of ['/_media/a.jpg 1x, //evil.example/b.jpg 2x', '/_media/a.jpg 1x,https://evil.example/b.jpg 2x', '/_media/a.jpg 1x (x), data:image/png;base64,AA 2x', ' , ']) {
+      expect(sanitizeArticle(html, { rewriteInlineImage: () => ({ src: '/_media/a.jpg', srcset: bad }) }), bad).toBe('');
+    }
+    expect(sanitizeArticle(html, { rewriteInlineImage: () => ({ src: '/_media/a.jpg', srcset: '/_media/a,1.jpg 1x, /_media/b.jpg 2x' }) })).toContain('srcset="/_media/a,1.jpg 1x, /_media/b.jpg 2x"');
   });
 
   it('survives empty and missing input', () => {
