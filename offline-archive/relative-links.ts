@@ -1,23 +1,37 @@
 /**
- * Makes a built page work when opened from a folder (`file://`): every
- * root-absolute URL the page uses (`/releases/`, `/_astro/site.css`,
- * `/_media/…webp 640w`, a redirect page's refresh target) becomes relative to
- * the page's own folder, and a folder URL names its `index.html`, which a
- * browser only adds by itself over HTTP. Absolute URLs (canonical, Open Graph,
- * links out), fragments and `mailto:`/`tel:`/`data:` URLs are left as they are.
+ * Makes a built page work when opened from a folder (`file://`): every URL the
+ * page uses inside the site (`/releases/`, `/_astro/site.css`, `/_media/…webp
+ * 640w`, a redirect page's refresh target) becomes relative to the page's own
+ * folder, and a folder URL names its `index.html`, which a browser only adds
+ * by itself over HTTP. URLs that leave the site (canonical, Open Graph, links
+ * out, protocol-relative `//host/…`), `mailto:`/`tel:`/`data:` URLs and bare
+ * fragments are left as they are.
  *
- * Astro and the sanitizer write every attribute value in double quotes and
- * escape `"` in text as `&quot;`, so the attributes are found without a full
- * parse and the patterns cannot match inside text or JSON-LD.
+ * The page is read with htmlparser2's tokenizer, so every quoting style
+ * (`href="/x/"`, `href='/x/'`, `href=/x/`) is found, and nothing that only looks
+ * like an attribute (text, comments, scripts, JSON-LD) is touched. Only the
+ * values that change are rewritten, in place; every other byte stays as it was.
+ *
+ * A `<base href>` inside the site changes what relative URLs mean: they are
+ * resolved against it, made relative to the page, and the base's `href` is
+ * removed (a base pointing at another site is left alone, with every URL that
+ * depends on it).
  */
 import path from 'node:path';
+import { Parser } from 'htmlparser2';
+import { mapSrcset } from '../src/lib/srcset.ts';
 
 /** Whether a site path (`releases`, `123-slug`) is a folder of the built site. */
 export type IsFolder = (sitePath: string) => boolean;
 
-const URL_ATTRIBUTE = /(\s(?:href|src|poster|action|data|cite|xlink:href))="(\/(?!\/)[^"]*)"/g;
-const SRCSET_ATTRIBUTE = /(\s(?:srcset|imagesrcset))="([^"]*)"/g;
-const REFRESH = /(<meta\s+http-equiv="refresh"\s+content="\d+;\s*url=)(\/(?!\/)[^"]*)"/gi;
+/** Attributes holding one URL, on any element. */
+const URL_ATTRIBUTES = new Set(['href', 'src', 'poster', 'action', 'formaction', 'data', 'cite', 'xlink:href']);
+/** Attributes holding a srcset. */
+const SRCSET_ATTRIBUTES = new Set(['srcset', 'imagesrcset']);
+/** `0; url=/x/`, `0;URL='/x/'`: the delay, then the URL (optionally quoted). */
+const REFRESH_CONTENT = /^(\s*\d+(?:\.\d*)?\s*[;,]\s*(?:url\s*=\s*)?)(["']?)(.*?)\2(\s*)$/is;
+/** Only the origin of this made-up address matters: a URL that resolves elsewhere leaves the site. */
+const SITE_ORIGIN = 'http://site.invalid';
 
 /**
  * `url` (root-absolute) as seen from the page at `page` (`releases/2/index.html`). A URL ending
@@ -35,40 +49,140 @@ export function relativeUrl(url: string, page: string, isFolder: IsFolder = () =
   return `${relative === '' ? path.posix.basename(target) : relative}${rest}`;
 }
 
-/** The page's HTML with every root-absolute URL made relative to `page` (its path inside the site). */
-export function relativeLinks(html: string, page: string, isFolder: IsFolder = () => false): string {
-  const rewrite = (url: string) => relativeUrl(url, page, isFolder);
-  return html
-    .replace(URL_ATTRIBUTE, (_m, attr: string, url: string) => `${attr}="${rewrite(url)}"`)
-    .replace(REFRESH, (_m, head: string, url: string) => `${head}${rewrite(url)}"`)
-    .replace(SRCSET_ATTRIBUTE, (_m, attr: string, list: string) => `${attr}="${srcsetCandidates(list).map(([url, descriptor]) => `${rewrite(url)}${descriptor}`).join(', ')}"`);
+/** One attribute as the tokenizer found it: `html.slice(start, end)` is `name="value"` (any quoting). */
+interface FoundAttribute {
+  name: string;
+  value: string;
+  quote: string | null | undefined;
+  start: number;
+  end: number;
 }
 
-/**
- * A srcset as [URL, descriptors] pairs, split the way browsers do: a URL runs to the next
- * whitespace (a comma inside it, as in a `data:` URL, stays), its descriptors to the next comma.
- */
-export function srcsetCandidates(list: string): Array<[string, string]> {
-  const candidates: Array<[string, string]> = [];
-  let i = 0;
-  while (i < list.length) {
-    while (i < list.length && /[\s,]/.test(list[i]!)) i++;
-    if (i >= list.length) break;
-    let end = i;
-    while (end < list.length && !/\s/.test(list[end]!)) end++;
-    let url = list.slice(i, end);
-    i = end;
-    let descriptor = '';
-    if (url.endsWith(',')) url = url.replace(/,+$/, '');
-    else {
-      const comma = list.indexOf(',', i);
-      const stop = comma < 0 ? list.length : comma;
-      descriptor = list.slice(i, stop).trimEnd();
-      i = stop + 1;
-    }
-    candidates.push([url, descriptor.trim() === '' ? '' : ` ${descriptor.trim()}`]);
+interface FoundTag {
+  name: string;
+  attributes: FoundAttribute[];
+}
+
+/** Every start tag of `html` with its attributes and where each one is. */
+function readTags(html: string): FoundTag[] {
+  const tags: FoundTag[] = [];
+  let attributes: FoundAttribute[] = [];
+  const parser: Parser = new Parser({
+    onopentagname() {
+      attributes = [];
+    },
+    onattribute(name, value, quote) {
+      attributes.push({ name, value, quote, start: parser.startIndex, end: parser.endIndex });
+    },
+    onopentag(name, _attribs, isImplied) {
+      if (!isImplied) tags.push({ name, attributes });
+      attributes = [];
+    },
+  });
+  parser.end(html);
+  return tags;
+}
+
+/** Where relative URLs of the page point: the page itself, or its `<base href>`. */
+type Base = { kind: 'site'; path: string } | { kind: 'elsewhere' };
+
+const ASCII_SPACE = /^[\t\n\f\r ]+|[\t\n\f\r ]+$/g;
+
+/** The site path (`/releases/2/`, with query and fragment) that `url` names when resolved against `basePath`; null when it leaves the site. */
+function sitePathOf(url: string, basePath: string): string | null {
+  const trimmed = url.replace(ASCII_SPACE, '');
+  if (/^[a-z][a-z\d+.-]*:/i.test(trimmed)) return null;
+  let resolved: URL;
+  try {
+    resolved = new URL(trimmed, `${SITE_ORIGIN}${basePath}`);
+  } catch {
+    return null;
   }
-  return candidates;
+  if (resolved.origin !== SITE_ORIGIN) return null;
+  // The written text, not the URL parser's (percent-encoded) form: the same bytes as before for the site's own links.
+  if (trimmed.startsWith('/')) return trimmed;
+  const cut = trimmed.search(/[?#]/);
+  const pathPart = cut < 0 ? trimmed : trimmed.slice(0, cut);
+  const rest = cut < 0 ? '' : trimmed.slice(cut);
+  const baseCut = basePath.search(/[?#]/);
+  const baseFile = baseCut < 0 ? basePath : basePath.slice(0, baseCut);
+  if (pathPart === '') return `${baseFile}${rest}`;
+  const folder = baseFile.endsWith('/') ? baseFile : `${path.posix.dirname(baseFile)}/`;
+  let joined = path.posix.normalize(`${folder}${pathPart}`);
+  if (/(^|\/)\.\.?$/.test(pathPart) && !joined.endsWith('/')) joined += '/';
+  return `${joined}${rest}`;
+}
+
+/** The page's `<base>`, if one with an `href` comes first; its href resolved against the page. */
+function baseOf(tags: readonly FoundTag[], pagePath: string): { base: Base; attribute: FoundAttribute } | undefined {
+  for (const tag of tags) {
+    if (tag.name !== 'base') continue;
+    const attribute = tag.attributes.find((a) => a.name === 'href');
+    if (!attribute) continue;
+    const sitePath = sitePathOf(attribute.value, pagePath);
+    return { base: sitePath === null ? { kind: 'elsewhere' } : { kind: 'site', path: sitePath }, attribute };
+  }
+  return undefined;
+}
+
+/** `value` written back as an attribute value in the quotes it had (double quotes if it had none). */
+function quoted(value: string, quote: string | null | undefined): string {
+  const amp = value.replace(/&/g, '&amp;');
+  return quote === "'" ? `'${amp.replace(/'/g, '&#39;')}'` : `"${amp.replace(/"/g, '&quot;')}"`;
+}
+
+/** The page's HTML with every URL inside the site made relative to `page` (its path inside the site). */
+export function relativeLinks(html: string, page: string, isFolder: IsFolder = () => false): string {
+  const tags = readTags(html);
+  const pagePath = `/${page}`;
+  const found = baseOf(tags, pagePath);
+  if (found?.base.kind === 'elsewhere') return html;
+  const basePath = found?.base.path ?? pagePath;
+  const hasBase = found !== undefined;
+
+  const rewrite = (url: string): string => {
+    const trimmed = url.replace(ASCII_SPACE, '');
+    // Without a <base>, '', '#x' and '?q' already mean this page, from a folder as on a server.
+    if (!hasBase && (trimmed === '' || trimmed.startsWith('#') || trimmed.startsWith('?'))) return url;
+    const sitePath = sitePathOf(trimmed, basePath);
+    return sitePath === null ? url : relativeUrl(sitePath, page, isFolder);
+  };
+
+  const edits: Array<{ start: number; end: number; text: string }> = [];
+  const replaceValue = (attribute: FoundAttribute, value: string) => {
+    if (value === attribute.value) return;
+    const raw = html.slice(attribute.start, attribute.end);
+    // `name`, `=` and the white space around it as written; only the value changes.
+    const head = /^[^=]*=\s*/.exec(raw)![0];
+    edits.push({ start: attribute.start, end: attribute.end, text: `${head}${quoted(value, attribute.quote)}` });
+  };
+
+  for (const tag of tags) {
+    const isRefresh = tag.name === 'meta' && tag.attributes.some((a) => a.name === 'http-equiv' && a.value.trim().toLowerCase() === 'refresh');
+    for (const attribute of tag.attributes) {
+      if (attribute.quote === undefined) continue; // no value
+      if (found && attribute === found.attribute) {
+        // Every URL now points from the page itself: the base would misdirect them.
+        const from = /\s/.test(html[attribute.start - 1] ?? '') ? attribute.start - 1 : attribute.start;
+        edits.push({ start: from, end: attribute.end, text: '' });
+      } else if (URL_ATTRIBUTES.has(attribute.name) && tag.name !== 'base') {
+        replaceValue(attribute, rewrite(attribute.value));
+      } else if (SRCSET_ATTRIBUTES.has(attribute.name)) {
+        replaceValue(attribute, mapSrcset(attribute.value, rewrite));
+      } else if (isRefresh && attribute.name === 'content') {
+        const parts = REFRESH_CONTENT.exec(attribute.value);
+        if (parts) replaceValue(attribute, `${parts[1]}${parts[2]}${rewrite(parts[3]!)}${parts[2]}${parts[4]}`);
+      }
+    }
+  }
+
+  let out = '';
+  let at = 0;
+  for (const edit of edits.sort((a, b) => a.start - b.start)) {
+    out += html.slice(at, edit.start) + edit.text;
+    at = edit.end;
+  }
+  return out + html.slice(at);
 }
 
 function decodeOr(text: string): string {

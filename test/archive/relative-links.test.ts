@@ -1,6 +1,6 @@
 /** Pages made to open from a folder: root-absolute URLs become relative, folders name their index.html. */
 import { describe, expect, it } from 'vitest';
-import { relativeLinks, relativeUrl, srcsetCandidates } from '../../offline-archive/relative-links.ts';
+import { relativeLinks, relativeUrl } from '../../offline-archive/relative-links.ts';
 
 describe('relativeUrl', () => {
   it.each([
@@ -59,22 +59,73 @@ describe('links the site writes without a trailing slash, and srcsets that are n
     expect(relativeUrl('/rss.xml', 'index.html', isFolder)).toBe('rss.xml');
   });
 
-  it('splits a srcset the way browsers do: a comma inside a URL stays, only root-absolute candidates change', () => {
-    expect(srcsetCandidates('/_media/a.webp 320w, /_media/b.webp 640w')).toEqual([
-      ['/_media/a.webp', ' 320w'],
-      ['/_media/b.webp', ' 640w'],
-    ]);
-    expect(srcsetCandidates('data:image/png;base64,AAAA 1x,/_media/b.webp 2x')).toEqual([
-      ['data:image/png;base64,AAAA', ' 1x'],
-      ['/_media/b.webp', ' 2x'],
-    ]);
-    expect(srcsetCandidates('/_media/only.webp')).toEqual([['/_media/only.webp', '']]);
+  it('rewrites a srcset the way browsers split it: a comma inside a URL stays, only candidates inside the site change', () => {
     expect(relativeLinks('<img srcset="data:image/png;base64,AAAA 1x, /_media/b.webp 2x">', 'a/index.html')).toBe('<img srcset="data:image/png;base64,AAAA 1x, ../_media/b.webp 2x">');
+    expect(relativeLinks('<img srcset="/_media/a,b.webp 1x,/_media/c.webp 2x">', 'a/index.html')).toBe('<img srcset="../_media/a,b.webp 1x, ../_media/c.webp 2x">');
+    // No candidate inside the site: the attribute is left exactly as written.
+    expect(relativeLinks('<img srcset="https://cdn.example/a.webp   1x,https://cdn.example/b.webp 2x">', 'a/index.html')).toBe('<img srcset="https://cdn.example/a.webp   1x,https://cdn.example/b.webp 2x">');
   });
 
   it('rewrites cite and xlink:href too', () => {
     expect(relativeLinks('<blockquote cite="/pages/about-us/"></blockquote><use xlink:href="/_astro/icons.svg#x"/>', 'index.html')).toBe(
       '<blockquote cite="pages/about-us/index.html"></blockquote><use xlink:href="_astro/icons.svg#x"/>',
     );
+  });
+});
+
+describe('attributes in every quoting style, and what only looks like one', () => {
+  const page = 'tags/x/index.html';
+
+  it.each([
+    ['double quotes', '<a href="/releases/">r</a>', '<a href="../../releases/index.html">r</a>'],
+    ['single quotes', "<a href='/releases/'>r</a>", "<a href='../../releases/index.html'>r</a>"],
+    ['no quotes', '<a href=/releases/>r</a>', '<a href="../../releases/index.html">r</a>'],
+    ['spaces around =, upper case name', '<a HREF = "/releases/">r</a>', '<a HREF = "../../releases/index.html">r</a>'],
+    ['white space inside the value', '<a href=" /releases/\n">r</a>', '<a href="../../releases/index.html">r</a>'],
+    ['an entity in the value', '<a href="/search/?q=a&amp;t=b">s</a>', '<a href="../../search/index.html?q=a&amp;t=b">s</a>'],
+    ['a single-quoted value holding a quote', "<a href='/it&#39;s/'>q</a>", "<a href='../../it&#39;s/index.html'>q</a>"],
+    ['a single-quoted srcset', "<img src='/_media/a.jpg' srcset='/_media/a.webp 320w, /_media/b.webp 640w'>", "<img src='../../_media/a.jpg' srcset='../../_media/a.webp 320w, ../../_media/b.webp 640w'>"],
+    ['an unquoted srcset', '<img srcset=/_media/a.webp>', '<img srcset="../../_media/a.webp">'],
+    ['an unquoted src before />', '<img src=/_media/a.jpg alt=x />', '<img src="../../_media/a.jpg" alt=x />'],
+    ['an svg <use> with xlink:href', "<svg><use xlink:href='/_astro/i.svg#x'/></svg>", '<svg><use xlink:href=\'../../_astro/i.svg#x\'/></svg>'],
+    ['a single-quoted refresh, attributes in any order', "<meta content='0;URL=/media-kits/' http-equiv=Refresh>", "<meta content='0;URL=../../media-kits/index.html' http-equiv=Refresh>"],
+    ['a refresh URL in quotes of its own', '<meta http-equiv="refresh" content="0; url=\'/x/\'">', '<meta http-equiv="refresh" content="0; url=\'../../x/index.html\'">'],
+    ['a relative link', '<a href="../../releases/">r</a><a href="sub/">s</a>', '<a href="../../releases/index.html">r</a><a href="sub/index.html">s</a>'],
+  ])('%s', (_label, html, expected) => {
+    expect(relativeLinks(html, page)).toBe(expected);
+  });
+
+  it('leaves text, comments, scripts, styles and JSON-LD alone, and URLs that leave the site', () => {
+    const html = [
+      '<!-- <a href="/x/"> -->',
+      '<script>const a = \'<a href="/x/">\' + "<img src=/y.png>";</script>',
+      '<script type="application/ld+json">{"url":"/x/","html":"<a href=\\"/x/\\">"}</script>',
+      '<style>a[href="/x/"] { background: red }</style>',
+      '<textarea><a href="/x/"></textarea><title>href="/x/"</title>',
+      '<p>Text with href=/x/ and src=\'/y/\' in it</p>',
+      '<a href="//cdn.example/x">proto</a><a href="/\\evil.example/">backslash</a><a href="/\t/evil.example/">tab</a>',
+      '<a href="https://press.example/x/">abs</a><a href="mailto:a@b.example">m</a><a href="#main">frag</a><a href="?q=1">query</a><a href="">self</a>',
+      '<meta content="/x/" name="description"><meta http-equiv="refresh" content="30">',
+    ].join('');
+    expect(relativeLinks(html, page)).toBe(html);
+  });
+
+  it('a <base> inside the site: relative URLs resolve against it, every URL is made relative to the page, and the base href goes', () => {
+    const html =
+      '<head><base target="_blank" href=\'/releases/\'></head>' +
+      '<a href="2/">page 2</a><a href="#top">top</a><a href="/tags/">tags</a><a href="../media/">media</a>' +
+      '<img src="x.jpg" srcset="a.webp 1x, /_media/b.webp 2x">';
+    expect(relativeLinks(html, page)).toBe(
+      '<head><base target="_blank"></head>' +
+        '<a href="../../releases/2/index.html">page 2</a><a href="../../releases/index.html#top">top</a><a href="../index.html">tags</a><a href="../../media/index.html">media</a>' +
+        '<img src="../../releases/x.jpg" srcset="../../releases/a.webp 1x, ../../_media/b.webp 2x">',
+    );
+    // Only the first base with an href counts (as in a browser); a relative one resolves against the page.
+    expect(relativeLinks('<base href="../../"><base href="/ignored/"><a href="releases/">r</a>', page)).toBe('<base><base href="/ignored/"><a href="../../releases/index.html">r</a>');
+  });
+
+  it('a <base> on another site: every URL already points there, nothing changes', () => {
+    const html = '<base href="https://press.example/"><a href="/releases/">r</a><a href="2/">2</a>';
+    expect(relativeLinks(html, page)).toBe(html);
   });
 });
