@@ -1,7 +1,12 @@
 /**
- * Where media may be downloaded from (DESIGN.md, Security rules).
+ * Where media may be downloaded from.
  *
  * - Only `http:`/`https:` URLs without user name or password.
+ * - What kind of network an address is on comes from ipaddr.js's range table
+ *   (the IANA special-purpose registries), after the address is read in any
+ *   spelling (`0x7f000001`, `64:ff9b:0:0:0:0:7f00:1`, `[::ffff:127.0.0.1]`):
+ *   only plain unicast is public. Forms that carry an IPv4 address and reach
+ *   it (IPv4-mapped, well-known NAT64, 6to4) are what that IPv4 address is.
  * - Every address a host resolves to is checked (all of them, IPv4 and IPv6):
  *   public addresses are fine for any host; a loopback, private, link-local
  *   or otherwise non-public address is refused, unless the API itself lives
@@ -19,7 +24,7 @@
  *   nothing to resolve: only the URL shape is checked there.
  */
 import { lookup as dnsLookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 import { RefusedError } from './errors.ts';
 
 export type AddressKind = 'public' | 'loopback' | 'private' | 'link-local' | 'reserved';
@@ -29,73 +34,84 @@ export type LookupFn = (hostname: string) => Promise<string[]>;
 
 const systemLookup: LookupFn = async (hostname) => (await dnsLookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
 
-function blockList(entries: Array<[string, number, 'ipv4' | 'ipv6']>): BlockList {
-  const list = new BlockList();
-  for (const [net, prefix, type] of entries) list.addSubnet(net, prefix, type);
-  return list;
+type Address = ipaddr.IPv4 | ipaddr.IPv6;
+
+/** An IP address in any textual form, and the zone id (`%eth0`) it was written with. */
+export interface ParsedAddress {
+  address: Address;
+  zone: string | undefined;
 }
 
-const LOOPBACK = blockList([
-  ['127.0.0.0', 8, 'ipv4'],
-  ['::1', 128, 'ipv6'],
-]);
-const LINK_LOCAL = blockList([
-  ['169.254.0.0', 16, 'ipv4'],
-  ['fe80::', 10, 'ipv6'],
-]);
-const PRIVATE = blockList([
-  ['10.0.0.0', 8, 'ipv4'],
-  ['172.16.0.0', 12, 'ipv4'],
-  ['192.168.0.0', 16, 'ipv4'],
-  ['100.64.0.0', 10, 'ipv4'], // carrier-grade NAT
-  ['fc00::', 7, 'ipv6'], // unique local
-  ['fec0::', 10, 'ipv6'], // old site-local
-]);
-const RESERVED = blockList([
-  ['0.0.0.0', 8, 'ipv4'],
-  ['192.0.0.0', 24, 'ipv4'],
-  ['192.0.2.0', 24, 'ipv4'],
-  ['198.18.0.0', 15, 'ipv4'],
-  ['198.51.100.0', 24, 'ipv4'],
-  ['203.0.113.0', 24, 'ipv4'],
-  ['224.0.0.0', 4, 'ipv4'], // multicast
-  ['240.0.0.0', 4, 'ipv4'], // reserved and broadcast
-  ['::', 96, 'ipv6'], // unspecified and the deprecated IPv4-compatible ::a.b.c.d (::1 is matched as loopback first)
-  ['100::', 64, 'ipv6'],
-  ['64:ff9b:1::', 48, 'ipv6'], // local-use NAT64 (RFC 8215): whatever IPv4 it carries, never public
-  ['::ffff:0:0:0', 96, 'ipv6'], // IPv4-translated (SIIT)
-  ['2001:db8::', 32, 'ipv6'],
-  ['ff00::', 8, 'ipv6'],
-]);
-
-/** The IPv4 address carried inside an IPv6 one (mapped, NAT64, 6to4), if any. */
-function embeddedIpv4(address: string): string | undefined {
-  const lower = address.toLowerCase();
-  const dotted = /^(?:::ffff:|64:ff9b::)(\d{1,3}(?:\.\d{1,3}){3})$/.exec(lower);
-  if (dotted) return dotted[1];
-  const hex = /^(?:::ffff:|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(lower);
-  const sixToFour = /^2002:([0-9a-f]{1,4}):([0-9a-f]{1,4})(?::|$)/.exec(lower);
-  const pair = hex ?? sixToFour;
-  if (!pair) return undefined;
-  const hi = parseInt(pair[1]!, 16);
-  const lo = parseInt(pair[2]!, 16);
-  return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
-}
-
-/** What kind of network an IP address belongs to. */
-export function classifyAddress(address: string): AddressKind {
-  const family = isIP(address);
-  if (family === 0) return 'reserved';
-  if (family === 6) {
-    const v4 = embeddedIpv4(address);
-    if (v4 !== undefined) return classifyAddress(v4);
+/**
+ * Reads an IP address in every form a resolver or a socket accepts: dotted
+ * IPv4 and the inet_aton forms (`0177.0.0.1`, `0x7f000001`, `127.1`,
+ * `2130706433`), IPv6 compressed or not, with brackets, an embedded dotted
+ * IPv4 (`::ffff:127.0.0.1`, `64:ff9b::127.0.0.1`, `::127.0.0.1`) or a zone id.
+ * undefined when `text` is not an address (a host name).
+ */
+export function parseAddress(text: string): ParsedAddress | undefined {
+  let rest = text.replace(/^\[(.*)\]$/, '$1');
+  const percent = rest.indexOf('%');
+  const zone = percent < 0 ? undefined : rest.slice(percent + 1);
+  if (percent >= 0) rest = rest.slice(0, percent);
+  if (zone === '') return undefined;
+  if (!rest.includes(':')) return zone === undefined && ipaddr.IPv4.isValid(rest) ? { address: ipaddr.IPv4.parse(rest), zone } : undefined;
+  // ipaddr.js reads `::a.b.c.d` as IPv4-mapped, which it is not: the dotted tail becomes two hex groups first.
+  const dotted = /^(.*:)([^:]*\.[^:]*)$/.exec(rest);
+  if (dotted) {
+    if (!ipaddr.IPv4.isValidFourPartDecimal(dotted[2]!)) return undefined;
+    const [a, b, c, d] = ipaddr.IPv4.parse(dotted[2]!).octets as [number, number, number, number];
+    rest = `${dotted[1]}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
   }
-  const type = family === 4 ? 'ipv4' : 'ipv6';
-  if (LOOPBACK.check(address, type)) return 'loopback';
-  if (LINK_LOCAL.check(address, type)) return 'link-local';
-  if (PRIVATE.check(address, type)) return 'private';
-  if (RESERVED.check(address, type)) return 'reserved';
-  return 'public';
+  return ipaddr.IPv6.isValid(rest) ? { address: ipaddr.IPv6.parse(rest), zone } : undefined;
+}
+
+/** The one spelling of an address that is checked and connected to (`127.0.0.1`, `::ffff:7f00:1`, `fe80::1%eth0`). */
+function canonical({ address, zone }: ParsedAddress): string {
+  return zone === undefined ? address.toString() : `${address.toString()}%${zone}`;
+}
+
+/**
+ * ipaddr.js's ranges (its table of the IANA special-purpose registries) that
+ * are not simply "reserved" here. Everything else it names (unspecified,
+ * broadcast, multicast, documentation, benchmarking, Teredo, ORCHID, the 6to4
+ * relay anycast 192.88.99.0/24, AS112, AMT, discard, SRv6, IPv4-translated
+ * ::ffff:0:0:0/96, local-use NAT64 64:ff9b:1::/48, ...) is never public.
+ */
+const IPV4_KINDS: Readonly<Record<string, AddressKind>> = { unicast: 'public', loopback: 'loopback', linkLocal: 'link-local', private: 'private', carrierGradeNat: 'private' };
+const IPV6_KINDS: Readonly<Record<string, AddressKind>> = { loopback: 'loopback', linkLocal: 'link-local', uniqueLocal: 'private', deprecatedSiteLocal: 'private' };
+
+/** Well-known NAT64 (RFC 6052): the IPv4 address in the last 32 bits is what is reached. */
+const WELL_KNOWN_NAT64 = ipaddr.parseCIDR('64:ff9b::/96');
+/** The only IPv6 block IANA hands out as global unicast; what ipaddr.js calls unicast outside it (`::7f00:1`, `4000::1`) is not. */
+const GLOBAL_UNICAST = ipaddr.parseCIDR('2000::/3');
+
+/** The IPv4 address in two 16-bit groups of an IPv6 one. */
+const ipv4In = (parts: readonly number[], at: number): ipaddr.IPv4 =>
+  new ipaddr.IPv4([parts[at]! >> 8, parts[at]! & 255, parts[at + 1]! >> 8, parts[at + 1]! & 255]);
+
+function kindOf(address: Address): AddressKind {
+  if (address.kind() === 'ipv4') return IPV4_KINDS[address.range()] ?? 'reserved';
+  const v6 = address as ipaddr.IPv6;
+  const range: string = v6.range();
+  // Forms that carry an IPv4 address and reach it: they are what that address is.
+  if (range === 'ipv4Mapped') return kindOf(v6.toIPv4Address());
+  if (range === 'rfc6052') return v6.match(WELL_KNOWN_NAT64) ? kindOf(ipv4In(v6.parts, 6)) : 'reserved';
+  if (range === '6to4') return kindOf(ipv4In(v6.parts, 1));
+  if (range === 'unicast') return v6.match(GLOBAL_UNICAST) ? 'public' : 'reserved';
+  return IPV6_KINDS[range] ?? 'reserved';
+}
+
+/**
+ * What kind of network an IP address belongs to, whatever its spelling. Not an
+ * address at all: reserved. A zone id (which only scoped addresses have) makes
+ * an address never public.
+ */
+export function classifyAddress(text: string): AddressKind {
+  const parsed = parseAddress(text);
+  if (!parsed) return 'reserved';
+  const kind = kindOf(parsed.address);
+  return kind === 'public' && parsed.zone !== undefined ? 'reserved' : kind;
 }
 
 export interface HostPolicyOptions {
@@ -139,7 +155,8 @@ export function createHostPolicy({ apiUrl, imageHosts = [], checkAddresses = tru
   const resolved = new Map<string, Promise<string[]>>();
 
   const addressesOf = (host: string): Promise<string[]> => {
-    if (isIP(host)) return Promise.resolve([host]);
+    const literal = parseAddress(host);
+    if (literal) return Promise.resolve([canonical(literal)]);
     let answer = resolved.get(host);
     if (!answer) {
       answer = lookup(host);
@@ -191,8 +208,9 @@ export function createHostPolicy({ apiUrl, imageHosts = [], checkAddresses = tru
 
     async connectAddresses(hostname) {
       const host = bareHostname(hostname);
+      const literal = parseAddress(host);
       let addresses: string[];
-      if (isIP(host)) addresses = [host];
+      if (literal) addresses = [canonical(literal)];
       else {
         try {
           addresses = await lookup(host);

@@ -394,8 +394,63 @@ describe('host policy', () => {
     ['64:ff9b:1::a9fe:a9fe', 'reserved'], // local-use NAT64 of 169.254.169.254
     ['::ffff:0:a9fe:a9fe', 'reserved'], // IPv4-translated 169.254.169.254
     ['2606:4700::1111', 'public'],
+    // The ranges a hand-kept list missed, checked against ipaddr.js's table:
+    ['64:ff9b:0:0:0:0:7f00:1', 'loopback'], // well-known NAT64 of 127.0.0.1, uncompressed
+    ['64:ff9b::127.0.0.1', 'loopback'], // the same, with a dotted tail
+    ['64:ff9b::a9fe:a9fe', 'link-local'], // well-known NAT64 of 169.254.169.254
+    ['64:ff9b::8.8.8.8', 'public'],
+    ['2001::1', 'reserved'], // Teredo 2001::/32
+    ['2001:0:4136:e378:8000:63bf:3fff:fdd2', 'reserved'], // a real Teredo address
+    ['2001:2::1', 'reserved'], // benchmarking 2001:2::/48
+    ['2001:10::1', 'reserved'], // ORCHID 2001:10::/28
+    ['2001:20::1', 'reserved'], // ORCHIDv2 2001:20::/28
+    ['192.88.99.1', 'reserved'], // 6to4 relay anycast 192.88.99.0/24
+    // Every spelling of an address is read before it is classified.
+    ['0177.0.0.1', 'loopback'], // octal
+    ['0x7f000001', 'loopback'], // one hex number
+    ['127.1', 'loopback'], // short form
+    ['2130706433', 'loopback'], // one decimal number
+    ['0:0:0:0:0:ffff:7f00:1', 'loopback'], // IPv4-mapped, uncompressed
+    ['::127.0.0.1', 'reserved'], // IPv4-compatible (deprecated), dotted: not IPv4-mapped
+    ['[::1]', 'loopback'],
+    ['FE80::1', 'link-local'],
+    ['fe80::1%eth0', 'link-local'], // a zone id
+    ['2606:4700::1111%eth0', 'reserved'], // a zone id never makes an address public
+    ['2002:c000:201::', 'reserved'], // 6to4 of 192.0.2.1 (documentation)
+    ['2002:808:808::1', 'public'], // 6to4 of 8.8.8.8
+    ['4000::1', 'reserved'], // outside 2000::/3, the only global unicast block
+    ['5f00::1', 'reserved'], // SRv6 SIDs
+    ['255.255.255.255', 'reserved'],
+    ['::ffff:0177.0.0.1', 'reserved'], // not an address: octal inside IPv6 is not a spelling anything accepts
+    ['media.example.test', 'reserved'], // not an address at all
   ])('%s is %s', (address, kind) => {
     expect(classifyAddress(address)).toBe(kind);
+  });
+
+  it('checks an address literal in any spelling as the address it is, without asking DNS', async () => {
+    const asked: string[] = [];
+    const policy = createHostPolicy({ apiUrl: 'https://api.example.test', lookup: async (host) => (asked.push(host), [PUBLIC_ADDRESS]) });
+    for (const literal of ['0x7f000001', '0177.0.0.1', '127.1', '[::ffff:127.0.0.1]', '64:ff9b:0:0:0:0:7f00:1']) {
+      await expect(policy.connectAddresses(literal), literal).rejects.toThrow(/a loopback address/);
+    }
+    await expect(policy.connectAddresses('fe80::1%eth0')).rejects.toThrow(/fe80::1%eth0, a link-local address/);
+    // What is handed to the socket is the one spelling that was checked.
+    expect(await policy.connectAddresses('0x08080808')).toEqual(['8.8.8.8']);
+    expect(asked).toEqual([]);
+    await expect(policy.check(new URL('http://[64:ff9b::7f00:1]/x.jpg'))).rejects.toThrow(/64:ff9b::7f00:1, a loopback address/);
+    await expect(policy.check(new URL('http://0x7f.1/x.jpg'))).rejects.toThrow(/127\.0\.0\.1, a loopback address/);
+  });
+
+  it('refuses a host whose DNS answer is a Teredo, NAT64 or 6to4 address of a non-public network', async () => {
+    const answers: Record<string, string[]> = {
+      'teredo.example.test': ['2001:0:4136:e378:8000:63bf:3fff:fdd2'],
+      'nat64.example.test': ['64:ff9b::a9fe:a9fe'],
+      'sixtofour.example.test': ['2002:a00:1::1'],
+    };
+    const policy = createHostPolicy({ apiUrl: 'https://api.example.test', lookup: async (host) => answers[host] ?? [] });
+    await expect(policy.check(new URL('https://teredo.example.test/x.jpg'))).rejects.toThrow(/a reserved address/);
+    await expect(policy.check(new URL('https://nat64.example.test/x.jpg'))).rejects.toThrow(/a link-local address/);
+    await expect(policy.check(new URL('https://sixtofour.example.test/x.jpg'))).rejects.toThrow(/a private address/);
   });
 
   it('skips the address check in snapshot builds, where no socket is opened', async () => {

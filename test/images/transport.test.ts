@@ -106,6 +106,20 @@ describe('download transport', () => {
       expect((failure?.cause as RefusedError).kind).toBe('address');
     });
 
+    it('the pinned fetch refuses every spelling of the emulator\'s loopback address, and the emulator sees no request', async () => {
+      const original = originals[2]!;
+      const pinned = createPinnedFetch(createHostPolicy({ apiUrl: 'https://api.example.test', lookup: async () => [PUBLIC_ADDRESS] }));
+      for (const host of ['[::ffff:127.0.0.1]', '[::ffff:7f00:1]', '[64:ff9b::127.0.0.1]', '0x7f000001', '0177.0.0.1', '127.1']) {
+        const failure = await pinned(renamed(original, host), { method: 'GET' }).then(
+          () => undefined,
+          (error: unknown) => error as Error,
+        );
+        expect(failure?.cause, host).toBeInstanceOf(RefusedError);
+        expect((failure?.cause as RefusedError).kind, host).toBe('address');
+      }
+      expect(await requestsFor(original)).toEqual([]);
+    });
+
     it('answers both shapes of dns.lookup with checked addresses only', async () => {
       const policy = createHostPolicy({
         apiUrl: 'https://api.example.test',
