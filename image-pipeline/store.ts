@@ -24,8 +24,12 @@ import { pruneUnused, type PruneResult } from '../content-loaders/cache-pruning.
 import type { RefusalKind } from './errors.ts';
 import type { FileFormat } from './sniff.ts';
 
-/** Bump when SourceRecord changes meaning. */
-const RECORD_VERSION = 1;
+/**
+ * Bump when SourceRecord changes meaning, or when sniffing changes what it
+ * accepts (2: text with a byte order mark is never media; a record from an
+ * older sniffer may hold such a file as an MP3 and must be looked at again).
+ */
+const RECORD_VERSION = 2;
 
 export interface SourceRecord {
   v: number;

@@ -12,6 +12,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { classifyAddress, createHostPolicy } from '../../image-pipeline/host-policy.ts';
 import type { ImagePipeline, Picture } from '../../image-pipeline/index.ts';
+import { sniff } from '../../image-pipeline/sniff.ts';
 import { sizes, tempDir, testPipeline, tinyServer, type TinyServer } from './helpers.ts';
 
 /** A PNG whose header claims `width × height` pixels, with a tiny body. */
@@ -462,5 +463,89 @@ describe('host policy', () => {
   it('allows a public host that is not listed', async () => {
     const policy = createHostPolicy({ apiUrl: 'https://api.example.test', lookup: stubLookup });
     await expect(policy.check(new URL('https://cdn.example.test/x.jpg'))).resolves.toBeUndefined();
+  });
+});
+
+/** `text` with a byte order mark, in each encoding a BOM names. */
+const ENCODINGS: Record<string, (text: string) => Buffer> = {
+  'UTF-8': (text) => Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text, 'utf8')]),
+  'UTF-16LE': (text) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]),
+  'UTF-16BE': (text) => Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(text, 'utf16le').swap16()]),
+  'UTF-32LE': (text) => Buffer.concat([Buffer.from([0xff, 0xfe, 0x00, 0x00]), ...[...text].map((c) => Buffer.from(new Uint32Array([c.codePointAt(0)!]).buffer))]),
+  'UTF-32BE': (text) => Buffer.concat([Buffer.from([0x00, 0x00, 0xfe, 0xff]), ...[...text].map((c) => { const b = Buffer.alloc(4); b.writeUInt32BE(c.codePointAt(0)!); return b; })]),
+};
+const DOCUMENTS: Record<string, [string, 'html' | 'svg' | 'xml', RegExp]> = {
+  HTML: ['<!DOCTYPE html><html><body><script>alert(document.domain)</script></body></html>', 'html', /HTML page/],
+  SVG: ['<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>', 'svg', /SVG image/],
+  XML: ['<?xml version="1.0" encoding="UTF-16"?><feed><entry>x</entry></feed>', 'xml', /XML document/],
+};
+const MARKUP_CASES = Object.entries(DOCUMENTS).flatMap(([doc, [text, format, label]]) =>
+  Object.entries(ENCODINGS).map(([encoding, encode]) => ({ name: `${doc} in ${encoding}`, path: `/${doc}-${encoding}`.toLowerCase(), bytes: encode(text), format, label })),
+);
+
+describe('text is never media: byte order marks', () => {
+  it.each(MARKUP_CASES.map((c) => [c.name, c.bytes, c.format] as const))('sniffs %s as what it is', (_name, bytes, format) => {
+    expect(sniff(bytes)).toBe(format);
+  });
+
+  it('sniffs other text with a BOM as text, whatever binary signature follows the mark', () => {
+    expect(sniff(ENCODINGS['UTF-16LE']!('Hello, journalists'))).toBe('text');
+    expect(sniff(ENCODINGS['UTF-32LE']!('%PDF-1.4'))).toBe('text');
+    expect(sniff(Buffer.from([0xef, 0xbb, 0xbf, 0xff, 0xd8, 0xff, 0xe0]))).toBe('text');
+    expect(sniff(Buffer.from([0xff, 0xfe]))).toBe('text');
+  });
+
+  it('still knows MPEG audio by a whole frame or ID3 header, and not by its first bytes alone', () => {
+    expect(sniff(Buffer.from([0xff, 0xfb, 0x90, 0x64, 0, 0]))).toBe('mp3'); // MPEG-1 layer III, 128 kbit/s, 44.1 kHz
+    expect(sniff(Buffer.from([0xff, 0xf3, 0x64, 0xc4, 0, 0]))).toBe('mp3'); // MPEG-2 layer III
+    expect(sniff(Buffer.concat([Buffer.from('ID3'), Buffer.from([4, 0, 0, 0, 0, 0x0a, 0x7f])]))).toBe('mp3');
+    expect(sniff(Buffer.from('ID3 tags are metadata, this is text'))).toBe('unknown');
+    expect(sniff(Buffer.from([0xff, 0xfe, 0x3c, 0x00]))).not.toBe('mp3'); // "<" in UTF-16LE
+    expect(sniff(Buffer.from([0xff, 0xef, 0x90, 0x64]))).toBe('unknown'); // version bits 01: reserved
+    expect(sniff(Buffer.from([0xff, 0xf9, 0x90, 0x64]))).toBe('unknown'); // layer bits 00: reserved
+    expect(sniff(Buffer.from([0xff, 0xfb, 0xf0, 0x64]))).toBe('unknown'); // bit rate 1111: bad
+    expect(sniff(Buffer.from([0xff, 0xfb, 0x9c, 0x64]))).toBe('unknown'); // sample rate 11: reserved
+  });
+
+  describe('through the pipeline, for every kind of media', () => {
+    let server: TinyServer;
+    let cache: Awaited<ReturnType<typeof tempDir>>;
+    const bodies = new Map(MARKUP_CASES.map((c) => [c.path, c.bytes]));
+
+    beforeAll(async () => {
+      cache = await tempDir('bom');
+      server = await tinyServer((req, res) => {
+        const body = bodies.get((req.url ?? '').split('?')[0]!);
+        if (!body) return void res.writeHead(404).end();
+        // A server that claims a media type: only the bytes decide.
+        res.writeHead(200, { 'content-type': 'audio/mpeg', 'content-length': body.length }).end(body);
+      });
+    });
+
+    afterAll(async () => {
+      await server?.close();
+      await cache?.remove();
+    });
+
+    const KINDS: Record<string, (p: ImagePipeline, url: string) => Promise<unknown>> = {
+      'a picture': (p, url) => p.picture({ sizes: sizes(url, { original: [320, 240] }) }, { page: '/media/' }),
+      'an image download': (p, url) => p.download({ type: 'image', title: 'Photo', sizes: sizes(`${url}?image`, { original: [320, 240] }) }, { page: '/media/' }),
+      'a document': (p, url) => p.download({ type: 'document', title: 'Fact sheet', url: `${url}?document` }, { page: '/media/' }),
+      'a sound': (p, url) => p.download({ type: 'sound', title: 'Interview', url: `${url}?sound` }, { page: '/media/' }),
+      'a movie': (p, url) => p.download({ type: 'movie', title: 'Clip', mp4_url: `${url}?movie` }, { page: '/media/' }),
+      "a release's PDF": (p, url) => p.downloadUrl(`${url}?pdf`, { title: 'Release', page: '/media/' }),
+    };
+
+    it.each(Object.keys(KINDS))('refuses HTML, SVG and XML in every BOM encoding as %s', async (kind) => {
+      const p = testPipeline({ apiUrl: server.url, cacheDir: cache.dir, retries: 0 });
+      for (const c of MARKUP_CASES) {
+        const result = await KINDS[kind]!(p, `${server.url}${c.path}`);
+        expect(result === null || (result as Picture).ok === false, `${c.name} as ${kind}`).toBe(true);
+      }
+      const refused = p.refused();
+      expect(refused.map((r) => r.reason)).toHaveLength(MARKUP_CASES.length);
+      for (const [i, c] of MARKUP_CASES.entries()) expect(refused[i]!.reason, c.name).toMatch(c.label);
+      expect(p.published().size).toBe(0);
+    });
   });
 });
