@@ -14,6 +14,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createNewsroomClient } from '../content-loaders/client/index.ts';
 import { SOURCES } from '../content-loaders/sources/index.ts';
+import { fetchOnlyContext } from '../content-loaders/sources/source.ts';
 import { startEmulator } from '../emulator/server.ts';
 
 const { values } = parseArgs({
@@ -33,7 +34,7 @@ async function loadEverything(url: string, pressroomId: number) {
   let items = 0;
   await Promise.all(
     Object.values(SOURCES).map(async (source) => {
-      for (const batch of await source.fetch(client)) items += batch.items.length;
+      for (const batch of await source.fetch(client, fetchOnlyContext())) items += batch.items.length;
     }),
   );
   const ms = performance.now() - started;

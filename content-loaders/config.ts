@@ -35,6 +35,8 @@ export interface PressroomConfig {
   readonly webhookSecret: string | undefined;
   /** `PRESSROOM_DEPLOY_COMMAND`. */
   deployCommand: string | undefined;
+  /** `PRESSROOM_STRICT`: every data warning (a dropped field, a skipped item) fails the build. */
+  strict: boolean;
   /** Lines about PRESSROOM_* variables this contract does not know (likely typos). */
   warnings: string[];
 }
@@ -49,6 +51,7 @@ export const CONFIG_VARIABLES = [
   'PRESSROOM_CONCURRENCY',
   'PRESSROOM_WEBHOOK_SECRET',
   'PRESSROOM_DEPLOY_COMMAND',
+  'PRESSROOM_STRICT',
 ] as const;
 export type ConfigVariable = (typeof CONFIG_VARIABLES)[number];
 
@@ -136,6 +139,10 @@ const schema = z.object({
     .string()
     .refine((v) => !v.includes('\0'), { message: 'a shell command' })
     .optional(),
+  PRESSROOM_STRICT: z
+    .enum(['1', '0', 'true', 'false'], { message: '1 (every data warning fails the build) or 0' })
+    .transform((v) => v === '1' || v === 'true')
+    .optional(),
 });
 
 /** How a value appears in an error: quoted, one line, shortened; secrets never. */
@@ -215,6 +222,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     imageHosts: v.PRESSROOM_IMAGE_HOSTS ?? [],
     concurrency: v.PRESSROOM_CONCURRENCY ?? DEFAULT_CONCURRENCY,
     deployCommand: v.PRESSROOM_DEPLOY_COMMAND,
+    strict: v.PRESSROOM_STRICT ?? false,
     warnings,
   } as PressroomConfig;
   Object.defineProperty(config, 'apiKey', { value: v.PRESSROOM_API_KEY, enumerable: false });

@@ -15,14 +15,20 @@ interface RenditionLike {
   height?: unknown;
 }
 
+/** A rendition with a file (`{url, width, …}`). */
 function isRendition(value: unknown): value is RenditionLike & { url: string } {
-  return !!value && typeof value === 'object' && typeof (value as RenditionLike).url === 'string' && 'width' in value;
+  return isRenditionShape(value) && typeof value.url === 'string';
 }
 
-/** A `sizes`-like object: named renditions (`{url, width, …}`), nulls allowed, nothing else. */
+/** Shaped like a rendition; older answers send `url: null` for one with no file. */
+function isRenditionShape(value: unknown): value is RenditionLike {
+  return !!value && typeof value === 'object' && 'url' in value && 'width' in value && ((value as RenditionLike).url === null || typeof (value as RenditionLike).url === 'string');
+}
+
+/** A `sizes`-like object: named renditions (`{url, width, …}`) of which at least one has a file, nulls allowed, nothing else. */
 function isRenditionSet(record: Record<string, unknown>): boolean {
   const values = Object.values(record);
-  return values.length > 0 && values.some(isRendition) && values.every((v) => v === null || isRendition(v));
+  return values.length > 0 && values.some(isRendition) && values.every((v) => v === null || isRenditionShape(v));
 }
 
 /**

@@ -12,6 +12,8 @@ import { createNewsroomClient, type NewsroomClient } from './client/index.ts';
 import { ConfigError, loadConfig, type PressroomConfig } from './config.ts';
 import { openSnapshot } from './snapshot/replay.ts';
 import type { FetchLike } from './client/request.ts';
+import { publicationInstant } from './data-policy/clock.ts';
+import { DataIssues } from './data-policy/issues.ts';
 
 export interface CollectionReport {
   collection: string;
@@ -34,6 +36,10 @@ export interface LoaderRuntime {
   mode: 'live' | 'snapshot';
   /** Filled by each loader as it finishes; read by the end-of-sync summary. */
   reports: CollectionReport[];
+  /** What the data policy did (warnings, skipped and non-public items), shared by every loader of the build. */
+  issues: DataIssues;
+  /** The build's clock for embargoes (ms): see `publicationInstant`. */
+  now: number;
   startedAt: number;
 }
 
@@ -49,6 +55,7 @@ type Holder = { [KEY]?: Promise<LoaderRuntime> };
 export async function createLoaderRuntime({ env = process.env, cacheDir }: RuntimeOptions): Promise<LoaderRuntime> {
   const config = loadConfig(env);
   const common = { concurrency: config.concurrency, apiKey: config.apiKey };
+  const policy = { issues: new DataIssues({ strict: config.strict }), now: publicationInstant(env) };
   if (config.snapshotDir) {
     let replay;
     try {
@@ -63,7 +70,7 @@ export async function createLoaderRuntime({ env = process.env, cacheDir }: Runti
       fetch: replay.fetch,
       retries: 0,
     });
-    return { config, client, fetch: replay.fetch, mode: 'snapshot', reports: [], startedAt: performance.now() };
+    return { config, client, fetch: replay.fetch, mode: 'snapshot', reports: [], ...policy, startedAt: performance.now() };
   }
   if (!config.apiUrl) {
     throw new ConfigError('PRESSROOM_API_URL', ['PRESSROOM_API_URL is not set: give the Newsroom API base URL, or PRESSROOM_SNAPSHOT to build from a snapshot']);
@@ -77,7 +84,7 @@ export async function createLoaderRuntime({ env = process.env, cacheDir }: Runti
     pressroomId: config.pressroomId,
     cacheDir: cacheDir ?? path.resolve('.cache', 'pressroom-http'),
   });
-  return { config, client, fetch: (input, init) => fetch(input, init), mode: 'live', reports: [], startedAt: performance.now() };
+  return { config, client, fetch: (input, init) => fetch(input, init), mode: 'live', reports: [], ...policy, startedAt: performance.now() };
 }
 
 /** The runtime of this build, created on first use. */
@@ -88,6 +95,11 @@ export function getLoaderRuntime(options: RuntimeOptions = {}): Promise<LoaderRu
     throw error;
   });
   return holder[KEY];
+}
+
+/** The runtime of this build if one was started (never creates one): for what a command reports after a build. */
+export function startedLoaderRuntime(): Promise<LoaderRuntime> | undefined {
+  return (globalThis as Holder)[KEY];
 }
 
 /** Forget the runtime (tests, and a second build in the same process). */

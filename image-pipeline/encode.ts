@@ -45,6 +45,7 @@ export const ENCODERS: Record<OutputFormat, (image: Sharp) => Sharp> = {
 
 export interface Declared {
   name: string;
+  /** 0 when the API did not say (null, missing, not a number): it is then taken from the measured original. */
   width: number;
   height: number;
 }
@@ -64,6 +65,23 @@ export function parseDimension(value: unknown): number | undefined {
   return Math.round(n);
 }
 
+/**
+ * A declared size with what the API left out taken from the measured original: one missing side
+ * follows the original's aspect (or equals the other side for a `square`); a square with no size at
+ * all is the largest centre square. Undefined when nothing is declared and it is no square: the
+ * original's own size.
+ */
+function completedSize(declared: Declared, srcW: number, srcH: number): Declared | undefined {
+  const square = /square/i.test(declared.name);
+  const { width: w, height: h } = declared;
+  if (w > 0 && h > 0) return declared;
+  if (w > 0) return { ...declared, height: square ? w : Math.max(1, Math.round((w * srcH) / srcW)) };
+  if (h > 0) return { ...declared, width: square ? h : Math.max(1, Math.round((h * srcW) / srcH)) };
+  if (!square) return undefined;
+  const side = Math.min(srcW, srcH);
+  return { ...declared, width: side, height: side };
+}
+
 /** Whether a declared box is a crop of the source rather than a scaled copy. */
 function isCrop(declared: Declared, srcW: number, srcH: number): boolean {
   if (sameAspect(declared.width, declared.height, srcW, srcH)) return false;
@@ -81,8 +99,10 @@ function sameAspect(w: number, h: number, srcW: number, srcH: number): boolean {
  * never larger than the source.
  */
 export function renditionGeometry(declared: Declared, srcW: number, srcH: number): Geometry {
-  const { width: w, height: h } = declared;
-  if (isCrop(declared, srcW, srcH)) {
+  const known = completedSize(declared, srcW, srcH);
+  if (!known) return { width: srcW, height: srcH, crop: false };
+  const { width: w, height: h } = known;
+  if (isCrop(known, srcW, srcH)) {
     const scale = Math.min(1, srcW / w, srcH / h);
     return { width: Math.max(1, Math.floor(w * scale)), height: Math.max(1, Math.floor(h * scale)), crop: true };
   }

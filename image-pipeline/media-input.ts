@@ -6,10 +6,9 @@ import { originalUrlOf } from '../content-loaders/media-urls.ts';
 import { parseDimension, type Declared } from './encode.ts';
 import type { MediaInput, MediaItemInput, RenditionInput } from './types.ts';
 
-/** A declared rendition; `known` is false when its width or height is missing or not a number. */
+/** A declared rendition; a width or height the API did not give (null, missing, not a number) is 0. */
 export interface DeclaredRendition extends Declared {
   url: string;
-  known: boolean;
 }
 
 export function declaredOf(sizes: MediaInput['sizes']): DeclaredRendition[] {
@@ -18,7 +17,7 @@ export function declaredOf(sizes: MediaInput['sizes']): DeclaredRendition[] {
     if (!r || typeof r.url !== 'string') continue;
     const width = parseDimension(r.width);
     const height = parseDimension(r.height);
-    out.push({ name, url: r.url, width: width ?? 0, height: height ?? 0, known: width !== undefined && height !== undefined });
+    out.push({ name, url: r.url, width: width ?? 0, height: height ?? 0 });
   }
   return out;
 }

@@ -40,7 +40,7 @@ export interface Planned {
 
 export interface Renditions {
   /** The renditions `declared` asks of `src`, one per distinct geometry. */
-  plan(src: Source, declared: Array<Declared & { known: boolean }>): Planned[];
+  plan(src: Source, declared: Declared[]): Planned[];
   /** Makes sure every output of one planned rendition exists in the cache. */
   realise(src: Source, p: Planned): Promise<void>;
 }
@@ -61,13 +61,12 @@ export function createRenditions({ store, stats, outputs, cpu, cores, maxPixels,
   // so decodes never run far ahead of encodes and memory stays bounded however many images.
   const inFlight = pLimit(cores * 2);
 
-  function plan(src: Source, declared: Array<Declared & { known: boolean }>): Planned[] {
+  function plan(src: Source, declared: Declared[]): Planned[] {
     const alpha = !!src.hasAlpha;
     const plans = new Map<string, Planned>();
     for (const d of declared) {
-      const geometry = d.known
-        ? renditionGeometry(d, src.width!, src.height!)
-        : { width: src.width!, height: src.height!, crop: false };
+      // Sizes are planned from the measured original: declared sizes may be missing or larger than it.
+      const geometry = renditionGeometry(d, src.width!, src.height!);
       const key = `${geometry.width}x${geometry.height}${geometry.crop ? 'c' : ''}`;
       const existing = plans.get(key);
       if (existing) {

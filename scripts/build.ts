@@ -9,6 +9,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { build } from 'astro';
 import { closeEmbeddedApis } from '../emulator/embedded.ts';
+import { writeDataReport } from './data-report.ts';
 import { assertReplaceable, swapIn } from './staged-output.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -31,11 +32,14 @@ async function main(): Promise<number> {
   try {
     await build({ root, outDir: staging });
   } catch (error) {
+    await writeDataReport(out).catch(() => undefined);
     console.error(`\nbuild failed: ${(error as Error).message.split('\n')[0]}`);
     console.error(existsSync(out) ? `${path.relative(root, out) || out} was left exactly as it was.` : 'nothing was written.');
     await rm(staging, { recursive: true, force: true });
     return 1;
   }
+  const report = await writeDataReport(out);
+  if (report) console.log(`data report: ${report}`);
   try {
     await swapIn(staging, out);
   } catch (error) {

@@ -8,8 +8,8 @@
 import type { z } from 'astro/zod';
 import type { Loader, LoaderContext } from 'astro/loaders';
 import { emptyGroupStats, type GroupStats, type NewsroomClient } from '../client/index.ts';
-import { validateItem } from '../schemas/validate.ts';
-import type { CollectionSource } from '../sources/source.ts';
+import { admitItem } from '../data-policy/admit.ts';
+import type { CollectionSource, SourceContext } from '../sources/source.ts';
 import { getLoaderRuntime, type CollectionReport, type LoaderRuntime, type RuntimeOptions } from '../runtime.ts';
 import { formatBytes } from '../format-bytes.ts';
 
@@ -31,9 +31,11 @@ function talliedClient(client: NewsroomClient, tally: GroupStats): NewsroomClien
 
 /**
  * The loader's `schema` describes the stored entry (upstream schema piped into
- * the entry mapping), so `getCollection()` is typed. Items are validated
- * against the upstream schema with errors that name endpoint, id, field and
- * value; `parseData` is not called, since entries are already validated.
+ * the entry mapping), so `getCollection()` is typed. Items go through the
+ * data policy (`admitItem`: non-public ones kept out, invalid values dropped
+ * or replaced with a warning naming endpoint, id, field and value, items that
+ * cannot stand skipped); `parseData` is not called, since entries are
+ * already validated.
  */
 export function newsroomLoader<Api extends z.ZodType, Entry extends Record<string, unknown>>(
   source: CollectionSource<Api, Entry>,
@@ -46,13 +48,16 @@ export function newsroomLoader<Api extends z.ZodType, Entry extends Record<strin
       const runtime = await (options.runtime ?? (() => getLoaderRuntime(options)))();
       const started = performance.now();
       const tally = emptyGroupStats();
-      const batches = await source.fetch(talliedClient(runtime.client, tally));
+      const policy: SourceContext = { now: runtime.now, issues: runtime.issues, log: (line) => context.logger.warn(line) };
+      const batches = await source.fetch(talliedClient(runtime.client, tally), policy);
 
       const next = new Map<string, { data: Record<string, unknown>; digest: string }>();
       let index = 0;
       for (const { endpoint, items } of batches) {
+        runtime.issues.received(source.collection, items.length);
         for (const raw of items) {
-          const item = validateItem(source.schema, raw, { collection: source.collection, endpoint });
+          const item = admitItem(raw, { ...source, endpoint }, policy);
+          if (item === null) continue;
           const id = source.entryId(item);
           const data = source.toEntry(item, index++);
           if (next.has(id)) {
@@ -61,6 +66,7 @@ export function newsroomLoader<Api extends z.ZodType, Entry extends Record<strin
           next.set(id, { data, digest: context.generateDigest(data) });
         }
       }
+      runtime.issues.checkShare(source.collection);
 
       let added = 0;
       let changed = 0;

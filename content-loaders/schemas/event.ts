@@ -1,10 +1,10 @@
 import { z } from 'astro/zod';
 import { mediaItem } from './media.ts';
-import { flag, id, isoDate, optionalDate, optionalText, optionalUrl, permalink } from './primitives.ts';
+import { flag, id, isoDate, optionalDate, optionalText, optionalUrl, permalink, requiredText } from './primitives.ts';
 
 export const pressEvent = z.object({
   id,
-  title: z.string(),
+  title: requiredText,
   description: optionalText,
   starts_at: isoDate,
   ends_at: optionalDate,
@@ -22,7 +22,7 @@ export type PressEvent = z.output<typeof pressEvent>;
 export const liveEvent = z.object({
   id,
   event_id: id.nullish().transform((v) => v ?? null),
-  title: z.string(),
+  title: requiredText,
   description: optionalText,
   starts_at: isoDate,
   ends_at: optionalDate,

@@ -1,9 +1,9 @@
 import { z } from 'astro/zod';
-import { flag, id, numeric, optionalDate, optionalText, permalink, slug } from './primitives.ts';
+import { flag, id, numeric, optionalDate, optionalText, permalink, requiredText, slug } from './primitives.ts';
 
 export const page = z.object({
   id,
-  title: z.string(),
+  title: requiredText,
   slug,
   permalink,
   body_html: z.string().nullish().transform((v) => v ?? ''),

@@ -1,9 +1,9 @@
 import { z } from 'astro/zod';
-import { id, numeric, optionalText, optionalUrl, rendition } from './primitives.ts';
+import { id, numeric, optionalText, optionalUrl, renditions, requiredText } from './primitives.ts';
 
 export const prContact = z.object({
   id,
-  name: z.string(),
+  name: requiredText,
   job_title: optionalText,
   email: optionalText,
   phone: optionalText,
@@ -13,11 +13,7 @@ export const prContact = z.object({
     .object({ twitter: optionalUrl, linkedin: optionalUrl, skype: optionalText })
     .nullish()
     .transform((v) => v ?? { twitter: null, linkedin: null, skype: null }),
-  avatar: z.record(z.string(), rendition.nullish()).nullish().transform((value) => {
-    const out: Record<string, z.output<typeof rendition>> = {};
-    for (const [name, r] of Object.entries(value ?? {})) if (r) out[name] = r;
-    return out;
-  }),
+  avatar: renditions,
   position: numeric.nullish().transform((v) => v ?? 0),
 });
 export type PrContact = z.output<typeof prContact>;

@@ -5,20 +5,22 @@
 import { z } from 'astro/zod';
 import { clipping } from './clipping.ts';
 import { mediaItem } from './media.ts';
-import { flag, id, numeric, optionalDate, optionalText, optionalUrl, permalink } from './primitives.ts';
+import { flag, id, numeric, optionalDate, optionalText, optionalUrl, permalink, requiredText } from './primitives.ts';
 import { tag } from './tag.ts';
 
 export const pressRelease = z.object({
   id,
-  title: z.string(),
+  title: requiredText,
   subtitle: optionalText,
   release_date: optionalDate,
   release_location: optionalText,
   language: z.string().min(2),
   social_media_pitch: optionalText,
   summary: optionalText,
-  body_html: z.string(),
+  body_html: z.string().nullish().transform((v) => v ?? ''),
   permalink,
+  /** Set by the data policy when `permalink` could not be used (kept for a redirect page). */
+  unusable_permalink: z.string().nullish(),
   full_url: optionalUrl,
   short_link: optionalUrl,
   pdf: optionalUrl,

@@ -23,10 +23,17 @@ export const isoDate = z
   .refine((value) => !Number.isNaN(Date.parse(value)), 'expected an ISO-8601 date')
   .transform((value) => new Date(value).toISOString());
 
-/** A string the API may send as null or leave out; stored as null. */
-export const optionalText = z.string().nullish().transform((value) => value ?? null);
+/** A string the API may send as null, as `""` or leave out; stored as null unless it holds text. */
+export const optionalText = z
+  .string()
+  .nullish()
+  .transform((value) => (value && value.trim() !== '' ? value : null));
 
-export const optionalDate = isoDate.nullish().transform((value) => value ?? null);
+/** An optional instant; `""` (older answers) counts as absent. */
+export const optionalDate = z
+  .literal('')
+  .transform(() => null)
+  .or(isoDate.nullish().transform((value) => value ?? null));
 
 export const flag = (fallback: boolean) =>
   z
@@ -34,10 +41,26 @@ export const flag = (fallback: boolean) =>
     .nullish()
     .transform((value) => value ?? fallback);
 
+/** Text that must be there: not missing, not empty or blank (a title, a name). */
+export const requiredText = z.string().refine((value) => value.trim() !== '', 'expected text, got an empty string');
+
+/** A count or a size in bytes: a whole number, never negative. */
+export const count = numeric.refine((n) => Number.isInteger(n) && n >= 0, 'expected a whole number, not negative');
+
+/** An optional colour as `#rgb`, `#rrggbb` or with alpha; `""` counts as absent. */
+export const optionalColor = z
+  .literal('')
+  .transform(() => null)
+  .or(z.string().regex(/^#[0-9a-f]{3,8}$/i, 'expected a colour like #0a5fb4').nullish().transform((value) => value ?? null));
+
 /** An absolute http(s) URL. */
 export const httpUrl = z.string().refine((value) => /^https?:\/\/[^\s]+$/i.test(value), 'expected an absolute http(s) URL');
 
-export const optionalUrl = httpUrl.nullish().catch(null).transform((value) => value ?? null);
+/** An optional http(s) URL; `""` counts as absent. */
+export const optionalUrl = z
+  .literal('')
+  .transform(() => null)
+  .or(httpUrl.nullish().transform((value) => value ?? null));
 
 /**
  * A site-relative path from the API, e.g. `/123-slug`. Pages are written at
@@ -56,16 +79,29 @@ export const slug = z
   .regex(/^[^/\\\u0000-\u001f?#]+$/, 'expected a single path segment')
   .refine((value) => value !== '.' && value !== '..', 'expected a slug, not . or ..');
 
-export const rendition = z.object({ width: numeric, height: numeric, url: httpUrl });
-export type Rendition = z.output<typeof rendition>;
+/** A declared pixel size: unknown (null) when the API sends null, `""` or leaves it out. */
+const dimension = z
+  .literal('')
+  .transform(() => null)
+  .or(numeric.nullish().transform((value) => value ?? null))
+  .refine((value) => value === null || value > 0, 'expected a positive size');
 
-/** `sizes`: named renditions; empty or missing ones are dropped. */
-export const sizes = z
+/**
+ * One rendition. The live API sends `{"width": null, "height": null, "url": "https://…"}` for
+ * renditions whose size it never measured (the image pipeline measures the bytes), and
+ * `url: null` for a rendition with no file (a contact without a photo): that one is absent.
+ */
+export const rendition = z.object({ width: dimension, height: dimension, url: httpUrl.nullish() });
+export type Rendition = { width: number | null; height: number | null; url: string };
+
+/** Named renditions (`sizes`, avatars); empty, missing and file-less ones are dropped. */
+export const renditions = z
   .record(z.string(), rendition.nullish())
   .nullish()
   .transform((value) => {
     const out: Record<string, Rendition> = {};
-    for (const [name, r] of Object.entries(value ?? {})) if (r) out[name] = r;
+    for (const [name, r] of Object.entries(value ?? {})) if (r?.url) out[name] = { width: r.width, height: r.height, url: r.url };
     return out;
   });
+export const sizes = renditions;
 export type Sizes = z.output<typeof sizes>;

@@ -7,8 +7,9 @@ import { createNewsroomClient } from '../client/index.ts';
 import { defaultSleep, retrying, type RetryPolicy } from '../client/retry.ts';
 import type { PressroomConfig } from '../config.ts';
 import { mediaOriginalUrls } from '../media-urls.ts';
-import { validateItem } from '../schemas/validate.ts';
+import { admitItem } from '../data-policy/admit.ts';
 import { SOURCES } from '../sources/index.ts';
+import { fetchOnlyContext, type CollectionSource } from '../sources/source.ts';
 import { createSnapshotRecorder, type OpenMedia } from './record.ts';
 import type { Manifest } from './manifest.ts';
 
@@ -46,13 +47,17 @@ export async function recordSnapshot({ config, out, log = () => {}, mediaTimeout
   });
 
   // Every source at once, as a build runs its loaders: the client's limiter bounds the requests.
-  const raw: unknown[] = [];
+  // Items go through the data policy as in a build, so media are recorded for published items only.
+  const published: unknown[] = [];
+  const policy = { ...fetchOnlyContext(), log };
   await Promise.all(
     Object.values(SOURCES).map(async (source) => {
-      const batches = await source.fetch(client);
+      const batches = await source.fetch(client, policy);
       for (const { endpoint, items } of batches) {
-        for (const item of items) validateItem(source.schema, item, { collection: source.collection, endpoint });
-        raw.push(...items);
+        for (const item of items) {
+          const admitted = admitItem(item, { ...(source as CollectionSource), endpoint }, policy);
+          if (admitted !== null) published.push(admitted);
+        }
       }
       log(`api: ${source.collection} recorded`);
     }),
@@ -60,7 +65,7 @@ export async function recordSnapshot({ config, out, log = () => {}, mediaTimeout
   const apiResponses = recorder.count;
 
   // Media downloads share the client's limiter (one PRESSROOM_CONCURRENCY budget); no client call runs inside it.
-  const urls = [...mediaOriginalUrls(raw)];
+  const urls = [...mediaOriginalUrls(published)];
   const limit = client.limit;
   const failures: string[] = [];
   let done = 0;

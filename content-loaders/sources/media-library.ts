@@ -1,18 +1,27 @@
 /** Sources of media kits, their categories, tags and the media library. */
 import { z } from 'astro/zod';
+import { NewsroomApiError } from '../client/errors.ts';
+import type { NewsroomClient } from '../client/client.ts';
+import { safeSlug } from '../data-policy/safe-paths.ts';
+import { hiddenReason, isLockedKit } from '../data-policy/visibility.ts';
 import { mediaItem } from '../schemas/media.ts';
-import { categoryNode, mediaKit, mediaKitCategory, type CategoryNode } from '../schemas/media-kit.ts';
-import { id, numeric } from '../schemas/primitives.ts';
+import { mediaKit, mediaKitCategory } from '../schemas/media-kit.ts';
+import { count, id, numeric } from '../schemas/primitives.ts';
 import { tag } from '../schemas/tag.ts';
-import { validateItem } from '../schemas/validate.ts';
-import { defineSource, listOf } from './source.ts';
+import { defineSource, listOf, type SourceContext } from './source.ts';
 
 export const mediaKitsSource = defineSource({
   collection: 'mediaKits',
   fetch: listOf('media_kits', { includes: 'tags' }),
   schema: mediaKit.extend({ tags: z.array(z.object({ id })).optional() }),
-  entryId: (item) => String(item.id),
+  nested: ['media'],
   // A locked or password-protected kit never carries media into the site, whatever the API sent.
+  screen: (raw, context) => {
+    if (!isLockedKit(raw) || !Array.isArray(raw.media) || raw.media.length === 0) return raw;
+    for (let i = 0; i < raw.media.length; i++) context.issues.hidden('mediaKits.media', 'locked-media');
+    return { ...raw, media: [] };
+  },
+  entryId: (item) => String(item.id),
   toEntry: ({ tags, ...kit }) => ({
     ...kit,
     media: kit.is_locked || kit.is_password_protected ? [] : kit.media,
@@ -26,35 +35,69 @@ interface TreePlace {
   ancestor_ids: number[];
 }
 
-function placesInTree(nodes: CategoryNode[], ancestors: number[] = [], into = new Map<number, TreePlace>()) {
-  for (const node of nodes) {
-    const nodeId = Number(node.id);
-    const children = node.children ?? [];
-    into.set(nodeId, { depth: ancestors.length, child_ids: children.map((c) => Number(c.id)), ancestor_ids: ancestors });
-    placesInTree(children, [...ancestors, nodeId], into);
-  }
-  return into;
+/** What the tree endpoint must give for placing categories: ids and children, whatever else a node holds. */
+interface TreeNode {
+  id: number;
+  raw: Record<string, unknown>;
+  children: TreeNode[];
+}
+const treeNode: z.ZodType<TreeNode> = z
+  .looseObject({ id, children: z.lazy(() => z.array(treeNode)).nullish() })
+  .transform((node) => ({ id: node.id, raw: node as Record<string, unknown>, children: (node.children ?? []) as TreeNode[] })) as never;
+
+const isNotFound = (error: unknown) => error instanceof NewsroomApiError && error.status === 404;
+
+/**
+ * Where each public category sits in the tree, and the ids of categories that are not public: a
+ * category is public only when it and every ancestor are (an embargoed or draft parent hides its
+ * whole subtree, as the public API does).
+ */
+function placesInTree(nodes: TreeNode[], now: number) {
+  const places = new Map<number, TreePlace>();
+  const hidden = new Set<number>();
+  const visit = (list: TreeNode[], ancestors: number[], hiddenAbove: boolean) => {
+    for (const node of list) {
+      const isHidden = hiddenAbove || hiddenReason(node.raw, now) !== null;
+      if (isHidden) hidden.add(node.id);
+      else places.set(node.id, { depth: ancestors.length, child_ids: [], ancestor_ids: ancestors });
+      if (!isHidden && ancestors.length > 0) places.get(ancestors.at(-1)!)?.child_ids.push(node.id);
+      visit(node.children, [...ancestors, node.id], isHidden);
+    }
+  };
+  visit(nodes, [], false);
+  return { places, hidden };
 }
 
-/** Categories from the flat list, placed by the tree endpoint (depth, children, ancestors). */
+async function categoryTree(client: NewsroomClient, context: SourceContext): Promise<TreeNode[]> {
+  const endpoint = client.endpoint('media_kit_categories/tree');
+  const answer = await client.get('media_kit_categories/tree').catch((error: unknown) => {
+    // A press room whose API has no tree route: every category is a root.
+    if (isNotFound(error)) return [];
+    throw error;
+  });
+  const parsed = z.array(treeNode).safeParse(answer);
+  if (parsed.success) return parsed.data;
+  context.log(`mediaKitCategories: ${endpoint} is not a readable tree (${parsed.error.issues[0]?.message}); every category is shown at the top level`);
+  return [];
+}
+
+/** Categories from the flat list, placed by the tree endpoint (depth, children, ancestors); hidden subtrees left out. */
 export const mediaKitCategoriesSource = defineSource({
   collection: 'mediaKitCategories',
-  fetch: async (client) => {
-    const [list, tree] = await Promise.all([client.list('media_kit_categories'), client.get('media_kit_categories/tree')]);
-    const places = placesInTree(
-      validateItem(z.array(categoryNode), tree, { collection: 'mediaKitCategories', endpoint: client.endpoint('media_kit_categories/tree') }),
-    );
-    const endpoint = client.endpoint('media_kit_categories');
-    const items = (list as Array<{ id: unknown }>).map((item) => {
-      const place = places.get(Number(item.id));
-      if (!place) {
-        throw new Error(
-          `media kit category ${String(item.id)} from ${endpoint} is missing from ${client.endpoint('media_kit_categories/tree')}: the API sent an inconsistent category tree; rebuild once it settles`,
-        );
+  fetch: async (client, context) => {
+    const [list, tree] = await Promise.all([client.list('media_kit_categories'), categoryTree(client, context)]);
+    const { places, hidden } = placesInTree(tree, context.now);
+    const items: unknown[] = [];
+    for (const item of list as Array<{ id?: unknown }>) {
+      const itemId = Number(item?.id);
+      if (hidden.has(itemId)) {
+        context.issues.hidden('mediaKitCategories', 'hidden-category');
+        continue;
       }
-      return { ...item, ...place };
-    });
-    return [{ endpoint, items }];
+      // Not in the tree (an older API, or a tree that lags the list): shown at the top level.
+      items.push({ ...item, ...(places.get(itemId) ?? { depth: 0, child_ids: [], ancestor_ids: [] }) });
+    }
+    return [{ endpoint: client.endpoint('media_kit_categories'), items }];
   },
   schema: mediaKitCategory.extend({
     depth: numeric,
@@ -65,25 +108,26 @@ export const mediaKitCategoriesSource = defineSource({
   toEntry: (item) => item,
 });
 
-/** Tags with the number of releases tagged with each. */
+/** Tags with the number of releases tagged with each (null when the API cannot count them). */
 export const tagsSource = defineSource({
   collection: 'tags',
   fetch: async (client) => {
-    const endpoint = client.endpoint('tags');
-    const tags = (await client.list('tags')).map((raw) => validateItem(z.object({ slug: z.string() }).loose(), raw, { collection: 'tags', endpoint }));
+    const tags = await client.list<Record<string, unknown>>('tags');
     const items = await Promise.all(
       tags.map(async (t) => {
-        const query = { tags: t.slug };
-        const count = validateItem(z.object({ count: numeric }), await client.get('tagged/press_releases/count', query), {
-          collection: 'tags',
-          endpoint: client.endpoint('tagged/press_releases/count', query),
+        if (!t || typeof t !== 'object' || typeof t.slug !== 'string' || t.slug === '') return t;
+        const answer = await client.get<{ count?: unknown }>('tagged/press_releases/count', { tags: t.slug }).catch((error: unknown) => {
+          // An unknown or odd slug (422/404): the tag is still published, without a count.
+          if (error instanceof NewsroomApiError && error.status !== undefined && error.status >= 400 && error.status < 500) return null;
+          throw error;
         });
-        return { ...t, press_release_count: count.count };
+        return { ...t, press_release_count: answer?.count ?? null };
       }),
     );
-    return [{ endpoint, items }];
+    return [{ endpoint: client.endpoint('tags'), items }];
   },
-  schema: tag.extend({ press_release_count: numeric }),
+  schema: tag.extend({ press_release_count: count.nullish().transform((v) => v ?? null) }),
+  rescues: { slug: safeSlug },
   entryId: (item) => item.slug,
   toEntry: (item) => item,
 });

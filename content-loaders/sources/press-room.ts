@@ -8,8 +8,14 @@ import { pressRelease } from '../schemas/press-release.ts';
 import { pressroom } from '../schemas/pressroom.ts';
 import { id } from '../schemas/primitives.ts';
 import { timelineItem } from '../schemas/timeline.ts';
-import { validateItem } from '../schemas/validate.ts';
+import { NewsroomApiError } from '../client/errors.ts';
+import { bodyFromBlocks, titleFromBody } from '../data-policy/fallback-text.ts';
+import type { Rescue } from '../data-policy/repair.ts';
+import { safePermalink, safeSlug } from '../data-policy/safe-paths.ts';
+import { hiddenReason } from '../data-policy/visibility.ts';
 import { defineSource, listOf } from './source.ts';
+
+const isNotFound = (error: unknown) => error instanceof NewsroomApiError && error.status === 404;
 
 const ids = (list: Array<{ id: number }> | undefined) => (list ?? []).map((item) => item.id);
 
@@ -21,10 +27,24 @@ export const pressroomSource = defineSource({
   toEntry: (item) => item,
 });
 
+/** A release with no usable title is titled by the first words of its body (one with neither is skipped). */
+const titleFromItsBody: Rescue = (item) => {
+  const title = titleFromBody(item.body_html);
+  return title ? { value: title, replacement: `titled ${JSON.stringify(title)} from its first words` } : undefined;
+};
+
 export const pressReleasesSource = defineSource({
   collection: 'pressReleases',
   fetch: listOf('press_releases', { includes: 'tags,featured_images,clippings' }),
   schema: pressRelease,
+  nested: ['clippings', 'featured_images'],
+  // Older answers leave `body_html` empty and keep the text in the editor blocks of `content_as_json`.
+  screen: (raw) => {
+    if (typeof raw.body_html === 'string' && raw.body_html.trim() !== '') return raw;
+    const body = bodyFromBlocks(raw.content_as_json);
+    return body ? { ...raw, body_html: body } : raw;
+  },
+  rescues: { permalink: safePermalink(), title: titleFromItsBody },
   entryId: (item) => String(item.id),
   toEntry: ({ tags, featured_images, clippings, ...release }) => ({
     ...release,
@@ -70,6 +90,7 @@ export const clippingsSource = defineSource({
   collection: 'clippings',
   fetch: listOf('clippings', { includes: 'tags' }),
   schema: clipping,
+  rescues: { permalink: safePermalink('/clippings') },
   entryId: (item) => String(item.id),
   toEntry: ({ tags, ...item }) => ({ ...item, tag_ids: ids(tags) }),
 });
@@ -82,24 +103,35 @@ export const eventsSource = defineSource({
   collection: 'events',
   fetch: listOf('events', EVENTS_QUERY),
   schema: eventWithLiveBlog,
+  nested: ['featured_images'],
+  rescues: { permalink: safePermalink('/events') },
   entryId: (item) => String(item.id),
   toEntry: ({ tags, featured_images, ...item }) => ({ ...item, tag_ids: ids(tags), featured_images: featured_images ?? [] }),
 });
 
-/** Live events have no list route: they are found through the events that link to them. */
+/** Live events have no list route: they are found through the (public) events that link to them. */
 export const liveEventsSource = defineSource({
   collection: 'liveEvents',
-  fetch: async (client) => {
-    const endpoint = client.endpoint('events', EVENTS_QUERY);
-    const events = (await client.list('events', EVENTS_QUERY)).map((raw) =>
-      validateItem(z.object({ live_event_id: id.nullish() }), raw, { collection: 'liveEvents', endpoint }),
-    );
-    const liveIds = [...new Set(events.flatMap((e) => (e.live_event_id ? [e.live_event_id] : [])))];
+  fetch: async (client, context) => {
+    const linked = z.object({ live_event_id: id.nullish().catch(null) }).loose();
+    const events = (await client.list('events', EVENTS_QUERY)).filter((raw) => hiddenReason(raw, context.now) === null);
+    const liveIds = [...new Set(events.flatMap((raw) => linked.safeParse(raw).data?.live_event_id ?? []))];
     return Promise.all(
-      liveIds.map(async (liveId) => ({ endpoint: client.endpoint(`live_events/${liveId}`), items: [await client.get(`live_events/${liveId}`)] })),
+      liveIds.map(async (liveId) => ({
+        endpoint: client.endpoint(`live_events/${liveId}`),
+        // A live blog the public cannot read (404) is simply not shown on its event's page.
+        items: await client.get(`live_events/${liveId}`).then(
+          (item) => [item],
+          (error: unknown) => {
+            if (isNotFound(error)) return [];
+            throw error;
+          },
+        ),
+      })),
     );
   },
   schema: liveEvent,
+  rescues: { permalink: safePermalink('/live') },
   entryId: (item) => String(item.id),
   toEntry: (item) => item,
 });
@@ -108,13 +140,33 @@ export const pagesSource = defineSource({
   collection: 'pages',
   fetch: listOf('pages', { includes: 'tags' }),
   schema: page,
+  rescues: { permalink: safePermalink('/pages'), slug: safeSlug },
   entryId: (item) => String(item.id),
   toEntry: ({ tags, ...item }) => ({ ...item, tag_ids: ids(tags) }),
 });
 
+/**
+ * Contacts from their list route, and those that older answers only embed in the press room
+ * object (`pr_contacts`); a press room without the route (404) has only the embedded ones.
+ */
 export const prContactsSource = defineSource({
   collection: 'prContacts',
-  fetch: listOf('pr_contacts'),
+  fetch: async (client) => {
+    const [listed, room] = await Promise.all([
+      client.list('pr_contacts').catch((error: unknown) => {
+        if (isNotFound(error)) return [];
+        throw error;
+      }),
+      client.get<{ pr_contacts?: unknown } | null>(''),
+    ]);
+    const key = (item: unknown) => String((item as { id?: unknown } | null)?.id);
+    const listedIds = new Set(listed.map(key));
+    const embedded = Array.isArray(room?.pr_contacts) ? room.pr_contacts.filter((item) => !listedIds.has(key(item))) : [];
+    return [
+      { endpoint: client.endpoint('pr_contacts'), items: listed },
+      { endpoint: `${client.endpoint('')} (pr_contacts)`, items: embedded },
+    ];
+  },
   schema: prContact,
   entryId: (item) => String(item.id),
   toEntry: (item) => item,

@@ -5,6 +5,8 @@
  */
 import type { z } from 'astro/zod';
 import type { NewsroomClient } from '../client/client.ts';
+import { DataIssues } from '../data-policy/issues.ts';
+import type { Rescue } from '../data-policy/repair.ts';
 
 export interface RawItems {
   /** The endpoint the items came from, as shown in errors (no secrets). */
@@ -12,17 +14,37 @@ export interface RawItems {
   items: unknown[];
 }
 
+/** What a source may consult while fetching and screening: the build's clock and the data policy's log. */
+export interface SourceContext {
+  /** The build's clock (ms since the epoch): an item embargoed until after it is not public. */
+  now: number;
+  issues: DataIssues;
+  /** Where warning lines go (the collection's logger). */
+  log(line: string): void;
+}
+
+/** A context for runs that only fetch (snapshot recording, benchmarks): nothing is reported. */
+export function fetchOnlyContext(): SourceContext {
+  return { now: Date.now(), issues: new DataIssues(), log: () => {} };
+}
+
 export interface CollectionSource<Api extends z.ZodType = z.ZodType, Entry extends Record<string, unknown> = Record<string, unknown>> {
   /** Collection name in Astro, e.g. `pressReleases`. */
   collection: string;
   /** Fetches every raw item (all pages, all endpoints this collection needs). */
-  fetch(client: NewsroomClient): Promise<RawItems[]>;
+  fetch(client: NewsroomClient, context: SourceContext): Promise<RawItems[]>;
   /** Validates one upstream item. */
   schema: Api;
   /** The entry id (unique in the collection). */
   entryId(item: z.output<Api>): string;
   /** The lean entry stored in the content layer. */
   toEntry(item: z.output<Api>, index: number): Entry;
+  /** Lists inside an item that hold other items (`includes`): each element is kept only when public, like an item. */
+  nested?: readonly string[];
+  /** A last look at a raw, public item before validation (a locked kit's media are taken out here). */
+  screen?(raw: Record<string, unknown>, context: SourceContext): Record<string, unknown>;
+  /** Replacements for required top-level fields that cannot be used (a safe path for an unusable permalink). */
+  rescues?: Readonly<Record<string, Rescue>>;
 }
 
 export function defineSource<Api extends z.ZodType, Entry extends Record<string, unknown>>(

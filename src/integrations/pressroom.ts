@@ -41,6 +41,7 @@ export default function pressroom(): AstroIntegration {
               `${s.requests} requests, ${s.retries} retries, ${s.notModified} not modified, ${formatBytes(s.bytes)} ` +
               `in ${Math.round(performance.now() - runtime.startedAt)} ms`,
           );
+          logger.info(runtime.issues.summary());
         }
       },
       'astro:build:done': async ({ logger }) => {

@@ -6,21 +6,26 @@
  */
 import { downloadUrl, shareImage, type Download } from '../../image-pipeline/index.ts';
 
-export interface Rendition { width: number; height: number; url: string }
+/** A declared rendition; width and height are null when the API never measured them (the pipeline measures the bytes). */
+export interface Rendition { width: number | null; height: number | null; url: string }
 export interface PictureSource { sizes: Record<string, Rendition>; transparent?: boolean }
 
 interface Logo { small_url: string | null; square_url: string | null; original_url: string | null; width?: number | null; height?: number | null }
 
 /**
  * A sizes-like object for the press room logo. The API gives the original's
- * dimensions only; `small` is the original scaled to 240 px wide (as the
- * newsroom serves it), so srcset can pick the light one for the header.
+ * dimensions at most (older answers give none: the pipeline measures the
+ * bytes); `small` is the original scaled to 240 px wide (as the newsroom
+ * serves it), so srcset can pick the light one for the header.
  */
 export function logoMedia(logo: Logo | null): PictureSource | null {
-  if (!logo?.original_url || !logo.width || !logo.height) return null;
-  const { width, height } = logo;
+  if (!logo?.original_url) return null;
+  const width = logo.width || null;
+  const height = logo.height || null;
   const sizes: Record<string, Rendition> = { original: { width, height, url: logo.original_url } };
-  if (logo.small_url && width > 240) sizes.small = { width: 240, height: Math.round((height * 240) / width), url: logo.small_url };
+  if (logo.small_url && (width === null || width > 240)) {
+    sizes.small = { width: 240, height: width && height ? Math.round((height * 240) / width) : null, url: logo.small_url };
+  }
   return { sizes, transparent: true };
 }
 

@@ -5,13 +5,11 @@
  * copies of them; the sanitizer then calls the returned `rewriteInlineImage(src)`
  * for each `<img>` and drops any image without a copy (and a figure left empty).
  */
-import { inlineImages } from '../../image-pipeline/index.ts';
+import { inlineImages, type MediaInput } from '../../image-pipeline/index.ts';
 import type { InlineImageRewriter } from './sanitize.ts';
 
-interface MediaLike { sizes?: Record<string, { width: number; height: number; url: string } | null | undefined> | null }
-
 /** rewriteInlineImage for `html`: the pipeline copies every `<img src>` that is a rendition of one of `media`. */
-export async function inlineImageRewriter(html: string, media: Iterable<MediaLike>, page: string): Promise<InlineImageRewriter> {
+export async function inlineImageRewriter(html: string, media: Iterable<MediaInput>, page: string): Promise<InlineImageRewriter> {
   if (!/<img\b/i.test(html)) return () => null;
   return inlineImages(html, media, { page });
 }

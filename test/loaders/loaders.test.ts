@@ -12,7 +12,6 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../emulator/server.ts';
 import { isPublic } from '../../emulator/model/visibility.ts';
-import { SchemaDriftError } from '../../content-loaders/schemas/validate.ts';
 import { TEST_MEDIA_CACHE } from '../helpers/emulator.ts';
 import { dataOf, loadAll, runtimeFor } from '../helpers/loader-context.ts';
 
@@ -249,31 +248,30 @@ describe('schema drift', () => {
 
   it('tolerates unknown fields, nulls and numbers sent as strings', async () => {
     mode = 'tolerable';
-    const run = await loadAll(await runtimeFor({ PRESSROOM_API_URL: base, PRESSROOM_ID: '1' }), {}, ['pressReleases']);
+    const run = await loadAll(await runtimeFor({ PRESSROOM_API_URL: base, PRESSROOM_ID: '1' }, path.join(tmp, 'http-drift-ok')), {}, ['pressReleases']);
     const entries = Object.values(dataOf(run.stores.pressReleases)) as any[];
     expect(entries).toHaveLength(5);
     expect(entries.every((e) => e.subtitle === null && typeof e.reading_time === 'number' && !('brand_new_field' in e))).toBe(true);
     expect(entries.flatMap((e) => e.featured_images).every((m: any) => typeof m.file_size === 'number' && typeof m.id === 'number')).toBe(true);
   });
 
-  it('fails with the endpoint, item id, field path and value when a value breaks the schema', async () => {
+  it('drops a value that breaks the schema with a warning naming the endpoint, item id, field path and value', async () => {
     mode = 'broken';
-    const error = await loadAll(await runtimeFor({ PRESSROOM_API_URL: base, PRESSROOM_ID: '1' }), {}, ['pressReleases']).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(SchemaDriftError);
-    const message = (error as Error).message;
-    expect(message).toContain(`item ${releases[2].id}`);
-    expect(message).toContain('/v1/pressrooms/1/press_releases');
-    expect(message).toContain('featured_images.0.sizes.original.width');
-    expect(message).toContain('"wide"');
+    const run = await loadAll(await runtimeFor({ PRESSROOM_API_URL: base, PRESSROOM_ID: '1' }, path.join(tmp, 'http-drift-broken')), {}, ['pressReleases']);
+    expect(run.stores.pressReleases.map.size).toBe(5);
+    const line = run.logs.find((l) => l.includes(`item ${releases[2].id}`)) ?? '';
+    expect(line).toContain('/v1/pressrooms/1/press_releases');
+    expect(line).toContain('featured_images.0.sizes.original.width');
+    expect(line).toContain('"wide"');
   });
 
-  it('names the endpoint, field and value when a helper answer breaks its schema (tag counts)', async () => {
-    const error = await loadAll(await runtimeFor({ PRESSROOM_API_URL: base, PRESSROOM_ID: '1' }), {}, ['tags']).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(SchemaDriftError);
-    const message = (error as Error).message;
-    expect(message).toContain('/v1/pressrooms/1/tagged/press_releases/count?tags=');
-    expect(message).toContain('count');
-    expect(message).toContain('"many"');
+  it('keeps a tag whose count the API cannot give, with a warning naming the field and value', async () => {
+    const run = await loadAll(await runtimeFor({ PRESSROOM_API_URL: base, PRESSROOM_ID: '1' }, path.join(tmp, 'http-drift-tags')), {}, ['tags']);
+    expect(run.stores.tags.map.size).toBe(2);
+    const line = run.logs.find((l) => l.includes('press_release_count')) ?? '';
+    expect(line).toContain('/v1/pressrooms/1/tags');
+    expect(line).toContain('"many"');
+    expect([...run.stores.tags.map.values()].filter((t) => t.data.press_release_count === null)).toHaveLength(1);
   });
 });
 

@@ -1,0 +1,263 @@
+/**
+ * The upstream data policy, loader by loader, against the emulator behind a
+ * proxy that rewrites its answers into what the live API is known to send:
+ * older shapes are accepted without a word; an invalid optional value is
+ * dropped, an unusable path replaced and an item that cannot stand skipped,
+ * each with one warning naming collection, item, field and value; strict mode
+ * and a mostly-invalid collection fail the load; and nothing that says it is
+ * not public is stored, from any route.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DataPolicyError } from '../../content-loaders/data-policy/issues.ts';
+import type { CollectionName } from '../../content-loaders/sources/index.ts';
+import { useEmulator } from '../helpers/emulator.ts';
+import { plainText } from '../../content-loaders/data-policy/fallback-text.ts';
+import { dataOf, loadAll, runtimeFor } from '../helpers/loader-context.ts';
+import { startUpstreamProxy, type Rewrite, type UpstreamProxy } from '../helpers/upstream-proxy.ts';
+
+const emulator = useEmulator({ frozenClock: true, seed: 1 });
+let proxy: UpstreamProxy;
+let tmp: string;
+let runs = 0;
+
+beforeAll(async () => {
+  proxy = await startUpstreamProxy({ url: emulator().url, pressroomId: emulator().pressroom.id });
+  tmp = await mkdtemp(path.join(os.tmpdir(), 'data-policy-'));
+});
+afterAll(async () => {
+  await proxy.close();
+  await rm(tmp, { recursive: true, force: true });
+});
+
+const endpointOf = (p: string) => `/v1/pressrooms/${emulator().pressroom.id}/${p}`;
+
+async function load(rewrite: Rewrite, only: CollectionName[], env: Record<string, string> = {}, stores = {}) {
+  proxy.set(rewrite);
+  const runtime = await runtimeFor(
+    { PRESSROOM_API_URL: proxy.url, PRESSROOM_ID: String(emulator().pressroom.id), PRESSROOM_CONCURRENCY: '4', ...env },
+    path.join(tmp, `http-${runs++}`),
+  );
+  return loadAll(runtime, stores, only);
+}
+
+/** `rewrite` for one path only; the first page of a list (or the single answer). */
+const on =
+  (target: string, change: (data: any) => any): Rewrite =>
+  (p, data, page) =>
+    p === target && page <= 1 ? change(data) : data;
+const all =
+  (...rewrites: Rewrite[]): Rewrite =>
+  (p, data, page) =>
+    rewrites.reduce((d, r) => r(p, d, page), data);
+const entries = (store: { map: Map<string, { data: any }> }) => [...store.map.values()].map((e) => e.data);
+
+describe('shapes the live API is known to send', () => {
+  it('are accepted without a warning: null sizes, file-less renditions, empty strings, story, null clipping dates, Rails zones, tag_tree strings, embedded contacts, bare kits', async () => {
+    const legacy = all(
+      on('', (room) => {
+        const { domain: _d, boilerplate_html: _b, ...rest } = room;
+        return { ...rest, timezone: 'Amsterdam', tag_tree: JSON.stringify([{ id: 1, children: [] }]), logo: { small_url: room.logo.small_url, original_url: room.logo.original_url }, pr_contacts: [{ id: 777001, name: 'Embedded Only', contact_info: 'press@embedded.example' }] };
+      }),
+      on('pr_contacts', (list) =>
+        list.map((c: any, i: number) => {
+          const { email: _e, phone: _p, job_title: _j, ...rest } = c;
+          const avatar = i === 0 ? { original: { width: null, height: null, url: c.avatar.original?.url ?? c.avatar.medium_square.url } } : { original: { width: null, height: null, url: null } };
+          return { ...rest, avatar };
+        }),
+      ),
+      on('press_releases', (list) =>
+        list.map((r: any, i: number) => ({
+          ...r,
+          type: 'story',
+          subtitle: '',
+          summary: '',
+          full_url: undefined,
+          updated_at: undefined,
+          reading_time: undefined,
+          ...(i === 0 && { body_html: '', content_as_json: JSON.stringify([{ type: 'header', data: { text: 'From 2015 blocks' } }, { type: 'textarea', data: { body: '<p>Body of 2015.</p>' } }]) }),
+          ...(i === 1 && { body_html: '', content_as_json: JSON.stringify({ blocks: [{ type: 'text', data: { text: 'Body of 2016.', style: 'normal' } }] }) }),
+          featured_images: r.featured_images.map((m: any) => ({ ...m, file_size: undefined, transparent: undefined, sizes: { ...m.sizes, square: { width: '3000', height: '3000', url: m.sizes.square?.url ?? m.sizes.original.url } } })),
+        })),
+      ),
+      on('clippings', (list) => list.map((c: any, i: number) => (i === 0 ? { ...c, release_date: null, alexa: null, sizes: { original: { width: null, height: null, url: c.sizes?.original?.url ?? null } } } : c))),
+      on('media_kits', (list) => list.map((k: any) => ({ id: k.id, title: k.title, media: k.media }))),
+    );
+    const run = await load(legacy, ['pressroom', 'prContacts', 'pressReleases', 'clippings', 'mediaKits']);
+    expect(run.runtime.issues.warnings()).toEqual([]);
+
+    const room = entries(run.stores.pressroom)[0];
+    expect(room.timezone).toBe('Amsterdam');
+    expect(room.logo).toMatchObject({ original_url: expect.stringMatching(/^http/), width: null, height: null });
+
+    const contacts = entries(run.stores.prContacts);
+    expect(contacts.map((c) => c.name)).toContain('Embedded Only');
+    expect(contacts[0].avatar).toEqual({ original: { width: null, height: null, url: expect.stringMatching(/^http/) } });
+    expect(contacts.filter((c) => c.id !== 777001).slice(1).every((c) => Object.keys(c.avatar).length === 0)).toBe(true);
+
+    const releases = entries(run.stores.pressReleases);
+    const world = emulator().store().world.pressReleases;
+    const byId = new Map(releases.map((r) => [r.id, r]));
+    const listed = (await (await fetch(`${proxy.url}${endpointOf('press_releases')}?page=1&limit=100&includes=tags,featured_images,clippings`)).json()) as { data: any[] };
+    expect(releases).toHaveLength(listed.data.length);
+    expect(releases.every((r) => r.subtitle === null && r.summary === null)).toBe(true);
+    expect(byId.get(listed.data[0].id).body_html).toBe('<h2>From 2015 blocks</h2>\n<p>Body of 2015.</p>');
+    expect(byId.get(listed.data[1].id).body_html).toBe('<p>Body of 2016.</p>');
+    expect(world.length).toBeGreaterThan(0);
+
+    const undated = entries(run.stores.clippings).find((c) => c.release_date === null);
+    expect(undated).toBeDefined();
+    expect(entries(run.stores.mediaKits).every((k) => k.permalink === null && k.category_id === null && k.description === null)).toBe(true);
+  });
+});
+
+describe('one bad value does not stop the press room', () => {
+  const broken = all(
+    on('press_releases', (list) =>
+      list.map((r: any, i: number) => {
+        if (i === 0) return { ...r, featured_images: [{ ...r.featured_images[0], sizes: { original: { ...r.featured_images[0].sizes.original, width: 'wide' } } }] };
+        if (i === 1) return { ...r, clippings: [{ ...(r.clippings[0] ?? { id: 1, title: 'x', permalink: '/clippings/1-x' }), url: 'javascript:alert(1)' }] };
+        if (i === 2) return { ...r, permalink: '/../../../etc/passwd' };
+        if (i === 3) return { ...r, permalink: '' };
+        if (i === 4) return { ...r, title: '', body_html: '', content_as_json: null };
+        if (i === 5) return { ...r, title: '   ' };
+        return r;
+      }),
+    ),
+    on('clippings', (list) => list.map((c: any, i: number) => (i === 0 ? { ...c, url: 'javascript:alert(1)' } : i === 1 ? { ...c, url: 'www dot example' } : c))),
+    on('events', (list) => list.map((e: any, i: number) => (i === 0 ? { ...e, ends_at: 'soon' } : e))),
+    on('images', (list) => list.map((m: any, i: number) => (i === 0 ? { ...m, file_size: -1 } : m))),
+    on('pr_contacts', (list) => list.map((c: any, i: number) => (i === 0 ? { ...c, urls: { ...c.urls, twitter: 'javascript:alert(1)' } } : c))),
+    on('pages', (list) => list.map((p: any, i: number) => (i === 0 ? { ...p, slug: '../../x' } : p))),
+  );
+  const only: CollectionName[] = ['pressReleases', 'clippings', 'events', 'images', 'prContacts', 'pages'];
+  let listed: any[];
+  beforeAll(async () => {
+    proxy.set(broken);
+    listed = ((await (await fetch(`${proxy.url}${endpointOf('press_releases')}?page=1&limit=100&includes=tags,featured_images,clippings`)).json()) as { data: any[] }).data;
+  });
+
+  it('drops invalid optional values, replaces unusable paths, skips what cannot stand, and publishes the rest', async () => {
+    const run = await load(broken, only);
+    const releases = new Map(entries(run.stores.pressReleases).map((r) => [r.id, r]));
+    expect(releases.size).toBe(listed.length - 1);
+    expect(releases.has(listed[4].id)).toBe(false);
+
+    expect(releases.get(listed[0].id).featured_images[0].sizes.original.width).toBeNull();
+    expect(releases.get(listed[2].id)).toMatchObject({ permalink: expect.stringMatching(new RegExp(`^/${listed[2].id}-[a-z0-9-]+$`)), unusable_permalink: '/../../../etc/passwd' });
+    expect(releases.get(listed[3].id).permalink).toMatch(new RegExp(`^/${listed[3].id}-[a-z0-9-]+$`));
+    const derived: string = releases.get(listed[5].id).title;
+    expect(derived.length).toBeGreaterThan(11);
+    expect(plainText(listed[5].body_html).startsWith(derived.replace(/…$/, ''))).toBe(true);
+
+    const clippings = entries(run.stores.clippings);
+    expect(clippings.filter((c) => c.url === null)).toHaveLength(2);
+    expect(entries(run.stores.events).some((e) => e.ends_at === null)).toBe(true);
+    expect(entries(run.stores.images).filter((m) => m.file_size === null)).toHaveLength(1);
+    expect(entries(run.stores.prContacts)[0].urls.twitter).toBeNull();
+    expect(entries(run.stores.pages).some((p) => /^[a-z0-9-]+$/.test(p.slug) && !p.slug.includes('..'))).toBe(true);
+
+    const lines = run.logs.join('\n');
+    expect(lines).toContain(`pressReleases: item ${listed[0].id} from ${endpointOf('press_releases')}`);
+    expect(lines).toContain(`dropped 'featured_images.0.sizes.original.width'`);
+    expect(lines).toContain('"wide"');
+    expect(lines).toContain(`dropped 'clippings.0.url'`);
+    expect(lines).toContain(`'permalink' "/../../../etc/passwd" cannot be used`);
+    expect(lines).toMatch(new RegExp(`pressReleases: item ${listed[4].id} from .*: skipped, 'title' is required`));
+    expect(lines).toContain(`"soon"`);
+    expect(lines).toContain(`dropped 'file_size' (expected a whole number, not negative, got -1)`);
+    expect(lines).toContain(`dropped 'urls.twitter'`);
+    expect(lines).toContain(`'slug' "../../x" cannot be used`);
+
+    const report = run.runtime.issues.report();
+    expect(report.collections.pressReleases).toMatchObject({ received: listed.length, fieldsDropped: 2, fieldsReplaced: 3, itemsSkipped: 1 });
+    expect(report.collections.clippings).toMatchObject({ fieldsDropped: 2, itemsSkipped: 0 });
+    expect(report.warnings.every((w) => w.collection && w.itemId && w.field && w.value)).toBe(true);
+    expect(run.runtime.issues.summary()).toMatch(/^data policy: \d+ fields dropped, 1 items skipped, 4 fields replaced/);
+  });
+
+  it('fails on the first warning in strict mode, before the store is touched', async () => {
+    const clean = await load((_p, d) => d, ['pressReleases']);
+    const stores = { pressReleases: clean.stores.pressReleases };
+    const writes = stores.pressReleases.writes;
+    const error = await load(broken, ['pressReleases'], { PRESSROOM_STRICT: '1' }, stores).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DataPolicyError);
+    expect((error as Error).message).toMatch(new RegExp(`^pressReleases: item ${listed[0].id} from ${endpointOf('press_releases')}.*'featured_images.0.sizes.original.width'.*PRESSROOM_STRICT`));
+    expect(stores.pressReleases.writes).toBe(writes);
+    expect(stores.pressReleases.deletes).toBe(0);
+  });
+
+  it('fails when most of one collection needs repair: that is an API change, not one bad value', async () => {
+    const error = await load(on('press_releases', (list) => list.map((r: any) => ({ ...r, permalink: `/${r.id}/../x` }))), ['pressReleases']).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DataPolicyError);
+    expect((error as Error).message).toMatch(/^pressReleases: \d+ of \d+ items from the API needed repair .*probably changed shape/);
+  });
+});
+
+describe('what is not public is never stored, whatever the API sends', () => {
+  const future = '2099-01-01T00:00:00.000Z';
+  const leak = all(
+    on('press_releases', (list) => [
+      ...list.map((r: any, i: number) =>
+        i === 0
+          ? {
+              ...r,
+              draft_content_as_json: '[{"type":"text","data":{"text":"DRAFT EDIT"}}]',
+              clippings: [...r.clippings, { ...(r.clippings[0] ?? {}), id: 990001, title: 'PRIVATE clipping in includes', permalink: '/clippings/990001-x', url: 'https://x.example/', private: true }],
+              featured_images: [...r.featured_images, { ...r.featured_images[0], id: 990002, title: 'DRAFT image in includes', state: 'draft' }],
+            }
+          : r,
+      ),
+      { ...list[1], id: 990010, title: 'DRAFT release', permalink: '/990010-draft', state: 'draft' },
+      { ...list[1], id: 990011, title: 'PRIVATE release', permalink: '/990011-private', private: true },
+      { ...list[1], id: 990012, title: 'EMBARGOED release', permalink: '/990012-embargoed', release_date: future },
+      { ...list[1], id: 990013, title: 'UNPUBLISHED release', permalink: '/990013-unpublished', state: 'unpublished' },
+    ]),
+    on('clippings', (list) => [...list, { ...list[0], id: 990020, title: 'PRIVATE clipping', private: 'true' }]),
+    on('events', (list) => [...list, { ...list[0], id: 990030, title: 'PRIVATE event', private: true, live_event_id: null }]),
+    on('pages', (list) => [...list, { ...list[0], id: 990040, title: 'DRAFT page', slug: 'draft-page', permalink: '/pages/draft-page', state: 'draft' }]),
+    on('images', (list) => [...list, { ...list[0], id: 990050, title: 'DRAFT image', state: 'draft' }]),
+    on('media_kits', (list) => [
+      ...list,
+      { ...list[0], id: 990060, title: 'Locked kit', is_locked: true, media: [{ ...list[0].media[0], title: 'LOCKED-KIT media' }] },
+      { ...list[0], id: 990061, title: 'DRAFT kit', state: 'draft' },
+    ]),
+    on('media_kit_categories', (list) => [...list, { ...list[0], id: 990070, name: 'EMBARGOED category', parent_id: null, embargo_date: future }, { ...list[0], id: 990071, name: 'Child of EMBARGOED', parent_id: 990070 }]),
+    on('media_kit_categories/tree', (tree) => [...tree, { ...tree[0], id: 990070, name: 'EMBARGOED category', embargo_date: future, children: [{ ...tree[0], id: 990071, name: 'Child of EMBARGOED', parent_id: 990070, children: [] }] }]),
+    on('timeline', (list) => [...list, { ...list[0], id: 990010, title: 'DRAFT release', state: 'draft' }]),
+  );
+
+  it('keeps drafts, private, embargoed and locked items out of every collection, counts them, and knows when the embargo lifts', async () => {
+    const run = await load(leak, ['pressReleases', 'clippings', 'events', 'pages', 'images', 'mediaKits', 'mediaKitCategories', 'timeline']);
+    const stored = JSON.stringify(Object.values(run.stores).map(dataOf));
+    for (const marker of ['DRAFT', 'PRIVATE', 'EMBARGOED', 'UNPUBLISHED', 'LOCKED-KIT', '99001', '990061', '990070', '990071']) expect(stored, marker).not.toContain(marker);
+    expect(run.stores.mediaKits.map.get('990060')?.data).toMatchObject({ title: 'Locked kit', media: [] });
+
+    const report = run.runtime.issues.report();
+    expect(report.collections.pressReleases?.hidden).toEqual({ draft: 2, private: 1, embargoed: 1 });
+    expect(report.collections['pressReleases.clippings']?.hidden).toEqual({ private: 1 });
+    expect(report.collections['pressReleases.featured_images']?.hidden).toEqual({ draft: 1 });
+    expect(report.collections.clippings?.hidden).toEqual({ private: 1 });
+    expect(report.collections.mediaKitCategories?.hidden).toEqual({ 'hidden-category': 2 });
+    expect(report.collections['mediaKits.media']?.hidden).toEqual({ 'locked-media': 1 });
+    expect(report.nextEmbargoLift).toBe(future);
+    expect(report.warnings).toEqual([]);
+    expect(run.logs.join('\n')).not.toMatch(/DRAFT|PRIVATE|EMBARGOED/);
+  });
+
+  it('holds an embargo until the pinned build date (SOURCE_DATE_EPOCH), never lifts one early', async () => {
+    const soon = new Date(Date.now() + 60_000).toISOString();
+    const past = new Date(Date.now() - 3_600_000).toISOString();
+    const rewrite = on('press_releases', (list) => [...list, { ...list[1], id: 990090, title: 'Dated', permalink: '/990090-dated', release_date: past }]);
+    const pinned = await load(rewrite, ['pressReleases'], { SOURCE_DATE_EPOCH: String(Math.floor((Date.now() - 86_400_000) / 1000)) });
+    expect(pinned.stores.pressReleases.map.has('990090')).toBe(false);
+    const real = await load(rewrite, ['pressReleases']);
+    expect(real.stores.pressReleases.map.has('990090')).toBe(true);
+    const later = await load(on('press_releases', (list) => [...list, { ...list[1], id: 990091, title: 'Soon', permalink: '/990091-soon', release_date: soon }]), ['pressReleases'], {
+      SOURCE_DATE_EPOCH: String(Math.floor(Date.now() / 1000) + 86_400),
+    });
+    expect(later.stores.pressReleases.map.has('990091')).toBe(false);
+  });
+});
