@@ -7,6 +7,9 @@ export const prContact = z.object({
   job_title: optionalText,
   email: optionalText,
   phone: optionalText,
+  /** Found in `contact_info` (the live API has no field for it). */
+  mobile: optionalText,
+  website: optionalUrl,
   /** Free text with line breaks (phone, e-mail) as the live API sends it. */
   contact_info: optionalText,
   urls: z

@@ -9,11 +9,30 @@ import { pressroom } from '../schemas/pressroom.ts';
 import { id } from '../schemas/primitives.ts';
 import { timelineItem } from '../schemas/timeline.ts';
 import { NewsroomApiError } from '../client/errors.ts';
+import { parseContactInfo, phoneCountryOf } from '../contact-info.ts';
+import type { CountryCode } from 'libphonenumber-js';
 import { bodyFromBlocks, titleFromBody } from '../data-policy/fallback-text.ts';
 import type { Rescue } from '../data-policy/repair.ts';
 import { safePermalink, safeSlug } from '../data-policy/safe-paths.ts';
 import { hiddenReason } from '../data-policy/visibility.ts';
 import { defineSource, listOf } from './source.ts';
+
+const blank = (value: unknown) => typeof value !== 'string' || value.trim() === '';
+
+/** A contact with what its free-text `contact_info` holds filled in where the API sent no field of its own. */
+function withContactDetails(raw: unknown, country: CountryCode | undefined): unknown {
+  if (!raw || typeof raw !== 'object' || typeof (raw as { contact_info?: unknown }).contact_info !== 'string') return raw;
+  const item = raw as Record<string, unknown>;
+  const found = parseContactInfo(item.contact_info as string, country, typeof item.name === 'string' ? item.name : undefined);
+  return {
+    ...item,
+    email: blank(item.email) ? found.email : item.email,
+    phone: blank(item.phone) ? found.phone : item.phone,
+    job_title: blank(item.job_title) ? found.jobTitle : item.job_title,
+    mobile: blank(item.mobile) ? found.mobile : item.mobile,
+    website: blank(item.website) ? found.website : item.website,
+  };
+}
 
 const isNotFound = (error: unknown) => error instanceof NewsroomApiError && error.status === 404;
 
@@ -157,14 +176,15 @@ export const prContactsSource = defineSource({
         if (isNotFound(error)) return [];
         throw error;
       }),
-      client.get<{ pr_contacts?: unknown } | null>(''),
+      client.get<{ pr_contacts?: unknown; language?: unknown; timezone?: unknown } | null>(''),
     ]);
     const key = (item: unknown) => String((item as { id?: unknown } | null)?.id);
     const listedIds = new Set(listed.map(key));
     const embedded = Array.isArray(room?.pr_contacts) ? room.pr_contacts.filter((item) => !listedIds.has(key(item))) : [];
+    const country = phoneCountryOf(typeof room?.language === 'string' ? room.language : null, typeof room?.timezone === 'string' ? room.timezone : null);
     return [
-      { endpoint: client.endpoint('pr_contacts'), items: listed },
-      { endpoint: `${client.endpoint('')} (pr_contacts)`, items: embedded },
+      { endpoint: client.endpoint('pr_contacts'), items: listed.map((c) => withContactDetails(c, country)) },
+      { endpoint: `${client.endpoint('')} (pr_contacts)`, items: embedded.map((c) => withContactDetails(c, country)) },
     ];
   },
   schema: prContact,

@@ -102,6 +102,7 @@ const en = {
   allContacts: 'All press contacts',
   addToContacts: 'Add to contacts (vCard)',
   mobile: 'Mobile',
+  website: 'Website',
   contactsLead: 'Journalists can reach the press team directly. Add a contact to your address book with its vCard.',
 } as const;
 
@@ -207,6 +208,7 @@ const nl: Dictionary = {
   allContacts: 'Alle perscontacten',
   addToContacts: 'Toevoegen aan contacten (vCard)',
   mobile: 'Mobiel',
+  website: 'Website',
   contactsLead: 'Journalisten kunnen de persafdeling rechtstreeks bereiken. Zet een contact met de vCard in uw adresboek.',
 };
 
@@ -309,6 +311,7 @@ const de: Dictionary = {
   allContacts: 'Alle Pressekontakte',
   addToContacts: 'Zu Kontakten hinzufügen (vCard)',
   mobile: 'Mobil',
+  website: 'Webseite',
   contactsLead: 'Journalistinnen und Journalisten erreichen das Presseteam direkt. Mit der vCard landet ein Kontakt im Adressbuch.',
 };
 
@@ -411,6 +414,7 @@ const fr: Dictionary = {
   allContacts: 'Tous les contacts presse',
   addToContacts: 'Ajouter aux contacts (vCard)',
   mobile: 'Mobile',
+  website: 'Site web',
   contactsLead: 'Les journalistes peuvent joindre directement le service de presse. Ajoutez un contact à votre carnet d’adresses avec sa vCard.',
 };
 

@@ -19,6 +19,8 @@ export interface VCardInput {
   /** Work phone as people write it (`+31 20 794 1139`). */
   phone?: string | null;
   mobile?: string | null;
+  /** The contact's own web page (URL). */
+  website?: string | null;
   /** Profile pages: LinkedIn, X/Twitter, … */
   urls?: Array<{ type: string; url: string }>;
   /** A small JPEG, embedded (base64) so the card works offline. */
@@ -54,6 +56,8 @@ export function writeVCard(card: VCardInput): string {
   if (phone && PHONE.test(phone)) lines.push(`TEL;TYPE=WORK,VOICE:${escapeText(phone)}`);
   const mobile = card.mobile?.trim();
   if (mobile && PHONE.test(mobile) && mobile !== phone) lines.push(`TEL;TYPE=CELL,VOICE:${escapeText(mobile)}`);
+  const website = card.website?.trim();
+  if (website && SAFE_URL.test(website)) lines.push(`URL;TYPE=WORK:${website}`);
   for (const { type, url } of card.urls ?? []) {
     if (!SAFE_URL.test(url)) continue;
     lines.push(TYPE.test(type) ? `X-SOCIALPROFILE;TYPE=${type.toLowerCase()}:${url}` : `URL:${url}`);
@@ -62,16 +66,4 @@ export function writeVCard(card: VCardInput): string {
   if (card.photo && card.photo.jpeg.length > 0) lines.push(`PHOTO;ENCODING=b;TYPE=JPEG:${Buffer.from(card.photo.jpeg).toString('base64')}`);
   lines.push('END:VCARD');
   return joinLines(lines);
-}
-
-/**
- * A mobile number from the free-text `contact_info` the API sends
- * ("T +31 20 794 1139\nM +31 6 4257 7689\nE …"): the line marked M/Mobile/Mobiel/Handy/GSM.
- */
-export function mobileFrom(contactInfo: string | null | undefined): string | null {
-  for (const line of (contactInfo ?? '').split(/\r?\n/)) {
-    const match = /^\s*(?:m|mob|mobile|mobiel|handy|gsm|cell|portable)\b\.?:?\s*(\+?[\d\s().\/-]{5,40})\s*$/i.exec(line);
-    if (match?.[1]) return match[1].trim();
-  }
-  return null;
 }

@@ -9,7 +9,7 @@ import { uidDomain } from '../../lib/event-calendar.ts';
 import { httpHref } from '../../lib/format.ts';
 import { avatarMedia } from '../../lib/images.ts';
 import { contactSegment } from '../../lib/paths.ts';
-import { mobileFrom, writeVCard } from '../../lib/vcard.ts';
+import { writeVCard } from '../../lib/vcard.ts';
 import { getImagePipeline } from '../../../image-pipeline/index.ts';
 
 export const getStaticPaths = (async () => {
@@ -45,7 +45,8 @@ export const GET: APIRoute<{ contact: Contact }> = async ({ props, url }) => {
     title: contact.job_title,
     email: contact.email,
     phone: contact.phone,
-    mobile: mobileFrom(contact.contact_info),
+    mobile: contact.mobile,
+    website: httpHref(contact.website),
     urls: [
       { type: 'linkedin', url: httpHref(contact.urls.linkedin) ?? '' },
       { type: 'twitter', url: httpHref(contact.urls.twitter) ?? '' },

@@ -1,6 +1,6 @@
 /** The vCard writer (src/lib/vcard.ts), checked with an independent parser. */
 import { describe, expect, it } from 'vitest';
-import { mobileFrom, splitName, writeVCard } from '../../../src/lib/vcard.ts';
+import { splitName, writeVCard } from '../../../src/lib/vcard.ts';
 import { lineProblems, parseVCard } from '../content-lines.ts';
 
 const juda = {
@@ -11,6 +11,7 @@ const juda = {
   email: 'juda.dekoning@northwind.example',
   phone: '+31 20 794 1139',
   mobile: '+31 6 4257 7689',
+  website: 'https://www.northwind.example/press',
   urls: [{ type: 'linkedin', url: 'https://www.linkedin.com/in/juda-de-koning' }],
 };
 
@@ -35,6 +36,7 @@ describe('writeVCard', () => {
       { value: '+31 6 4257 7689', types: ['CELL', 'VOICE'] },
     ]);
     expect(card.other).toContainEqual({ name: 'x-socialprofile', value: 'https://www.linkedin.com/in/juda-de-koning', type: 'LINKEDIN' });
+    expect(card.other).toContainEqual({ name: 'url', value: 'https://www.northwind.example/press', type: 'WORK' });
   });
 
   it('escapes commas, semicolons, backslashes and line breaks in text values', () => {
@@ -55,7 +57,7 @@ describe('writeVCard', () => {
   });
 
   it('leaves out what is not a plausible address, number or URL', () => {
-    const vcf = writeVCard({ ...juda, email: 'not an address', phone: 'call us', mobile: null, urls: [{ type: 'x', url: 'javascript:alert(1)' }, { type: 'linkedin', url: 'https://a.example/x,y' }] });
+    const vcf = writeVCard({ ...juda, email: 'not an address', phone: 'call us', mobile: null, website: 'javascript:alert(2)', urls: [{ type: 'x', url: 'javascript:alert(1)' }, { type: 'linkedin', url: 'https://a.example/x,y' }] });
     const card = parseVCard(vcf);
     expect(card.emails).toEqual([]);
     expect(card.tels).toEqual([]);
@@ -71,11 +73,5 @@ describe('names and numbers', () => {
   it('splits a name into given and family name', () => {
     expect(splitName('Juda de Koning')).toEqual({ given: 'Juda', family: 'de Koning' });
     expect(splitName('Madonna')).toEqual({ given: '', family: 'Madonna' });
-  });
-  it('finds the mobile number in free-text contact info', () => {
-    expect(mobileFrom('Head of Communications\nT +31 20 794 1139\nM +31 6 4257 7689\nE juda@northwind.example')).toBe('+31 6 4257 7689');
-    expect(mobileFrom('Mobile: +49 151 5671 4892')).toBe('+49 151 5671 4892');
-    expect(mobileFrom('T +31 20 794 1139')).toBeNull();
-    expect(mobileFrom(null)).toBeNull();
   });
 });
