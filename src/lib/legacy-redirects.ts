@@ -4,10 +4,15 @@
  * newsroom to `/media_kits/840025-northwind-hubs` lands on `/media-kits/840025-northwind-hubs/`.
  * Only permalinks that are safe paths (permalinkSegments) and start with one of those
  * sections become pages; anything else from the API is ignored.
+ *
+ * Releases whose permalink could not be used (the data policy published them at
+ * `/<id>-<slug>`) get a redirect page where a browser lands when it follows the old
+ * link: `/../../news/x` resolves to `/news/x`. Only when that is a safe path no other
+ * page has; an empty or odd permalink gets none.
  */
 import { coverageHrefOf, type SiteData } from './data.ts';
 import { libraryItemHrefs } from './media-library.ts';
-import { LEGACY_SECTIONS, eventHref, hrefOf, mediaAnchor, mediaKitHref, permalinkSegments } from './paths.ts';
+import { LEGACY_SECTIONS, eventHref, hrefOf, mediaAnchor, mediaKitHref, permalinkSegments, redirectPages } from './paths.ts';
 
 export interface LegacyRedirect {
   /** Site path of the redirect page, without its slashes (`media_kits/840025-northwind-hubs`). */
@@ -16,6 +21,16 @@ export interface LegacyRedirect {
   to: string;
   /** The item's title, for the page's text. */
   title: string;
+}
+
+/** Where a browser ends up for a root-relative link: dot segments resolved (`/a/../../b` → `/b`); null for other links. */
+function landingPath(permalink: string): string | null {
+  if (!permalink.startsWith('/') || permalink.startsWith('//')) return null;
+  try {
+    return new URL(permalink, 'https://newsroom.invalid/').pathname;
+  } catch {
+    return null;
+  }
 }
 
 export function legacyRedirects(site: SiteData): LegacyRedirect[] {
@@ -33,6 +48,16 @@ export function legacyRedirects(site: SiteData): LegacyRedirect[] {
   }
 
   const redirects = new Map<string, LegacyRedirect>();
+  const taken = new Set([...site.releases, ...site.pages].map((item) => item.href));
+  for (const release of site.releases) {
+    const landing = release.unusable_permalink ? landingPath(release.unusable_permalink) : null;
+    const segments = landing ? permalinkSegments(landing) : null;
+    if (!segments || taken.has(hrefOf(segments))) continue;
+    const path = segments.join('/');
+    if (redirects.has(path)) continue;
+    redirects.set(path, { path, to: release.href, title: release.title });
+    redirectPages().add(hrefOf(segments));
+  }
   for (const { permalink, to, title } of wanted) {
     if (!permalink || !to) continue;
     const segments = permalinkSegments(permalink, { allowFirst: [...LEGACY_SECTIONS] });

@@ -102,10 +102,23 @@ export function slugify(text: string, max = 60): string {
 /** First segments of the hosted newsroom's permalinks for items this site publishes under its own sections. */
 export const LEGACY_SECTIONS = ['media_kits', 'clippings', 'images', 'documents', 'movies', 'videos', 'sounds', 'live'] as const;
 
-/** True for a site path (`/media_kits/1-x/`) that is one of those redirect pages. */
+const REDIRECT_PAGES = Symbol.for('pressroom-static.redirect-pages');
+type RedirectHolder = { [REDIRECT_PAGES]?: Set<string> };
+
+/**
+ * Redirect pages outside the legacy sections (a release's unusable permalink, resolved), as
+ * `/path/`. Kept on globalThis: the routes are made in the pages' module graph, the sitemap
+ * filter (astro.config.mjs) reads them in the config's, later in the same build.
+ */
+export function redirectPages(): Set<string> {
+  return ((globalThis as RedirectHolder)[REDIRECT_PAGES] ??= new Set());
+}
+
+/** True for a site path (`/media_kits/1-x/`) that is a redirect page: never in the sitemap or the search index. */
 export function isLegacyPath(pathname: string): boolean {
   const first = pathname.replace(/^\/+/, '').split('/')[0] ?? '';
-  return (LEGACY_SECTIONS as readonly string[]).includes(first);
+  if ((LEGACY_SECTIONS as readonly string[]).includes(first)) return true;
+  return redirectPages().has(`/${pathname.replace(/^\/+|\/+$/g, '')}/`);
 }
 
 export const mediaKitsHref = '/media-kits/';
