@@ -11,6 +11,8 @@ import { admitItem } from '../data-policy/admit.ts';
 import { SOURCES } from '../sources/index.ts';
 import { fetchOnlyContext, type CollectionSource } from '../sources/source.ts';
 import { createSnapshotRecorder, type OpenMedia } from './record.ts';
+import { publicAnswer } from './public-only.ts';
+import { publicationInstant } from '../data-policy/clock.ts';
 import type { Manifest } from './manifest.ts';
 
 export interface RecordOptions {
@@ -37,7 +39,9 @@ const MEDIA_RETRIES: RetryPolicy = { retries: 2, baseDelayMs: 250, maxDelayMs: 5
 
 export async function recordSnapshot({ config, out, log = () => {}, mediaTimeoutMs = 60_000, openMedia }: RecordOptions): Promise<RecordResult> {
   if (!config.apiUrl || !config.pressroomId) throw new Error('recordSnapshot needs PRESSROOM_API_URL and PRESSROOM_ID');
-  const recorder = createSnapshotRecorder(out);
+  // A snapshot travels (offline archives pack it): it keeps only what is public, whatever the key could read.
+  const now = publicationInstant();
+  const recorder = createSnapshotRecorder(out, undefined, { keep: (body) => publicAnswer(body, now) });
   const client = createNewsroomClient({
     baseUrl: config.apiUrl,
     pressroomId: config.pressroomId,
@@ -49,7 +53,7 @@ export async function recordSnapshot({ config, out, log = () => {}, mediaTimeout
   // Every source at once, as a build runs its loaders: the client's limiter bounds the requests.
   // Items go through the data policy as in a build, so media are recorded for published items only.
   const published: unknown[] = [];
-  const policy = { ...fetchOnlyContext(), log };
+  const policy = { ...fetchOnlyContext(), now, log };
   await Promise.all(
     Object.values(SOURCES).map(async (source) => {
       const batches = await source.fetch(client, policy);

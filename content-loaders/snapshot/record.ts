@@ -37,15 +37,25 @@ export interface SnapshotRecorder {
 /** Media originals larger than this are refused (the image pipeline's own cap for files). */
 export const SNAPSHOT_MAX_MEDIA_BYTES = 1024 * 1024 * 1024;
 
-export function createSnapshotRecorder(dir: string, inner: FetchLike = (input, init) => fetch(input, init)): SnapshotRecorder {
+export interface RecorderOptions {
+  /**
+   * What to keep of an API answer's body (`public-only.ts`: nothing that is not public); null
+   * records a 404 instead. A body that changes gets an ETag of its own.
+   */
+  keep?: (body: Uint8Array) => Uint8Array | null;
+}
+
+const MISSING = Buffer.from('{"error":{"status":404,"message":"Missing"}}');
+
+export function createSnapshotRecorder(dir: string, inner: FetchLike = (input, init) => fetch(input, init), { keep }: RecorderOptions = {}): SnapshotRecorder {
   const filesDir = path.join(dir, 'files');
   const entries = new Map<string, ManifestEntry>();
   let ready: Promise<unknown> | undefined;
   const filesReady = () => (ready ??= mkdir(filesDir, { recursive: true }));
   const tempFile = () => path.join(filesDir, `.partial-${process.pid}-${randomBytes(6).toString('hex')}`);
 
-  const record = (url: string, response: Response, sha256: string, bytes: number): ManifestEntry => {
-    const entry: ManifestEntry = { url, status: 200, contentType: response.headers.get('content-type'), etag: response.headers.get('etag'), bytes, sha256 };
+  const record = (url: string, response: Response, sha256: string, bytes: number, status = 200, etag = response.headers.get('etag')): ManifestEntry => {
+    const entry: ManifestEntry = { url, status, contentType: response.headers.get('content-type'), etag, bytes, sha256 };
     entries.set(url, entry);
     return entry;
   };
@@ -53,14 +63,21 @@ export function createSnapshotRecorder(dir: string, inner: FetchLike = (input, i
   const recordingFetch: FetchLike = async (input, init) => {
     const response = await inner(input, init);
     if (response.status !== 200) return response;
-    const body = new Uint8Array(await response.arrayBuffer());
+    const received = new Uint8Array(await response.arrayBuffer());
+    const kept = keep ? keep(received) : received;
+    const body = kept ?? MISSING;
     const sha256 = sha256Hex(body);
     await filesReady();
     const temp = tempFile();
     await writeFile(temp, body);
     await rename(temp, filePath(dir, sha256));
-    record(recordedUrl(input), response, sha256, body.length);
-    return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+    const status = kept ? 200 : 404;
+    const etag = body === received ? response.headers.get('etag') : `"${sha256.slice(0, 32)}"`;
+    record(recordedUrl(input), response, sha256, body.length, status, etag);
+    const headers = new Headers(response.headers);
+    if (etag) headers.set('etag', etag);
+    headers.delete('content-length');
+    return new Response(body as Uint8Array<ArrayBuffer>, { status, statusText: kept ? response.statusText : 'Not Found', headers });
   };
 
   const openPlain: OpenMedia = (url, signal) => inner(url, signal ? { signal } : {});

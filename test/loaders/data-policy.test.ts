@@ -7,11 +7,13 @@
  * and a mostly-invalid collection fail the load; and nothing that says it is
  * not public is stored, from any route.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../content-loaders/config.ts';
 import { DataPolicyError } from '../../content-loaders/data-policy/issues.ts';
+import { recordSnapshot } from '../../content-loaders/snapshot/record-press-room.ts';
 import type { CollectionName } from '../../content-loaders/sources/index.ts';
 import { useEmulator } from '../helpers/emulator.ts';
 import { plainText } from '../../content-loaders/data-policy/fallback-text.ts';
@@ -245,6 +247,21 @@ describe('what is not public is never stored, whatever the API sends', () => {
     expect(report.nextEmbargoLift).toBe(future);
     expect(report.warnings).toEqual([]);
     expect(run.logs.join('\n')).not.toMatch(/DRAFT|PRIVATE|EMBARGOED/);
+  });
+
+  it('keeps them out of a snapshot too: the recorded answers hold nothing that is not public, and build like the live API', async () => {
+    proxy.set(leak);
+    const dir = path.join(tmp, 'snapshot-leak');
+    const env = { PRESSROOM_API_URL: proxy.url, PRESSROOM_ID: String(emulator().pressroom.id), PRESSROOM_CONCURRENCY: '4' };
+    await recordSnapshot({ config: loadConfig(env), out: dir });
+    for (const file of await readdir(path.join(dir, 'files'))) {
+      const text = (await readFile(path.join(dir, 'files', file))).toString('latin1');
+      for (const marker of ['DRAFT', 'PRIVATE', 'EMBARGOED', 'UNPUBLISHED', 'LOCKED-KIT', 'draft_content_as_json']) expect(text, `${file}: ${marker}`).not.toContain(marker);
+    }
+    const only: CollectionName[] = ['pressReleases', 'clippings', 'events', 'pages', 'images', 'mediaKits', 'mediaKitCategories'];
+    const live = await load(leak, only);
+    const replayed = await loadAll(await runtimeFor({ PRESSROOM_SNAPSHOT: dir }), {}, only);
+    for (const name of only) expect(dataOf(replayed.stores[name]), name).toEqual(dataOf(live.stores[name]));
   });
 
   it('holds an embargo until the pinned build date (SOURCE_DATE_EPOCH), never lifts one early', async () => {

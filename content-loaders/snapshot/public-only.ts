@@ -1,0 +1,78 @@
+/**
+ * What a snapshot keeps of an API answer: only what is public. A snapshot
+ * travels (it is packed into offline archives next to the site), so an
+ * answer from a key with more rights than the public view must not carry
+ * drafts, private or embargoed items, locked kits' media or unpublished
+ * edits into it. Items that say they are not public are removed from lists,
+ * includes and category trees (with everything under a hidden parent);
+ * `draft_content_as_json` is removed everywhere. A single answer that is not
+ * public is not recorded at all (null).
+ */
+import { hiddenReason, isLockedKit } from '../data-policy/visibility.ts';
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+function isObject(value: unknown): value is Record<string, Json> {
+  return !!value && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** An item (and everything nested in it) with the non-public parts removed; undefined when the item itself is not public. */
+function publicPart(value: Json, now: number): Json | undefined {
+  if (Array.isArray(value)) return publicList(value, now);
+  if (!isObject(value)) return value;
+  if (hiddenReason(value, now)) return undefined;
+  const out: Record<string, Json> = {};
+  for (const [key, child] of Object.entries(value)) {
+    if (key === 'draft_content_as_json') continue;
+    if (key === 'media' && isLockedKit(value) && Array.isArray(child)) {
+      out[key] = [];
+      continue;
+    }
+    const kept = publicPart(child, now);
+    if (kept !== undefined) out[key] = kept;
+  }
+  return out;
+}
+
+/** A list with its non-public items removed, and items whose `parent_id` names a removed item (category subtrees). */
+function publicList(list: Json[], now: number): Json[] {
+  const hidden = new Set<string>();
+  const kept: Json[] = [];
+  for (const item of list) {
+    const part = publicPart(item, now);
+    if (part === undefined) {
+      if (isObject(item) && item.id !== undefined) hidden.add(String(item.id));
+    } else kept.push(part);
+  }
+  if (hidden.size === 0) return kept;
+  // A child listed flat next to its hidden parent is hidden with it, however deep.
+  let result = kept;
+  for (let grew = true; grew; ) {
+    grew = false;
+    result = result.filter((item) => {
+      if (!isObject(item) || item.parent_id === undefined || item.parent_id === null || !hidden.has(String(item.parent_id))) return true;
+      if (item.id !== undefined) hidden.add(String(item.id));
+      grew = true;
+      return false;
+    });
+  }
+  return result;
+}
+
+/**
+ * The body to record for an API answer (`{data, paging, …}`), or null when the answer is a single
+ * item that is not public. Bodies that are not JSON envelopes are kept as they are.
+ */
+export function publicAnswer(body: Uint8Array, now: number): Uint8Array | null {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(body).toString('utf8'));
+  } catch {
+    return body;
+  }
+  if (!isObject(parsed) || !('data' in parsed)) return body;
+  const data = publicPart(parsed.data, now);
+  if (data === undefined) return null;
+  if (JSON.stringify(data) === JSON.stringify(parsed.data)) return body;
+  return Buffer.from(JSON.stringify({ ...parsed, data }));
+}
