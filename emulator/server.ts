@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import FindMyWay from 'find-my-way';
 import { handleAdmin, type AdminContext } from './admin/routes.ts';
+import { DEFAULT_MANAGEMENT_KEY, DEMO_NOW, type Shapes } from './defaults.ts';
 import { DEMO_SCALE, DEMO_SEED, generateWorld } from './demo-data/generate.ts';
 import { applyFault } from './faults/apply-fault.ts';
 import { createFaultInjector, type FaultDecision } from './faults/injector.ts';
@@ -16,6 +17,7 @@ import { ParamError } from './http/list-query.ts';
 import { READ_ROUTES, type ReadRequest, type ReadResult } from './http/read-routes.ts';
 import { errorReply, jsonReply, send, type Reply } from './http/reply.ts';
 import { createRequestLog, describeRequest } from './http/request-log.ts';
+import { legacyAsset } from './http/legacy-shapes.ts';
 import { absolutizeMediaUrls } from './http/views.ts';
 import { ManagementError, readJsonBody } from './management/body.ts';
 import type { ManagementResult } from './management/context.ts';
@@ -27,9 +29,16 @@ import { createChangeWatcher } from './model/public-changes.ts';
 import { createStore, type Store } from './model/store.ts';
 import { createWebhookDispatcher } from './webhooks/dispatcher.ts';
 
-/** The instant the demo press room is arranged around, unless `now` is given. */
-export const DEMO_NOW = '2026-11-01T09:00:00.000Z';
-export const DEFAULT_MANAGEMENT_KEY = 'emulator-management-key';
+export { DEFAULT_MANAGEMENT_KEY, DEMO_NOW, type Shapes };
+
+export { hiddenMarkers } from './demo-data/hidden-markers.ts';
+
+/** What can be switched while running (admin `POST /_emulator/settings`), as well as at start. */
+export interface EmulatorSettings {
+  trueTotals: boolean;
+  shapes: Shapes;
+  leakHidden: boolean;
+}
 
 export interface EmulatorOptions {
   /** 0 (default) picks a free port. */
@@ -44,6 +53,13 @@ export interface EmulatorOptions {
   frozenClock?: boolean;
   /** `paging.total` = the real count instead of the limit, as the live service sends it. */
   trueTotals?: boolean;
+  /**
+   * `legacy`: every Read API answer in the older, sparser shapes the live API
+   * is known to send (same press room, other wire shapes). Default `current`.
+   */
+  shapes?: Shapes;
+  /** Answer like a key with more rights than the public view: hidden items too, each saying why. */
+  leakHidden?: boolean;
   managementKey?: string;
   /** When set, Read API requests must carry `Authorization: Bearer <readKey>`. */
   readKey?: string | null;
@@ -92,7 +108,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   if (Number.isNaN(start.getTime())) throw new Error(`emulator: 'now' is not a valid date: ${String(options.now)}`);
   const managementKey = options.managementKey ?? DEFAULT_MANAGEMENT_KEY;
   const readKey = options.readKey ?? null;
-  const settings = { trueTotals: options.trueTotals ?? false };
+  const initialSettings = (): EmulatorSettings => ({
+    trueTotals: options.trueTotals ?? false,
+    shapes: options.shapes ?? 'current',
+    leakHidden: options.leakHidden ?? false,
+  });
+  const settings = initialSettings();
 
   const makeStore = () =>
     createStore(generateWorld({ seed, scale, now: start }), createClock(start, { frozen: options.frozenClock ?? false }));
@@ -126,11 +147,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     settings,
     afterClockChange: () => announce(),
     reset() {
+      Object.assign(settings, initialSettings());
       store = makeStore();
       watcher = createChangeWatcher(store);
       faults.clear();
       log.clear();
-      settings.trueTotals = options.trueTotals ?? false;
     },
     info,
   };
@@ -147,7 +168,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     const pressroom = store.world.pressroom;
     const wanted = (found.params.pressroom ?? '').toLowerCase();
     if (wanted !== String(pressroom.id) && wanted !== pressroom.domain.toLowerCase()) return errorReply(404, 'Missing');
-    const request: ReadRequest = { store, now: store.clock.now(), params: found.params, query, trueTotals: settings.trueTotals };
+    const request: ReadRequest = {
+      store,
+      now: store.clock.now(),
+      params: found.params,
+      query,
+      trueTotals: settings.trueTotals,
+      mode: { shapes: settings.shapes, leakHidden: settings.leakHidden },
+    };
     let result: ReadResult;
     try {
       result = (found.store as { handler: (r: ReadRequest) => ReadResult }).handler(request);
@@ -188,7 +216,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   }
 
   async function media(req: IncomingMessage, pathname: string): Promise<Reply> {
-    const spec = store.world.assets.get(pathname);
+    const spec = store.world.assets.get(pathname) ?? legacyAsset(pathname, store.world);
     if (!spec) return errorReply(404, 'Missing');
     return assetReply(await renderer.render(spec), req.headers);
   }

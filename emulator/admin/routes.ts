@@ -9,13 +9,14 @@ import { FaultRuleError, type FaultInjector } from '../faults/injector.ts';
 import { SubscriptionError, type WebhookDispatcher } from '../webhooks/dispatcher.ts';
 import type { RequestLog } from '../http/request-log.ts';
 import type { Store } from '../model/store.ts';
+import { SHAPES, type Shapes } from '../defaults.ts';
 
 export interface AdminContext {
   store: () => Store;
   faults: FaultInjector;
   log: RequestLog;
   webhooks: WebhookDispatcher;
-  settings: { trueTotals: boolean };
+  settings: { trueTotals: boolean; shapes: Shapes; leakHidden: boolean };
   /** Runs after the clock moved or settings changed, so embargo lifts are announced. */
   afterClockChange: () => void;
   reset: () => void;
@@ -98,11 +99,26 @@ const unsubscribe: AdminHandler = ({ ctx, params }) =>
 const deliveries: AdminHandler = ({ ctx }) => jsonReply(200, { data: ctx.webhooks.deliveries() });
 
 const getSettings: AdminHandler = ({ ctx }) => jsonReply(200, { data: ctx.settings });
+const SETTING_NAMES = ['trueTotals', 'shapes', 'leakHidden'];
+
+function booleanSetting(body: Record<string, unknown>, name: string): boolean | undefined {
+  const value = body[name];
+  if (value !== undefined && typeof value !== 'boolean') throw new AdminError(`'${name}' must be true or false, got ${JSON.stringify(value)}`);
+  return value;
+}
+
+/** Validates the whole body before changing anything, so a bad value changes nothing. */
 const setSettings: AdminHandler = ({ ctx, body }) => {
-  if (body.trueTotals !== undefined) {
-    if (typeof body.trueTotals !== 'boolean') throw new AdminError(`'trueTotals' must be true or false`);
-    ctx.settings.trueTotals = body.trueTotals;
+  const unknown = Object.keys(body).filter((name) => !SETTING_NAMES.includes(name));
+  if (unknown.length > 0) throw new AdminError(`unknown setting ${unknown.map((n) => `'${n}'`).join(', ')}; settings are ${SETTING_NAMES.join(', ')}`);
+  const trueTotals = booleanSetting(body, 'trueTotals');
+  const leakHidden = booleanSetting(body, 'leakHidden');
+  if (body.shapes !== undefined && !SHAPES.includes(body.shapes as Shapes)) {
+    throw new AdminError(`'shapes' must be ${SHAPES.map((s) => `'${s}'`).join(' or ')}, got ${JSON.stringify(body.shapes)}`);
   }
+  if (trueTotals !== undefined) ctx.settings.trueTotals = trueTotals;
+  if (leakHidden !== undefined) ctx.settings.leakHidden = leakHidden;
+  if (body.shapes !== undefined) ctx.settings.shapes = body.shapes as Shapes;
   return jsonReply(200, { data: ctx.settings });
 };
 

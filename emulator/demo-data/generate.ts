@@ -9,6 +9,7 @@ import { AssetRegistry } from './assets.ts';
 import { generateClippings } from './clippings.ts';
 import { generateContacts } from './contacts.ts';
 import { generateEvents, generateLiveEvents } from './events.ts';
+import { linkHiddenItems } from './hidden-links.ts';
 import { ID_BASE, IdSequence } from './ids.ts';
 import { generateKits } from './kits.ts';
 import { generateMedia, type MediaContext } from './media.ts';
@@ -20,8 +21,7 @@ import { generateReleases } from './releases.ts';
 import { planFor } from './scale.ts';
 import { generateTags } from './tags.ts';
 
-export const DEMO_SCALE = 60;
-export const DEMO_SEED = 1;
+export { DEMO_SCALE, DEMO_SEED } from '../defaults.ts';
 
 export function generateWorld(options: GenerateOptions): World {
   const now = options.now.getTime();
@@ -61,7 +61,7 @@ export function generateWorld(options: GenerateOptions): World {
   const prContacts = generateContacts(root.fork('contacts'), seed, people, assets);
   const { mediaKits, mediaKitCategories } = generateKits({ rng: root.fork('kits'), plan, now, tags, library, mediaContext });
 
-  return {
+  const world: World = {
     seed: options.seed,
     scale: options.scale,
     pressroom,
@@ -81,4 +81,6 @@ export function generateWorld(options: GenerateOptions): World {
     documents: library.documents,
     assets: assets.assets,
   };
+  linkHiddenItems(world, options.now);
+  return world;
 }

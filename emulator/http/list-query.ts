@@ -6,6 +6,8 @@
 
 export const MAX_LIMIT = 10_000;
 export const DEFAULT_LIMIT = 30;
+/** The default page size of the older answers (a 2015 capture pages by 10). */
+export const LEGACY_DEFAULT_LIMIT = 10;
 export const INCLUDES = ['tags', 'featured_images', 'clippings'] as const;
 export type Include = (typeof INCLUDES)[number];
 
@@ -61,15 +63,17 @@ export function parseOrder(raw: string | null): OrderTerm[] | null {
   });
 }
 
-export function parseListParams(query: URLSearchParams): ListParams {
-  const limit = nonNegativeInt(query, 'limit') ?? DEFAULT_LIMIT;
+/**
+ * `legacy`: as the older API answers, a default page of 10, and an unknown
+ * `includes` value ignored (the known ones are still added) instead of a 400.
+ */
+export function parseListParams(query: URLSearchParams, { legacy = false } = {}): ListParams {
+  const limit = nonNegativeInt(query, 'limit') ?? (legacy ? LEGACY_DEFAULT_LIMIT : DEFAULT_LIMIT);
   if (limit < 1 || limit > MAX_LIMIT) throw new ParamError(`parameter 'limit' must be between 1 and ${MAX_LIMIT}, got ${limit}`);
   const includes = new Set<Include>();
   for (const name of commaList(query.get('includes') ?? query.get('include')) ?? []) {
-    if (!(INCLUDES as readonly string[]).includes(name)) {
-      throw new ParamError(`parameter 'includes' accepts ${INCLUDES.join(', ')}; got '${name}'`);
-    }
-    includes.add(name as Include);
+    if ((INCLUDES as readonly string[]).includes(name)) includes.add(name as Include);
+    else if (!legacy) throw new ParamError(`parameter 'includes' accepts ${INCLUDES.join(', ')}; got '${name}'`);
   }
   const match = (query.get('match') ?? 'any').toLowerCase();
   if (match !== 'any' && match !== 'all') throw new ParamError(`parameter 'match' must be 'any' or 'all', got '${match}'`);

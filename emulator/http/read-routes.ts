@@ -16,18 +16,23 @@ import {
   categoryTree,
   categoryView,
   clippingView,
+  contactView,
   eventView,
+  kitsOfCategory,
   mediaKitView,
   mediaView,
   pageView,
   pressroomView,
-  releaseView,
-  tagView,
-  visibleKitsOf,
   publicFields,
+  releaseView,
+  shows,
+  showsCategory,
+  tagView,
   type ViewContext,
+  type ViewMode,
 } from './views.ts';
-import { isPublic, type Store } from '../model/store.ts';
+import type { Include } from './list-query.ts';
+import type { Store } from '../model/store.ts';
 import type { MediaItem, Tag, Visibility, World } from '../model/types.ts';
 
 export interface ReadRequest {
@@ -36,6 +41,8 @@ export interface ReadRequest {
   params: Record<string, string | undefined>;
   query: URLSearchParams;
   trueTotals: boolean;
+  /** Shapes and visibility of this answer (the server's settings). */
+  mode: ViewMode;
 }
 
 /** What a read route answers: a JSON value, or an error status with its message. */
@@ -47,7 +54,8 @@ export const missing = (): ReadResult => ({ status: 404, message: 'Missing' });
 interface Listing<T> {
   /** The `type` an item carries in mixed lists (timeline, search/all). */
   type: string;
-  rows: (w: World, now: Date, store: Store) => T[];
+  /** The records this answer may show, unfiltered by the list parameters. */
+  rows: (ctx: ViewContext) => T[];
   defaultOrder: OrderTerm[];
   view: (row: T, ctx: ViewContext) => unknown;
   language?: (row: T) => string;
@@ -75,13 +83,21 @@ function searchText<T extends object>(row: T, parts: (row: T) => Array<string | 
   return text;
 }
 
-function publicOf<T extends Visibility>(rows: T[], now: Date): T[] {
-  return rows.filter((r) => isPublic(r, now));
+function shownOf<T extends Visibility>(rows: T[], ctx: ViewContext): T[] {
+  return rows.filter((r) => shows(ctx, r));
+}
+
+function contextOf(req: ReadRequest, includes: ReadonlySet<Include> = new Set()): ViewContext {
+  return { store: req.store, now: req.now, includes, ...req.mode };
+}
+
+function listParams(req: ReadRequest) {
+  return parseListParams(req.query, { legacy: req.mode.shapes === 'legacy' });
 }
 
 const releases: Listing<World['pressReleases'][number]> = {
   type: 'press_release',
-  rows: (w, now) => publicOf(w.pressReleases, now),
+  rows: (ctx) => shownOf(ctx.store.world.pressReleases, ctx),
   defaultOrder: desc('release_date'),
   view: releaseView,
   language: (r) => r.language,
@@ -92,7 +108,7 @@ const releases: Listing<World['pressReleases'][number]> = {
 
 const clippings: Listing<World['clippings'][number]> = {
   type: 'clipping',
-  rows: (w, now) => publicOf(w.clippings, now),
+  rows: (ctx) => shownOf(ctx.store.world.clippings, ctx),
   defaultOrder: desc('release_date'),
   view: clippingView,
   language: (c) => c.language,
@@ -103,7 +119,7 @@ const clippings: Listing<World['clippings'][number]> = {
 
 const events: Listing<World['events'][number]> = {
   type: 'event',
-  rows: (w, now) => publicOf(w.events, now),
+  rows: (ctx) => shownOf(ctx.store.world.events, ctx),
   defaultOrder: desc('starts_at'),
   view: eventView,
   language: (e) => e.language,
@@ -114,7 +130,7 @@ const events: Listing<World['events'][number]> = {
 
 const pages: Listing<World['pages'][number]> = {
   type: 'page',
-  rows: (w, now) => publicOf(w.pages, now),
+  rows: (ctx) => shownOf(ctx.store.world.pages, ctx),
   defaultOrder: asc('position'),
   view: pageView,
   language: (p) => p.language,
@@ -124,7 +140,7 @@ const pages: Listing<World['pages'][number]> = {
 
 const mediaKits: Listing<World['mediaKits'][number]> = {
   type: 'media_kit',
-  rows: (w, now) => publicOf(w.mediaKits, now),
+  rows: (ctx) => shownOf(ctx.store.world.mediaKits, ctx),
   defaultOrder: asc('position'),
   view: mediaKitView,
   tagIds: (k) => k._tagIds,
@@ -133,28 +149,28 @@ const mediaKits: Listing<World['mediaKits'][number]> = {
 
 const categories: Listing<World['mediaKitCategories'][number]> = {
   type: 'media_kit_category',
-  rows: (w, now, store) => w.mediaKitCategories.filter((c) => store.isCategoryVisible(c, now)),
+  rows: (ctx) => ctx.store.world.mediaKitCategories.filter((c) => showsCategory(ctx, c)),
   defaultOrder: asc('position'),
   view: categoryView,
 };
 
 const contacts: Listing<World['prContacts'][number]> = {
   type: 'pr_contact',
-  rows: (w) => w.prContacts,
+  rows: (ctx) => ctx.store.world.prContacts,
   defaultOrder: asc('position'),
-  view: (c) => publicFields(c),
+  view: contactView,
 };
 
 const tags: Listing<Tag> = {
   type: 'tag',
-  rows: (w) => w.tags,
+  rows: (ctx) => ctx.store.world.tags,
   defaultOrder: asc('name'),
   view: tagView,
 };
 
 const mediaListing = (type: string, pick: (w: World) => MediaItem[]): Listing<MediaItem> => ({
   type,
-  rows: (w, now) => publicOf(pick(w), now),
+  rows: (ctx) => shownOf(pick(ctx.store.world), ctx),
   defaultOrder: desc('created_at'),
   view: mediaView,
   tagIds: (m) => m._tagIds,
@@ -187,7 +203,7 @@ function startOfYear(now: Date): string {
 
 /** Filters raw records by the list parameters (tags, language, q, archive); unordered. */
 function filtered<T extends object>(listing: Listing<T>, req: ReadRequest, params: ListParams, options: ListOptions): T[] {
-  let rows = listing.rows(req.store.world, req.now, req.store);
+  let rows = listing.rows(contextOf(req));
   if (options.requireTags && !params.tags) throw new ParamError(`parameter 'tags' is required (comma list of tag slugs, names or ids)`);
   if (params.tags) {
     const wanted = resolveTags(params.tags, req.store);
@@ -224,14 +240,14 @@ function filtered<T extends object>(listing: Listing<T>, req: ReadRequest, param
 /** Filter → order, on raw records; the caller pages. */
 function filteredAndOrdered<T extends object>(listing: Listing<T>, req: ReadRequest, params: ListParams, options: ListOptions): T[] {
   const rows = filtered(listing, req, params, options);
-  const sample = rows[0] ?? listing.rows(req.store.world, req.now, req.store)[0];
+  const sample = rows[0] ?? listing.rows(contextOf(req))[0];
   return orderRows(rows, params.order ?? listing.defaultOrder, sortableAttributes(sample));
 }
 
 function list<T extends object>(listing: Listing<T>, options: ListOptions = {}) {
   return (req: ReadRequest): ReadResult => {
-    const params = parseListParams(req.query);
-    const ctx: ViewContext = { store: req.store, now: req.now, includes: params.includes };
+    const params = listParams(req);
+    const ctx = contextOf(req, params.includes);
     const { data, paging } = pageOf(filteredAndOrdered(listing, req, params, options), params, req.trueTotals);
     return { status: 200, body: { data: data.map((row) => listing.view(row, ctx)), paging } };
   };
@@ -241,18 +257,18 @@ function show<T extends { id: number }>(listing: Listing<T>) {
   return (req: ReadRequest): ReadResult => {
     if (!/^\d+$/.test(req.params.id ?? '')) return missing();
     const id = Number(req.params.id);
-    const params = parseListParams(req.query);
-    const row = listing.rows(req.store.world, req.now, req.store).find((r) => r.id === id);
+    const ctx = contextOf(req, listParams(req).includes);
+    const row = listing.rows(ctx).find((r) => r.id === id);
     if (!row) return missing();
-    return { status: 200, body: { data: listing.view(row, { store: req.store, now: req.now, includes: params.includes }) } };
+    return { status: 200, body: { data: listing.view(row, ctx) } };
   };
 }
 
 /** Releases, clippings and events mixed, newest first, each with its `type`. */
 function mixed(sources: Array<Listing<any>>, { timeline = false } = {}) {
   return (req: ReadRequest): ReadResult => {
-    const params = parseListParams(req.query);
-    const ctx: ViewContext = { store: req.store, now: req.now, includes: params.includes };
+    const params = listParams(req);
+    const ctx = contextOf(req, params.includes);
     const rows = sources.flatMap((listing) =>
       filtered(listing, req, params, {})
         .filter((row) => !timeline || listing !== releases || row.show_in_timeline)
@@ -266,28 +282,28 @@ function mixed(sources: Array<Listing<any>>, { timeline = false } = {}) {
 }
 
 function tree(req: ReadRequest): ReadResult {
-  const ctx: ViewContext = { store: req.store, now: req.now, includes: new Set() };
-  return { status: 200, body: { data: categoryTree(categories.rows(req.store.world, req.now, req.store), ctx) } };
+  const ctx = contextOf(req);
+  return { status: 200, body: { data: categoryTree(categories.rows(ctx), ctx) } };
 }
 
-function kitsOfCategory(req: ReadRequest): ReadResult {
+function kitsOfCategoryRoute(req: ReadRequest): ReadResult {
   const id = Number(req.params.id);
+  const params = listParams(req);
+  const ctx = contextOf(req, params.includes);
   const category = req.store.categoryById(id);
-  if (!category || !req.store.isCategoryVisible(category, req.now)) return missing();
-  const params = parseListParams(req.query);
-  const ctx: ViewContext = { store: req.store, now: req.now, includes: params.includes };
-  const rows = orderRows(visibleKitsOf(id, ctx), params.order ?? mediaKits.defaultOrder, sortableAttributes(req.store.world.mediaKits[0]));
+  if (!category || !showsCategory(ctx, category)) return missing();
+  const rows = orderRows(kitsOfCategory(id, ctx), params.order ?? mediaKits.defaultOrder, sortableAttributes(req.store.world.mediaKits[0]));
   const { data, paging } = pageOf(rows, params, req.trueTotals);
   return { status: 200, body: { data: data.map((k) => mediaKitView(k, ctx)), paging } };
 }
 
 function taggedReleaseCount(req: ReadRequest): ReadResult {
-  const params = parseListParams(req.query);
+  const params = listParams(req);
   return { status: 200, body: { data: { count: filteredAndOrdered(releases, req, params, { requireTags: true }).length } } };
 }
 
 function showLiveEvent(req: ReadRequest): ReadResult {
-  const event = req.store.world.liveEvents.find((e) => String(e.id) === req.params.id && isPublic(e, req.now));
+  const event = req.store.world.liveEvents.find((e) => String(e.id) === req.params.id && shows(contextOf(req), e));
   return event ? { status: 200, body: { data: publicFields(event) } } : missing();
 }
 
@@ -301,7 +317,7 @@ const P = '/v1/pressrooms/:pressroom';
 
 /** Route path (no `.json`) → handler. The pressroom segment is checked by the server. */
 export const READ_ROUTES: ReadonlyArray<readonly [string, (req: ReadRequest) => ReadResult]> = [
-  [`${P}`, (req) => ({ status: 200, body: { data: pressroomView(req.store.world) } })],
+  [`${P}`, (req) => ({ status: 200, body: { data: pressroomView(req.store.world, contextOf(req)) } })],
   [`${P}/timeline`, mixed([releases, clippings, events], { timeline: true })],
   [`${P}/search`, list(releases)],
   [`${P}/search_releases`, list(releases)],
@@ -328,7 +344,7 @@ export const READ_ROUTES: ReadonlyArray<readonly [string, (req: ReadRequest) => 
   [`${P}/media_kit_categories`, list(categories)],
   [`${P}/media_kit_categories/tree`, tree],
   [`${P}/media_kit_categories/:id`, show(categories)],
-  [`${P}/media_kit_categories/:id/media_kits`, kitsOfCategory],
+  [`${P}/media_kit_categories/:id/media_kits`, kitsOfCategoryRoute],
   [`${P}/media_kits`, list(mediaKits)],
   [`${P}/media_kits/:id`, show(mediaKits)],
   [`${P}/search/all`, mixed([releases, clippings, mediaKits])],

@@ -1,8 +1,14 @@
 /**
  * Records → API objects. Internal `_` fields are dropped, relations resolved
- * against what is public right now, and `includes` added only when asked.
+ * against what this answer may show right now, and `includes` added only when
+ * asked. Two switches change what an answer looks like, never the data:
+ * `leakHidden` answers like a key with more rights than the public view
+ * (hidden items too, each saying why it is hidden), and `shapes: 'legacy'`
+ * passes every object through the older wire shapes of `./legacy-shapes.ts`.
  */
+import type { Shapes } from '../defaults.ts';
 import type { Include } from './list-query.ts';
+import * as legacy from './legacy-shapes.ts';
 import { isPublic, type Store } from '../model/store.ts';
 import type {
   Clipping,
@@ -10,16 +16,36 @@ import type {
   MediaKit,
   MediaKitCategory,
   Page,
+  PrContact,
   PressEvent,
   PressRelease,
   Tag,
+  Visibility,
   World,
 } from '../model/types.ts';
 
-export interface ViewContext {
+/** How an answer is made; the server fills it from its settings. */
+export interface ViewMode {
+  shapes: Shapes;
+  /** Non-public items too, as a key with more rights than the public view would get them. */
+  leakHidden: boolean;
+}
+
+export const PUBLIC_CURRENT: ViewMode = { shapes: 'current', leakHidden: false };
+
+export interface ViewContext extends ViewMode {
   store: Store;
   now: Date;
   includes: ReadonlySet<Include>;
+}
+
+/** Whether this answer may show the record. */
+export function shows(ctx: ViewContext, record: Visibility): boolean {
+  return ctx.leakHidden || isPublic(record, ctx.now);
+}
+
+export function showsCategory(ctx: ViewContext, category: MediaKitCategory): boolean {
+  return ctx.leakHidden || ctx.store.isCategoryVisible(category, ctx.now);
 }
 
 type Public<T> = { [K in keyof T as K extends `_${string}` ? never : K]: T[K] };
@@ -30,8 +56,25 @@ export function publicFields<T extends object>(record: T): Public<T> {
   return out as Public<T>;
 }
 
+/**
+ * With `leakHidden`, the fields that say why an item is (or is not) hidden,
+ * named as the management answers name them. Nothing otherwise, so public
+ * answers keep their exact bytes.
+ */
+function hiddenReasons(record: Visibility, ctx: ViewContext) {
+  if (!ctx.leakHidden) return {};
+  return { state: record._state, private: record._private, publish_date: record._visibleFrom };
+}
+
+const shaped = <T>(ctx: ViewContext, current: T, toLegacy: (view: T) => unknown): unknown =>
+  ctx.shapes === 'legacy' ? toLegacy(current) : current;
+
 export const tagView = (tag: Tag) => publicFields(tag);
-export const mediaView = (item: MediaItem) => publicFields(item);
+
+export const mediaView = (item: MediaItem, ctx: ViewContext) =>
+  shaped(ctx, { ...publicFields(item), ...hiddenReasons(item, ctx) }, legacy.media);
+
+export const contactView = (contact: PrContact, ctx: ViewContext) => shaped(ctx, publicFields(contact), legacy.contact);
 
 function tagsOf(ids: readonly number[], ctx: ViewContext) {
   return ids.flatMap((id) => {
@@ -40,82 +83,97 @@ function tagsOf(ids: readonly number[], ctx: ViewContext) {
   });
 }
 
-function publicMedia(ids: readonly number[], ctx: ViewContext) {
+function shownMedia(ids: readonly number[], ctx: ViewContext): MediaItem[] {
   return ids.flatMap((id) => {
     const item = ctx.store.mediaById(id);
-    return item && isPublic(item, ctx.now) ? [mediaView(item)] : [];
+    return item && shows(ctx, item) ? [item] : [];
   });
 }
 
 export function clippingView(clipping: Clipping, ctx: ViewContext) {
-  return {
-    ...publicFields(clipping),
-    ...(ctx.includes.has('tags') && { tags: tagsOf(clipping._tagIds, ctx) }),
-  };
+  return shaped(
+    ctx,
+    {
+      ...publicFields(clipping),
+      ...hiddenReasons(clipping, ctx),
+      ...(ctx.includes.has('tags') && { tags: tagsOf(clipping._tagIds, ctx) }),
+    },
+    legacy.clipping,
+  );
 }
 
 export function releaseView(release: PressRelease, ctx: ViewContext) {
-  const base = publicFields(release);
-  return {
-    ...base,
-    ...(ctx.includes.has('tags') && { tags: tagsOf(release._tagIds, ctx) }),
-    ...(ctx.includes.has('featured_images') && { featured_images: publicMedia(release._featuredImageIds, ctx) }),
-    ...(ctx.includes.has('clippings') && {
-      clippings: ctx.store
-        .clippingsOfRelease(release.id)
-        .filter((c) => isPublic(c, ctx.now))
-        .map((c) => clippingView(c, { ...ctx, includes: new Set() })),
-    }),
-  };
+  return shaped(
+    ctx,
+    {
+      ...publicFields(release),
+      ...hiddenReasons(release, ctx),
+      ...(ctx.includes.has('tags') && { tags: tagsOf(release._tagIds, ctx) }),
+      ...(ctx.includes.has('featured_images') && {
+        featured_images: shownMedia(release._featuredImageIds, ctx).map((m) => mediaView(m, ctx)),
+      }),
+      ...(ctx.includes.has('clippings') && {
+        clippings: ctx.store
+          .clippingsOfRelease(release.id)
+          .filter((c) => shows(ctx, c))
+          .map((c) => clippingView(c, { ...ctx, includes: new Set() })),
+      }),
+    },
+    legacy.release,
+  );
 }
 
 export function eventView(event: PressEvent, ctx: ViewContext) {
-  const live = ctx.store.world.liveEvents.find((l) => l.event_id === event.id && isPublic(l, ctx.now));
+  const live = ctx.store.world.liveEvents.find((l) => l.event_id === event.id && shows(ctx, l));
   return {
     ...publicFields(event),
+    ...hiddenReasons(event, ctx),
     /** The live blog of this event, if any: the way clients discover live events (no list route exists). */
     live_event_id: live?.id ?? null,
     ...(ctx.includes.has('tags') && { tags: tagsOf(event._tagIds, ctx) }),
-    ...(ctx.includes.has('featured_images') && { featured_images: publicMedia(event._featuredImageIds, ctx) }),
+    ...(ctx.includes.has('featured_images') && {
+      featured_images: shownMedia(event._featuredImageIds, ctx).map((m) => mediaView(m, ctx)),
+    }),
   };
 }
 
 export function pageView(page: Page, ctx: ViewContext) {
   return {
     ...publicFields(page),
+    ...hiddenReasons(page, ctx),
     ...(ctx.includes.has('tags') && { tags: tagsOf(page._tagIds, ctx) }),
   };
 }
 
-/** Locked and password-protected kits never expose their media. */
+/** Locked and password-protected kits never expose their media to the public view. */
 export function mediaKitView(kit: MediaKit, ctx: ViewContext) {
-  const all = kit._mediaIds.flatMap((id) => {
-    const item = ctx.store.mediaById(id);
-    return item && isPublic(item, ctx.now) ? [item] : [];
-  });
-  const closed = kit.is_locked || kit.is_password_protected;
+  const all = shownMedia(kit._mediaIds, ctx);
+  const closed = !ctx.leakHidden && (kit.is_locked || kit.is_password_protected);
   const category = kit.category_id === null ? undefined : ctx.store.categoryById(kit.category_id);
-  return {
-    ...publicFields(kit),
-    category_id: category && ctx.store.isCategoryVisible(category, ctx.now) ? category.id : null,
-    media_count: all.length,
-    total_size: all.reduce((sum, m) => sum + m.file_size, 0),
-    media: closed ? [] : all.map(mediaView),
-    ...(ctx.includes.has('tags') && { tags: tagsOf(kit._tagIds, ctx) }),
-  };
+  return shaped(
+    ctx,
+    {
+      ...publicFields(kit),
+      category_id: category && showsCategory(ctx, category) ? category.id : null,
+      ...hiddenReasons(kit, ctx),
+      media_count: all.length,
+      total_size: all.reduce((sum, m) => sum + m.file_size, 0),
+      media: closed ? [] : all.map((m) => mediaView(m, ctx)),
+      ...(ctx.includes.has('tags') && { tags: tagsOf(kit._tagIds, ctx) }),
+    },
+    legacy.mediaKit,
+  );
 }
 
-export function visibleKitsOf(categoryId: number, ctx: ViewContext): MediaKit[] {
-  return ctx.store.world.mediaKits.filter((k) => k.category_id === categoryId && isPublic(k, ctx.now));
+export function kitsOfCategory(categoryId: number, ctx: ViewContext): MediaKit[] {
+  return ctx.store.world.mediaKits.filter((k) => k.category_id === categoryId && shows(ctx, k));
 }
 
 export function categoryView(category: MediaKitCategory, ctx: ViewContext) {
-  return { ...publicFields(category), media_kits_count: visibleKitsOf(category.id, ctx).length };
+  return { ...publicFields(category), ...hiddenReasons(category, ctx), media_kits_count: kitsOfCategory(category.id, ctx).length };
 }
 
-export interface CategoryNode extends ReturnType<typeof categoryView> {
-  children: CategoryNode[];
-}
+export type CategoryNode = ReturnType<typeof categoryView> & { children: CategoryNode[] };
 
 export function categoryTree(categories: MediaKitCategory[], ctx: ViewContext): CategoryNode[] {
   const byParent = new Map<number | null, MediaKitCategory[]>();
@@ -127,8 +185,12 @@ export function categoryTree(categories: MediaKitCategory[], ctx: ViewContext): 
   return build(null);
 }
 
-export function pressroomView(world: World) {
-  return { ...world.pressroom, pr_contacts: [...world.prContacts].sort((a, b) => a.position - b.position) };
+export function pressroomView(world: World, ctx: ViewContext) {
+  const current = {
+    ...world.pressroom,
+    pr_contacts: [...world.prContacts].sort((a, b) => a.position - b.position).map((c) => contactView(c, ctx)),
+  };
+  return shaped(ctx, current, (view) => legacy.pressroom(view, world.tags));
 }
 
 /**

@@ -1,7 +1,7 @@
 /** Media kit category management: create, update, publish, embargo, unpublish, positions, delete. */
 import { ManagementError, dateField, hashParam, integerField, positionsOf, stringField } from './body.ts';
 import { ok, pendingEmbargo, type ManagementHandler, type ManagementRequest } from './context.ts';
-import { categoryTree, publicFields } from '../http/views.ts';
+import { PUBLIC_CURRENT, categoryTree, publicFields } from '../http/views.ts';
 import type { MediaKitCategory } from '../model/types.ts';
 
 const key = (c: MediaKitCategory) => `media_kit_category:${c.id}`;
@@ -41,7 +41,7 @@ function parentOf(req: ManagementRequest, ancestry: string | null | undefined): 
 const list: ManagementHandler = (req) => ok(req.store.world.mediaKitCategories.map(adminCategoryView));
 
 const tree: ManagementHandler = (req) =>
-  ok(categoryTree(req.store.world.mediaKitCategories, { store: req.store, now: req.now, includes: new Set() }));
+  ok(categoryTree(req.store.world.mediaKitCategories, { store: req.store, now: req.now, includes: new Set(), ...PUBLIC_CURRENT }));
 
 const show: ManagementHandler = (req) => ok(adminCategoryView(find(req)));
 

@@ -428,7 +428,12 @@ describe('demo data: hidden items', () => {
       }
     }
     const privateMedia = new Set(allMedia(world).filter((m) => m._private).map((m) => m.id));
-    for (const r of world.pressReleases) for (const id of r._featuredImageIds) expect(privateMedia.has(id)).toBe(false);
+    // Exactly one link to private media, planted for clients that see more than the public view: one
+    // confidential image among the newest public release's featured images (the public view filters it).
+    const featuredPrivate = world.pressReleases.flatMap((r) => r._featuredImageIds.filter((id) => privateMedia.has(id)).map((id) => ({ r, id })));
+    expect(featuredPrivate).toHaveLength(1);
+    const newestPublic = world.pressReleases.filter((r) => isPublic(r) && r.release_date !== null).sort((a, b) => b.release_date!.localeCompare(a.release_date!))[0]!;
+    expect(featuredPrivate[0]!.r.id).toBe(newestPublic.id);
     for (const r of world.pressReleases) for (const id of privateMedia) expect(r.body_html).not.toContain(`/media/images/${id}/`);
 
     const cats = world.mediaKitCategories;
