@@ -10,6 +10,7 @@ import path from 'node:path';
 import FindMyWay from 'find-my-way';
 import { handleAdmin, type AdminContext } from './admin/routes.ts';
 import { DEFAULT_MANAGEMENT_KEY, DEMO_NOW, type Shapes } from './defaults.ts';
+import { addFlaws, removeFlaws } from './demo-data/flaws.ts';
 import { DEMO_SCALE, DEMO_SEED, generateWorld } from './demo-data/generate.ts';
 import { applyFault } from './faults/apply-fault.ts';
 import { createFaultInjector, type FaultDecision } from './faults/injector.ts';
@@ -31,6 +32,7 @@ import { createWebhookDispatcher } from './webhooks/dispatcher.ts';
 
 export { DEFAULT_MANAGEMENT_KEY, DEMO_NOW, type Shapes };
 
+export { FLAWS, FLAW_IDS, type Flaw, type FlawExpectation } from './demo-data/flaws.ts';
 export { hiddenMarkers } from './demo-data/hidden-markers.ts';
 
 /** What can be switched while running (admin `POST /_emulator/settings`), as well as at start. */
@@ -38,6 +40,7 @@ export interface EmulatorSettings {
   trueTotals: boolean;
   shapes: Shapes;
   leakHidden: boolean;
+  flaws: boolean;
 }
 
 export interface EmulatorOptions {
@@ -60,6 +63,8 @@ export interface EmulatorOptions {
   shapes?: Shapes;
   /** Answer like a key with more rights than the public view: hidden items too, each saying why. */
   leakHidden?: boolean;
+  /** Add the fixed set of deliberately broken items of `FLAWS` among the good ones. */
+  flaws?: boolean;
   managementKey?: string;
   /** When set, Read API requests must carry `Authorization: Bearer <readKey>`. */
   readKey?: string | null;
@@ -112,11 +117,15 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     trueTotals: options.trueTotals ?? false,
     shapes: options.shapes ?? 'current',
     leakHidden: options.leakHidden ?? false,
+    flaws: options.flaws ?? false,
   });
   const settings = initialSettings();
 
-  const makeStore = () =>
-    createStore(generateWorld({ seed, scale, now: start }), createClock(start, { frozen: options.frozenClock ?? false }));
+  const makeStore = () => {
+    const world = generateWorld({ seed, scale, now: start });
+    if (settings.flaws) addFlaws(world, start);
+    return createStore(world, createClock(start, { frozen: options.frozenClock ?? false }));
+  };
   let store = makeStore();
   let watcher = createChangeWatcher(store);
   const faults = createFaultInjector({ seed });
@@ -146,6 +155,15 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     webhooks,
     settings,
     afterClockChange: () => announce(),
+    setFlaws(on) {
+      if (on === settings.flaws) return;
+      settings.flaws = on;
+      // Flawed items are dated from the instant the press room is arranged around, as the rest is.
+      if (on) addFlaws(store.world, start);
+      else removeFlaws(store.world);
+      store.touch();
+      announce();
+    },
     reset() {
       Object.assign(settings, initialSettings());
       store = makeStore();

@@ -16,9 +16,11 @@ export interface AdminContext {
   faults: FaultInjector;
   log: RequestLog;
   webhooks: WebhookDispatcher;
-  settings: { trueTotals: boolean; shapes: Shapes; leakHidden: boolean };
+  settings: { trueTotals: boolean; shapes: Shapes; leakHidden: boolean; flaws: boolean };
   /** Runs after the clock moved or settings changed, so embargo lifts are announced. */
   afterClockChange: () => void;
+  /** Adds or removes the flawed items (they are data, not a view). */
+  setFlaws: (on: boolean) => void;
   reset: () => void;
   info: () => Record<string, unknown>;
 }
@@ -99,7 +101,7 @@ const unsubscribe: AdminHandler = ({ ctx, params }) =>
 const deliveries: AdminHandler = ({ ctx }) => jsonReply(200, { data: ctx.webhooks.deliveries() });
 
 const getSettings: AdminHandler = ({ ctx }) => jsonReply(200, { data: ctx.settings });
-const SETTING_NAMES = ['trueTotals', 'shapes', 'leakHidden'];
+const SETTING_NAMES = ['trueTotals', 'shapes', 'leakHidden', 'flaws'];
 
 function booleanSetting(body: Record<string, unknown>, name: string): boolean | undefined {
   const value = body[name];
@@ -113,12 +115,14 @@ const setSettings: AdminHandler = ({ ctx, body }) => {
   if (unknown.length > 0) throw new AdminError(`unknown setting ${unknown.map((n) => `'${n}'`).join(', ')}; settings are ${SETTING_NAMES.join(', ')}`);
   const trueTotals = booleanSetting(body, 'trueTotals');
   const leakHidden = booleanSetting(body, 'leakHidden');
+  const flaws = booleanSetting(body, 'flaws');
   if (body.shapes !== undefined && !SHAPES.includes(body.shapes as Shapes)) {
     throw new AdminError(`'shapes' must be ${SHAPES.map((s) => `'${s}'`).join(' or ')}, got ${JSON.stringify(body.shapes)}`);
   }
   if (trueTotals !== undefined) ctx.settings.trueTotals = trueTotals;
   if (leakHidden !== undefined) ctx.settings.leakHidden = leakHidden;
   if (body.shapes !== undefined) ctx.settings.shapes = body.shapes as Shapes;
+  if (flaws !== undefined) ctx.setFlaws(flaws);
   return jsonReply(200, { data: ctx.settings });
 };
 
