@@ -10,8 +10,16 @@ import type { Rescue } from './repair.ts';
 /** An ASCII slug of a title, transliterated ("Søren" → "soren"), at most `max` characters, possibly empty. */
 export function slugOf(title: unknown, max = 80): string {
   if (typeof title !== 'string') return '';
-  return slugify(title).slice(0, max).replace(/-+$/, '');
+  return slugify(title, { customReplacements: CURRENCIES }).slice(0, max).replace(/-+$/, '');
 }
+
+/** Currency signs read as their codes ("€118 million" → `eur-118-million`), as the hosted newsroom's slugs have them. */
+const CURRENCIES: Array<[string, string]> = [
+  ['€', ' eur '],
+  ['£', ' gbp '],
+  ['$', ' usd '],
+  ['¥', ' jpy '],
+];
 
 /** `<id>-<slug of the title>`, or the id alone when the title gives no slug. */
 export function idSlug(item: Record<string, unknown>): string | undefined {

@@ -14,7 +14,7 @@ const TRUE_VALUES: ReadonlySet<unknown> = new Set([true, 'true', '1', 1]);
 const FALSE_VALUES: ReadonlySet<unknown> = new Set([false, 'false', '0', 0]);
 
 /** Fields that hold the instant an item becomes public. Event dates (`starts_at`) are not among them. */
-const EMBARGO_FIELDS = ['release_date', 'embargo_date', 'embargoed_until', 'embargo_until', 'publish_at', 'visible_from'] as const;
+const EMBARGO_FIELDS = ['release_date', 'publish_date', 'embargo_date', 'embargoed_until', 'embargo_until', 'publish_at', 'visible_from'] as const;
 
 export interface Hidden {
   reason: HiddenReason;

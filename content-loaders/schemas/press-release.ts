@@ -3,10 +3,8 @@
  * blocks are deliberately not part of the schema: they never reach a page.
  */
 import { z } from 'astro/zod';
-import { clipping } from './clipping.ts';
 import { mediaItem } from './media.ts';
 import { flag, id, numeric, optionalDate, optionalText, optionalUrl, permalink, requiredText } from './primitives.ts';
-import { tag } from './tag.ts';
 
 export const pressRelease = z.object({
   id,
@@ -28,8 +26,9 @@ export const pressRelease = z.object({
   show_boilerplate_text: flag(false),
   reading_time: numeric.nullish().transform((v) => v ?? null),
   updated_at: optionalDate,
-  tags: z.array(tag).optional(),
+  /** Includes: the site keeps only the ids of tags and clippings (their own collections hold them whole). */
+  tags: z.array(z.object({ id })).optional(),
   featured_images: z.array(mediaItem).optional(),
-  clippings: z.array(clipping).optional(),
+  clippings: z.array(z.object({ id })).optional(),
 });
 export type PressRelease = z.output<typeof pressRelease>;

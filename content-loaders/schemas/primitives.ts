@@ -6,14 +6,14 @@
 import { z } from 'astro/zod';
 
 /** A number, or a string holding one (`"200"`), stored as a number. */
-export const numeric = z.union([
-  z.number(),
-  z
-    .string()
-    .trim()
-    .regex(/^-?\d+(\.\d+)?$/, 'expected a number or a numeric string')
-    .transform(Number),
-]);
+export const numeric = z.preprocess(
+  (value) => (typeof value === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(value) ? Number(value) : value),
+  z.number({ message: 'expected a number or a numeric string' }),
+);
+
+/** `""` where older answers mean "nothing": read as null, so the schema's own message names real mistakes. */
+const blankAsNull = <S extends z.ZodType>(schema: S) =>
+  z.preprocess((value) => (value === '' ? null : value), schema.nullish()).transform((value) => value ?? null);
 
 export const id = z.union([z.number().int(), z.string().trim().regex(/^\d+$/, 'expected an integer id').transform(Number)]);
 
@@ -30,10 +30,7 @@ export const optionalText = z
   .transform((value) => (value && value.trim() !== '' ? value : null));
 
 /** An optional instant; `""` (older answers) counts as absent. */
-export const optionalDate = z
-  .literal('')
-  .transform(() => null)
-  .or(isoDate.nullish().transform((value) => value ?? null));
+export const optionalDate = blankAsNull(isoDate);
 
 export const flag = (fallback: boolean) =>
   z
@@ -42,25 +39,19 @@ export const flag = (fallback: boolean) =>
     .transform((value) => value ?? fallback);
 
 /** Text that must be there: not missing, not empty or blank (a title, a name). */
-export const requiredText = z.string().refine((value) => value.trim() !== '', 'expected text, got an empty string');
+export const requiredText = z.string().refine((value) => value.trim() !== '', 'expected text, not an empty string');
 
 /** A count or a size in bytes: a whole number, never negative. */
 export const count = numeric.refine((n) => Number.isInteger(n) && n >= 0, 'expected a whole number, not negative');
 
 /** An optional colour as `#rgb`, `#rrggbb` or with alpha; `""` counts as absent. */
-export const optionalColor = z
-  .literal('')
-  .transform(() => null)
-  .or(z.string().regex(/^#[0-9a-f]{3,8}$/i, 'expected a colour like #0a5fb4').nullish().transform((value) => value ?? null));
+export const optionalColor = blankAsNull(z.string().regex(/^#[0-9a-f]{3,8}$/i, 'expected a colour like #0a5fb4'));
 
 /** An absolute http(s) URL. */
 export const httpUrl = z.string().refine((value) => /^https?:\/\/[^\s]+$/i.test(value), 'expected an absolute http(s) URL');
 
 /** An optional http(s) URL; `""` counts as absent. */
-export const optionalUrl = z
-  .literal('')
-  .transform(() => null)
-  .or(httpUrl.nullish().transform((value) => value ?? null));
+export const optionalUrl = blankAsNull(httpUrl);
 
 /**
  * A site-relative path from the API, e.g. `/123-slug`. Pages are written at
@@ -80,11 +71,7 @@ export const slug = z
   .refine((value) => value !== '.' && value !== '..', 'expected a slug, not . or ..');
 
 /** A declared pixel size: unknown (null) when the API sends null, `""` or leaves it out. */
-const dimension = z
-  .literal('')
-  .transform(() => null)
-  .or(numeric.nullish().transform((value) => value ?? null))
-  .refine((value) => value === null || value > 0, 'expected a positive size');
+const dimension = blankAsNull(numeric.refine((value) => value > 0, 'expected a positive size'));
 
 /**
  * One rendition. The live API sends `{"width": null, "height": null, "url": "https://…"}` for

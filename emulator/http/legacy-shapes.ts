@@ -127,9 +127,17 @@ export function release(view: Json): Json {
   };
 }
 
-/** Media kits from the old `/presskits` route: `id`, `title` and `media` (already in legacy shape), nothing else. */
+/**
+ * Media kits from the old `/presskits` route: `id`, `title` and `media` (already in legacy shape),
+ * nothing else — except, for a leaky key (`leakHidden`), the fields that say why a kit is not
+ * public and the lock flags of a closed kit whose media it sends, as the current shape has them.
+ */
 export function mediaKit(view: Json): Json {
-  return { id: view.id, title: view.title, media: view.media };
+  const bare: Json = { id: view.id, title: view.title, media: view.media };
+  if ('state' in view) Object.assign(bare, { state: view.state, private: view.private, publish_date: view.publish_date });
+  const closed = view.is_locked === true || view.is_password_protected === true;
+  if (closed && Array.isArray(view.media) && view.media.length > 0) Object.assign(bare, { is_locked: view.is_locked, is_password_protected: view.is_password_protected });
+  return bare;
 }
 
 /** "+31 20 794 1139" → "+31 (0)20 794 1139", as Dutch and German offices write it. */

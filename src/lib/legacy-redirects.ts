@@ -12,7 +12,7 @@
  */
 import { coverageHrefOf, type SiteData } from './data.ts';
 import { libraryItemHrefs } from './media-library.ts';
-import { LEGACY_SECTIONS, eventHref, hrefOf, mediaAnchor, mediaKitHref, permalinkSegments, redirectPages } from './paths.ts';
+import { LEGACY_SECTIONS, eventHref, hrefOf, landingPath, mediaAnchor, mediaKitHref, permalinkSegments, redirectPages } from './paths.ts';
 
 export interface LegacyRedirect {
   /** Site path of the redirect page, without its slashes (`media_kits/840025-northwind-hubs`). */
@@ -21,16 +21,6 @@ export interface LegacyRedirect {
   to: string;
   /** The item's title, for the page's text. */
   title: string;
-}
-
-/** Where a browser ends up for a root-relative link: dot segments resolved (`/a/../../b` → `/b`); null for other links. */
-function landingPath(permalink: string): string | null {
-  if (!permalink.startsWith('/') || permalink.startsWith('//')) return null;
-  try {
-    return new URL(permalink, 'https://newsroom.invalid/').pathname;
-  } catch {
-    return null;
-  }
 }
 
 export function legacyRedirects(site: SiteData): LegacyRedirect[] {

@@ -55,6 +55,16 @@ export function permalinkSegments(permalink: string, { allowFirst = [] as string
   return segments;
 }
 
+/** Where a browser ends up for a root-relative link: dot segments resolved (`/a/../../b` → `/b`); null for other links. */
+export function landingPath(permalink: string): string | null {
+  if (!permalink.startsWith('/') || permalink.startsWith('//')) return null;
+  try {
+    return new URL(permalink, 'https://newsroom.invalid/').pathname;
+  } catch {
+    return null;
+  }
+}
+
 /** The href of a path made of safe segments, with the trailing slash the build writes. */
 export function hrefOf(segments: readonly string[]): string {
   return segments.length === 0 ? '/' : `/${segments.join('/')}/`;

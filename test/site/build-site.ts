@@ -1,11 +1,12 @@
 /**
- * Builds the demo press room into the folder given as argument (run by
+ * Builds the press room into the folder given as argument, and its data report beside it (run by
  * global-setup.ts in a child process, so the build's globals, environment and
  * embedded API stay out of the test runner). Exits explicitly: a failed build
  * must not hang on the embedded emulator's open server.
  */
 import path from 'node:path';
 import { build } from 'astro';
+import { writeDataReport } from '../../scripts/data-report.ts';
 
 const outDir = process.argv[2];
 if (!outDir) {
@@ -15,6 +16,7 @@ if (!outDir) {
 const root = path.resolve(import.meta.dirname, '..', '..');
 try {
   await build({ root, outDir: path.resolve(outDir), logLevel: 'warn' });
+  await writeDataReport(path.resolve(outDir));
   process.exit(0);
 } catch (error) {
   console.error(`build failed: ${(error as Error).stack ?? String(error)}`);

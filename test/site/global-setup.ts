@@ -1,12 +1,23 @@
 /**
  * Builds the demo site ONCE per test run into a temporary folder and provides
  * its path and site URL to every site test (`inject('siteDir')`, `inject('siteUrl')`).
+ *
+ * Then a second site, from the press room the live API would send at its
+ * worst (`inject('upstreamSite')`): the demo data in the older, sparser shapes,
+ * with a fixed set of broken items among the good ones, and answered as to a
+ * key with more rights than the public view (every hidden item leaked into
+ * every route). It must publish completely, warn about each broken item and
+ * publish nothing that is not public.
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { DEMO_NOW } from '../../emulator/defaults.ts';
+import { startEmulator, type EmulatorOptions } from '../../emulator/server.ts';
+import { TEST_MEDIA_CACHE } from '../helpers/emulator.ts';
+import { dataReportPath } from '../../scripts/data-report.ts';
 
 export const SITE_URL = 'https://press.example.test';
 
@@ -15,10 +26,14 @@ declare module 'vitest' {
     siteDir: string;
     siteUrl: string;
     buildMs: number;
+    upstreamSite: { dir: string; log: string; report: string };
   }
 }
 
-interface BuiltSite { dir: string; outDir: string; buildMs: number }
+/** The hostile upstream's emulator options (the site tests start the same one to know what to expect). */
+export const UPSTREAM_OPTIONS = { shapes: 'legacy', flaws: true, leakHidden: true, frozenClock: true, seed: 1 } as const satisfies EmulatorOptions;
+
+interface BuiltSite { dir: string; outDir: string; buildMs: number; upstream: { dir: string; log: string; report: string } }
 
 /**
  * One build per run, shared by every project that lists this file (site,
@@ -41,6 +56,7 @@ export default async function setup(project: TestProject) {
   project.provide('siteDir', site.outDir);
   project.provide('siteUrl', SITE_URL);
   project.provide('buildMs', site.buildMs);
+  project.provide('upstreamSite', site.upstream);
 
   return async () => {
     if (--state.users > 0) return;
@@ -49,14 +65,8 @@ export default async function setup(project: TestProject) {
   };
 }
 
-async function buildSite(): Promise<BuiltSite> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'pressroom-site-'));
-  const outDir = path.join(dir, 'dist');
-  const env: NodeJS.ProcessEnv = { ...process.env, PRESSROOM_SITE_URL: SITE_URL };
-  // Always the bundled demo press room, whatever the developer's shell has set.
-  for (const name of ['PRESSROOM_API_URL', 'PRESSROOM_ID', 'PRESSROOM_API_KEY', 'PRESSROOM_SNAPSHOT']) delete env[name];
-
-  const started = performance.now();
+/** Runs test/site/build-site.ts into `outDir`; resolves with its exit code and output. */
+async function runBuild(outDir: string, env: NodeJS.ProcessEnv): Promise<{ code: number | null; output: string }> {
   const output: string[] = [];
   const code = await new Promise<number | null>((resolve, reject) => {
     const child = spawn(process.execPath, [path.join(import.meta.dirname, 'build-site.ts'), outDir], { env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -65,9 +75,41 @@ async function buildSite(): Promise<BuiltSite> {
     child.on('error', reject);
     child.on('exit', resolve);
   });
-  if (code !== 0) {
+  return { code, output: output.join('') };
+}
+
+async function buildSite(): Promise<BuiltSite> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'pressroom-site-'));
+  const outDir = path.join(dir, 'dist');
+  const env: NodeJS.ProcessEnv = { ...process.env, PRESSROOM_SITE_URL: SITE_URL };
+  // Always the bundled demo press room, whatever the developer's shell has set.
+  for (const name of ['PRESSROOM_API_URL', 'PRESSROOM_ID', 'PRESSROOM_API_KEY', 'PRESSROOM_SNAPSHOT', 'PRESSROOM_STRICT', 'SOURCE_DATE_EPOCH']) delete env[name];
+
+  try {
+    const started = performance.now();
+    const demo = await runBuild(outDir, env);
+    if (demo.code !== 0) throw new Error(`the demo site did not build (exit ${demo.code}):\n${demo.output.slice(-4000)}`);
+    const buildMs = Math.round(performance.now() - started);
+
+    // The emulator's clock stands still at the demo instant; the build's clock is pinned to it, so
+    // what the emulator embargoes is still embargoed for the build.
+    const api = await startEmulator({ ...UPSTREAM_OPTIONS, cacheDir: TEST_MEDIA_CACHE });
+    const upstreamDir = path.join(dir, 'upstream');
+    let upstream: { code: number | null; output: string };
+    try {
+      upstream = await runBuild(upstreamDir, {
+        ...env,
+        PRESSROOM_API_URL: api.url,
+        PRESSROOM_ID: String(api.pressroom.id),
+        SOURCE_DATE_EPOCH: String(Math.floor(Date.parse(DEMO_NOW) / 1000)),
+      });
+    } finally {
+      await api.close();
+    }
+    if (upstream.code !== 0) throw new Error(`the site of the hostile upstream did not build (exit ${upstream.code}):\n${upstream.output.slice(-4000)}`);
+    return { dir, outDir, buildMs, upstream: { dir: upstreamDir, log: upstream.output, report: dataReportPath(upstreamDir) } };
+  } catch (error) {
     await rm(dir, { recursive: true, force: true });
-    throw new Error(`the demo site did not build (exit ${code}):\n${output.join('').slice(-4000)}`);
+    throw error;
   }
-  return { dir, outDir, buildMs: Math.round(performance.now() - started) };
 }

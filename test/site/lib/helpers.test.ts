@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { breadcrumbList, serializeJsonLd } from '../../../src/lib/jsonld.ts';
 import { contrast, ensureContrast, parseHex, themeFrom } from '../../../src/lib/color.ts';
 import { ianaTimeZone } from '../../../src/lib/timezones.ts';
-import { permalinkSegments, tagSegment, isLanguageCode } from '../../../src/lib/paths.ts';
+import { isLegacyPath, landingPath, permalinkSegments, redirectPages, tagSegment, isLanguageCode } from '../../../src/lib/paths.ts';
 import { formatDate, formatDateTime, formatDateTimeRange, yearMonthIn } from '../../../src/lib/dates.ts';
 import { languageName, pagedTitle, translator } from '../../../src/lib/i18n.ts';
 import { formatFileSize, mailtoHref, telHref } from '../../../src/lib/format.ts';
@@ -170,5 +170,24 @@ describe('relatedReleases', () => {
     }
     const untagged = releases.find((r) => r.tag_ids.length === 0)!;
     expect(relatedReleases({ releasesByTag }, untagged)).toEqual([]);
+  });
+});
+
+describe('where an unusable permalink lands', () => {
+  it('resolves dot segments as a browser does, and gives nothing for links that leave the site', () => {
+    expect(landingPath('/../../news/123-x')).toBe('/news/123-x');
+    expect(landingPath('/a/./b/../c')).toBe('/a/c');
+    expect(landingPath('/123-x?utm=1')).toBe('/123-x');
+    expect(landingPath('//evil.example/x')).toBeNull();
+    expect(landingPath('')).toBeNull();
+    expect(landingPath('news/x')).toBeNull();
+  });
+
+  it('counts a registered redirect page as a redirect (kept out of the sitemap)', () => {
+    expect(isLegacyPath('/news/123-x/')).toBe(false);
+    redirectPages().add('/news/123-x/');
+    expect(isLegacyPath('/news/123-x/')).toBe(true);
+    expect(isLegacyPath('/news/123-x')).toBe(true);
+    redirectPages().delete('/news/123-x/');
   });
 });
