@@ -22,7 +22,7 @@ export interface Admission<S extends z.ZodType> {
 
 /** `raw` is public at `context.now`: nothing in it says draft, private or embargoed. Counts it otherwise. */
 export function isPublicItem(raw: unknown, collection: string, context: SourceContext): boolean {
-  const hidden = hiddenReason(raw, context.now);
+  const hidden = hiddenReason(raw, context.now, { release: collection === 'pressReleases' });
   if (!hidden) return true;
   context.issues.hidden(collection, hidden.reason);
   if (hidden.liftsAt !== undefined) context.issues.embargoLifts(hidden.liftsAt);

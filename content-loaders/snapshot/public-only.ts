@@ -17,10 +17,10 @@ function isObject(value: unknown): value is Record<string, Json> {
 }
 
 /** An item (and everything nested in it) with the non-public parts removed; undefined when the item itself is not public. */
-function publicPart(value: Json, now: number): Json | undefined {
-  if (Array.isArray(value)) return publicList(value, now);
+function publicPart(value: Json, now: number, release = false): Json | undefined {
+  if (Array.isArray(value)) return publicList(value, now, release);
   if (!isObject(value)) return value;
-  if (hiddenReason(value, now)) return undefined;
+  if (hiddenReason(value, now, { release })) return undefined;
   const out: Record<string, Json> = {};
   for (const [key, child] of Object.entries(value)) {
     if (key === 'draft_content_as_json') continue;
@@ -35,11 +35,11 @@ function publicPart(value: Json, now: number): Json | undefined {
 }
 
 /** A list with its non-public items removed, and items whose `parent_id` names a removed item (category subtrees). */
-function publicList(list: Json[], now: number): Json[] {
+function publicList(list: Json[], now: number, release: boolean): Json[] {
   const hidden = new Set<string>();
   const kept: Json[] = [];
   for (const item of list) {
-    const part = publicPart(item, now);
+    const part = publicPart(item, now, release);
     if (part === undefined) {
       if (isObject(item) && item.id !== undefined) hidden.add(String(item.id));
     } else kept.push(part);
@@ -61,9 +61,10 @@ function publicList(list: Json[], now: number): Json[] {
 
 /**
  * The body to record for an API answer (`{data, paging, …}`), or null when the answer is a single
- * item that is not public. Bodies that are not JSON envelopes are kept as they are.
+ * item that is not public. Bodies that are not JSON envelopes are kept as they are. `releases`: the
+ * answer's items are press releases (their `release_date` is an embargo even without a `type`).
  */
-export function publicAnswer(body: Uint8Array, now: number): Uint8Array | null {
+export function publicAnswer(body: Uint8Array, now: number, { releases = false } = {}): Uint8Array | null {
   let parsed: unknown;
   try {
     parsed = JSON.parse(Buffer.from(body).toString('utf8'));
@@ -71,7 +72,7 @@ export function publicAnswer(body: Uint8Array, now: number): Uint8Array | null {
     return body;
   }
   if (!isObject(parsed) || !('data' in parsed)) return body;
-  const data = publicPart(parsed.data, now);
+  const data = publicPart(parsed.data, now, releases);
   if (data === undefined) return null;
   if (JSON.stringify(data) === JSON.stringify(parsed.data)) return body;
   return Buffer.from(JSON.stringify({ ...parsed, data }));

@@ -41,7 +41,7 @@ export async function recordSnapshot({ config, out, log = () => {}, mediaTimeout
   if (!config.apiUrl || !config.pressroomId) throw new Error('recordSnapshot needs PRESSROOM_API_URL and PRESSROOM_ID');
   // A snapshot travels (offline archives pack it): it keeps only what is public, whatever the key could read.
   const now = publicationInstant();
-  const recorder = createSnapshotRecorder(out, undefined, { keep: (body) => publicAnswer(body, now) });
+  const recorder = createSnapshotRecorder(out, undefined, { keep: (body, url) => publicAnswer(body, now, { releases: /\/press_releases(\.json)?([/?]|$)/.test(new URL(url).pathname) && !/\/count$/.test(new URL(url).pathname) }) });
   const client = createNewsroomClient({
     baseUrl: config.apiUrl,
     pressroomId: config.pressroomId,

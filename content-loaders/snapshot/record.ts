@@ -42,7 +42,7 @@ export interface RecorderOptions {
    * What to keep of an API answer's body (`public-only.ts`: nothing that is not public); null
    * records a 404 instead. A body that changes gets an ETag of its own.
    */
-  keep?: (body: Uint8Array) => Uint8Array | null;
+  keep?: (body: Uint8Array, url: string) => Uint8Array | null;
 }
 
 const MISSING = Buffer.from('{"error":{"status":404,"message":"Missing"}}');
@@ -64,7 +64,7 @@ export function createSnapshotRecorder(dir: string, inner: FetchLike = (input, i
     const response = await inner(input, init);
     if (response.status !== 200) return response;
     const received = new Uint8Array(await response.arrayBuffer());
-    const kept = keep ? keep(received) : received;
+    const kept = keep ? keep(received, recordedUrl(input)) : received;
     const body = kept ?? MISSING;
     const sha256 = sha256Hex(body);
     await filesReady();
