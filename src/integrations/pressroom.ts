@@ -1,15 +1,18 @@
 /**
  * The site's build integration: validates the configuration before anything
  * runs (a wrong value stops the build with one line naming the variable),
- * serves the bundled demo press room when no upstream is configured, prints
- * the one-line loading summary, and once every page is rendered removes HTTP cache
- * entries no build has used for 30 days.
+ * serves the bundled demo press room when no upstream is configured, fixes the
+ * build's clock (src/lib/build-day.ts), prints the one-line loading summary, and
+ * once every page is rendered writes the build record (the build's day) and removes
+ * HTTP cache entries no build has used for 30 days.
  */
+import { writeFile } from 'node:fs/promises';
 import type { AstroIntegration } from 'astro';
 import { loadConfig } from '../../content-loaders/config.ts';
 import { getLoaderRuntime } from '../../content-loaders/runtime.ts';
 import { formatBytes } from '../../content-loaders/format-bytes.ts';
 import { needsEmbeddedApi, startEmbeddedApi, type EmbeddedApi } from '../../emulator/embedded.ts';
+import { BUILD_RECORD_FILE, buildRecord, chooseBuildClock, fixBuildClock, renderedBuildDay } from '../lib/build-day.ts';
 
 const HTTP_CACHE_KEEP_DAYS = 30;
 
@@ -30,6 +33,8 @@ export default function pressroom(): AstroIntegration {
           const { id, domain } = embedded.emulator.pressroom;
           logger.info(`no PRESSROOM_API_URL: building the demo press room ${id} (${domain}) from the bundled emulator`);
         }
+        // The demo is arranged around its emulator's frozen instant: built at that instant, it keeps its upcoming / live / past mix.
+        fixBuildClock(chooseBuildClock(process.env, embedded?.emulator.store().clock.now().getTime()));
       },
       'astro:build:start': async ({ logger }) => {
         const runtime = await getLoaderRuntime();
@@ -44,7 +49,12 @@ export default function pressroom(): AstroIntegration {
           logger.info(runtime.issues.summary());
         }
       },
-      'astro:build:done': async ({ logger }) => {
+      'astro:build:done': async ({ dir, logger }) => {
+        const day = renderedBuildDay();
+        if (day) {
+          await writeFile(new URL(BUILD_RECORD_FILE, dir), buildRecord(day));
+          logger.info(`build day ${day.date} (${day.timeZone}): upcoming / past as built, the news sitemap and calendar stamps follow it`);
+        }
         const runtime = await getLoaderRuntime().catch(() => undefined);
         const pruned = await runtime?.client.pruneCache(HTTP_CACHE_KEEP_DAYS * 24 * 60 * 60 * 1000);
         if (pruned && pruned.files > 0) logger.info(`removed ${pruned.files} HTTP cache entries (${formatBytes(pruned.bytes)}) no build has used for ${HTTP_CACHE_KEEP_DAYS} days`);

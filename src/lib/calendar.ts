@@ -6,8 +6,9 @@
  *
  * Deterministic, so a rebuild of unchanged data writes the same bytes:
  * UIDs come from the event id and the press room's domain, DTSTAMP is the
- * data's reference instant (SiteData.now, the newest content date, never the
- * clock), and times are written in UTC (`…Z`), which needs no VTIMEZONE.
+ * start of the build's day (src/lib/build-day.ts: the calendar was made that
+ * day, and a rebuild the same day writes the same bytes), and times are
+ * written in UTC (`…Z`), which needs no VTIMEZONE.
  */
 import { createEvents, type EventAttributes } from 'ics';
 import { escapeText, joinLines, unfold } from './content-lines.ts';
@@ -31,7 +32,7 @@ export interface CalendarOptions {
   productId: string;
   /** X-WR-CALNAME: the calendar's name in calendar apps (feeds). */
   name?: string | null;
-  /** DTSTAMP of every event (ms since epoch): the data's reference instant, not the clock. */
+  /** DTSTAMP of every event (ms since epoch): the start of the build's day, never the clock's exact time. */
   stamp: number;
 }
 

@@ -1,11 +1,13 @@
 /**
  * Files for crawlers besides @astrojs/sitemap's sitemap-index.xml:
  *
- * - the Google News sitemap (`/sitemap-news.xml`): the releases published in
- *   the two days before a deterministic "now" — the newest release date in the
- *   data, never the build's clock, so the same data gives the same bytes (a
- *   cron rebuild with no upstream change syncs nothing). Past 1,000 articles
- *   (Google's limit per file) it becomes an index of `/sitemap-news-<n>.xml`.
+ * - the Google News sitemap (`/sitemap-news.xml`): the releases published
+ *   since two days before the build's day began (src/lib/build-day.ts: the
+ *   build's clock rounded down to the day in the press room's time zone), so
+ *   it covers the last two days for any moment of that day and a cron rebuild
+ *   with no upstream change writes the same bytes until the next day. Past
+ *   1,000 articles (Google's limit per file) it becomes an index of
+ *   `/sitemap-news-<n>.xml`.
  * - robots.txt: the press room's `noindex` becomes `Disallow: /` (and no
  *   sitemaps are offered); otherwise everything is allowed and the sitemaps are
  *   listed with absolute URLs. `nofollow` cannot be said in robots.txt: it is
@@ -34,15 +36,12 @@ export interface NewsArticle {
 }
 
 /**
- * The articles within two days before the newest one (inclusive), newest first;
- * releases without a date are never news. `now` is the newest date among them.
+ * The articles published at or after `windowMs` before `dayStart` (the start of the build's day),
+ * newest first; releases without a date are never news.
  */
-export function newsArticles(articles: readonly NewsArticle[], windowMs = NEWS_WINDOW_MS): NewsArticle[] {
-  const dated = articles.filter((a) => !Number.isNaN(Date.parse(a.published)));
-  if (dated.length === 0) return [];
-  const now = Math.max(...dated.map((a) => Date.parse(a.published)));
-  return dated
-    .filter((a) => Date.parse(a.published) >= now - windowMs)
+export function newsArticles(articles: readonly NewsArticle[], dayStart: number, windowMs = NEWS_WINDOW_MS): NewsArticle[] {
+  return articles
+    .filter((a) => Date.parse(a.published) >= dayStart - windowMs)
     .sort((a, b) => Date.parse(b.published) - Date.parse(a.published) || (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
 }
 
@@ -124,8 +123,10 @@ export function robotsTxt({ noindex, nofollow, sitemaps }: RobotsOptions): strin
 export function releaseNewsArticles(
   releases: ReadonlyArray<{ href: string; title: string; release_date: string | null | undefined; language: string }>,
   site: URL,
+  dayStart: number,
 ): NewsArticle[] {
   return newsArticles(
     releases.flatMap((r) => (r.release_date ? [{ url: new URL(r.href, site).href, title: r.title, published: r.release_date, language: r.language }] : [])),
+    dayStart,
   );
 }

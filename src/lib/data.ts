@@ -9,7 +9,7 @@ import { yearMonthIn } from './dates.ts';
 import { httpHref } from './format.ts';
 import { clippingHref, isLanguageCode, hrefOf, permalinkSegments, tagHref } from './paths.ts';
 import { ianaTimeZone } from './timezones.ts';
-import { referenceInstant } from './reference-instant.ts';
+import { currentBuildDay, eventPhase, type BuildDay } from './build-day.ts';
 import { htmlToText } from './sanitize.ts';
 import { themeCss, themeFrom, type Theme } from './color.ts';
 
@@ -40,10 +40,11 @@ export interface SiteData {
   /** IANA zone of the press room (dates, datelines, archive months). */
   timeZone: string;
   /**
-   * Reference instant for "upcoming", "past" and "live": the newest date in the press room's own
-   * data, never the build machine's clock (see `referenceInstant`).
+   * The build's day in the press room's time zone (src/lib/build-day.ts): what pages, feeds and
+   * calendars read without JavaScript decide "past" and "recent" by. Live and upcoming are decided
+   * by the reader's clock, at view time.
    */
-  now: number;
+  buildDay: BuildDay;
   /** Languages with releases, the press room's own first. */
   languages: string[];
   releases: Release[];
@@ -207,13 +208,6 @@ async function load(): Promise<SiteData> {
     LibraryItem[], LibraryItem[], LibraryItem[], LibraryItem[], LibraryItem[],
   ];
   const liveEvents = liveEntries.map((e) => e.data);
-  const now = referenceInstant([
-    ...releases.flatMap((r) => [r.release_date, r.updated_at]),
-    ...clippings.flatMap((c) => [c.published_at, c.release_date]),
-    ...kitEntries.map((e) => e.data.updated_at),
-    ...liveEvents.flatMap((l) => l.updates.map((u) => u.posted_at)),
-    ...[images, movies, videos, sounds, documents].flatMap((list) => list.map((m) => m.created_at)),
-  ]);
 
   const theme = themeFrom(pressroom.design);
   return {
@@ -222,7 +216,7 @@ async function load(): Promise<SiteData> {
     theme,
     themeCss: themeCss(theme),
     timeZone,
-    now,
+    buildDay: currentBuildDay(timeZone),
     languages: [...languageSet],
     releases,
     releaseById,
@@ -265,18 +259,14 @@ export function getSite(): Promise<SiteData> {
   return site;
 }
 
-/** An event that ended before the reference instant (one without an end ends when it starts). */
-export function hasEnded(site: Pick<SiteData, 'now'>, event: PressEvent): boolean {
-  return time(event.ends_at ?? event.starts_at) < site.now;
+/** An event that ended before the build's day began: past for every reader (see src/lib/build-day.ts). */
+export function endedBeforeBuildDay(site: Pick<SiteData, 'buildDay'>, event: PressEvent): boolean {
+  return eventPhase(event, site.buildDay.start) === 'past';
 }
 
-/** Events that have not ended by the reference instant, soonest first. */
-export function upcomingEvents(site: SiteData): PressEvent[] {
-  return site.events.filter((e) => !hasEnded(site, e));
-}
-
-export function isLive(site: SiteData, event: PressEvent): boolean {
-  return time(event.starts_at) <= site.now && site.now < time(event.ends_at ?? event.starts_at);
+/** Events not ended when the build's day began, soonest first: the script on the page hides those that have ended since. */
+export function eventsAhead(site: Pick<SiteData, 'buildDay' | 'events'>): PressEvent[] {
+  return site.events.filter((e) => !endedBeforeBuildDay(site, e));
 }
 
 /** The known tags of a list of tag ids, in the list's order (unknown ids are skipped). */

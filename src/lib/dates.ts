@@ -42,10 +42,36 @@ export function formatDateTime(value: string | Date, lang: string, timeZone: str
 
 /** "25 November 2026, 11:55–19:55 CET" (or the two full dates when the range spans days). */
 export function formatDateTimeRange(start: string | Date, end: string | Date | null, lang: string, timeZone: string): string {
+  const r = dateTimeRangeText(start, end, lang, timeZone);
+  return r.end === null ? r.start : `${r.before}${r.start}${r.between}${r.end}${r.after}`;
+}
+
+/** A date-time range cut where its start and its end are written, so each can be its own `<time datetime>`. */
+export interface RangeText {
+  before: string;
+  start: string;
+  between: string;
+  /** null: no end shown (none given, not after the start, or the same to the minute). */
+  end: string | null;
+  after: string;
+}
+
+/**
+ * formatDateTimeRange's text in pieces: "1 November 2026, " + "09:00" + "–" + "15:00" + " CET"
+ * (the shared date and zone stay outside; across days the whole start and the whole end are the pieces).
+ */
+export function dateTimeRangeText(start: string | Date, end: string | Date | null, lang: string, timeZone: string): RangeText {
   const f = formatter(lang, timeZone, { day: 'numeric', month: 'long', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZoneName: 'short' });
-  if (!end) return f.format(toDate(start));
-  const [a, b] = [toDate(start), toDate(end)];
-  return b > a ? f.formatRange(a, b) : f.format(a);
+  const [a, b] = [toDate(start), end ? toDate(end) : null];
+  const whole = { before: '', start: f.format(a), between: '', end: null, after: '' };
+  if (!b || !(b > a)) return whole;
+  const parts = f.formatRangeToParts(a, b);
+  const first = (source: string) => parts.findIndex((p) => p.source === source);
+  const last = (source: string) => parts.findLastIndex((p) => p.source === source);
+  const [s0, s1, e0, e1] = [first('startRange'), last('startRange'), first('endRange'), last('endRange')];
+  if (s0 < 0 || e0 < 0 || s1 >= e0) return whole;
+  const text = (from: number, to: number) => parts.slice(from, to).map((p) => p.value).join('');
+  return { before: text(0, s0), start: text(s0, s1 + 1), between: text(s1 + 1, e0), end: text(e0, e1 + 1), after: text(e1 + 1, parts.length) };
 }
 
 /** "08:55". */

@@ -347,12 +347,12 @@ describe('feeds', () => {
 });
 
 describe('Google News sitemap', () => {
-  it('lists exactly the releases of the two days before the newest one, with publication, language, date and title', async () => {
+  it('lists exactly the releases of the two days before the build day began, with publication, language, date and title', async () => {
     const xml = parseXml(await readFile(path.join(siteDir, 'sitemap-news.xml'), 'utf8'));
     expect(xml.name).toBe('urlset');
     expect(xml.uri).toBe('http://www.sitemaps.org/schemas/sitemap/0.9');
-    const newest = Math.max(...releases.map((r) => Date.parse(r.release_date)));
-    const expected = releases.filter((r) => Date.parse(r.release_date) >= newest - 2 * 24 * 3600 * 1000);
+    const { dayStart } = JSON.parse(await readFile(path.join(siteDir, '.pressroom-build.json'), 'utf8')) as { dayStart: string };
+    const expected = releases.filter((r) => Date.parse(r.release_date) >= Date.parse(dayStart) - 2 * 24 * 3600 * 1000);
     expect(expected.length).toBeGreaterThan(0);
     const urls = childrenNamed(xml, 'url');
     expect(urls.map((u) => textOf(u, 'loc'))).toEqual(expected.map(urlOf));

@@ -6,9 +6,11 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { DomUtils } from 'htmlparser2';
 import { beforeAll, expect, inject, it } from 'vitest';
 import { allElements, listFiles, loadPages, urlsOf, type BuiltPage } from '../helpers.ts';
 import { parseSrcset } from '../../../src/lib/srcset.ts';
+import { eventPhasesScript } from '../../../src/lib/event-phases-script.ts';
 
 const siteDir = inject('siteDir');
 let pages: BuiltPage[];
@@ -31,20 +33,25 @@ it('writes nothing embargoed, private, draft or locked', () => {
   expect(hits).toEqual([]);
 });
 
-it('ships no script that runs: no <script> but JSON-LD, no event handler attributes, no javascript: URLs', () => {
+it('ships no script that runs but its own: no <script> but JSON-LD and the site\'s own, no event handler attributes, no javascript: URLs', () => {
   const problems: string[] = [];
+  let eventScripts = 0;
   for (const page of pages) {
     for (const el of allElements(page.doc)) {
       // The site's own code only: the search page's bundled module script, and GET forms to the search page.
       const searchScript = page.path === '/search/' && el.attribs.type === 'module' && /^\/_astro\/[\w.-]+\.js$/.test(el.attribs.src ?? '');
       const searchForm = el.name === 'form' && el.attribs.action === '/search/' && el.attribs.method === 'get';
-      if (el.name === 'script' && el.attribs.type !== 'application/ld+json' && !searchScript) problems.push(`${page.path}: <script ${JSON.stringify(el.attribs)}>`);
+      // The events' view-time script, inlined: exactly the site's own source, nothing from the API.
+      const eventScript = el.name === 'script' && 'data-event-phases' in el.attribs && !el.attribs.src && DomUtils.textContent(el) === eventPhasesScript;
+      if (eventScript) eventScripts++;
+      if (el.name === 'script' && el.attribs.type !== 'application/ld+json' && !searchScript && !eventScript) problems.push(`${page.path}: <script ${JSON.stringify(el.attribs)}>`);
       if (['iframe', 'object', 'embed', 'form', 'svg', 'math', 'base'].includes(el.name) && !searchForm) problems.push(`${page.path}: <${el.name}>`);
       for (const attr of Object.keys(el.attribs)) if (/^on/i.test(attr)) problems.push(`${page.path}: <${el.name} ${attr}>`);
     }
     for (const { url, where } of urlsOf(page.doc)) if (/^\s*(javascript|data|vbscript):/i.test(url)) problems.push(`${page.path}: ${where} ${url}`);
   }
   expect(problems).toEqual([]);
+  expect(eventScripts).toBeGreaterThan(10);
 });
 
 it('loads every picture and stylesheet from the site itself (no third-party request on view)', () => {

@@ -223,17 +223,19 @@ describe('feed content', () => {
 describe('Google News sitemap', () => {
   const at = (iso: string, n: number, language = 'en'): NewsArticle => ({ url: `https://press.example.test/${n}-x/`, title: `T${n}`, published: iso, language });
 
-  it('keeps the articles of the two days before the newest one, inclusive, newest first', () => {
-    const newest = Date.parse('2026-11-01T09:00:00.000Z');
+  it('keeps the articles from two days before the build day began, inclusive, newest first', () => {
+    const dayStart = Date.parse('2026-10-31T23:00:00.000Z');
     const articles = [
-      at(new Date(newest - NEWS_WINDOW_MS - 1).toISOString(), 1),
-      at(new Date(newest - NEWS_WINDOW_MS).toISOString(), 2),
+      at(new Date(dayStart - NEWS_WINDOW_MS - 1).toISOString(), 1),
+      at(new Date(dayStart - NEWS_WINDOW_MS).toISOString(), 2),
       at('2026-11-01T09:00:00.000Z', 3),
       at('2026-10-31T00:00:00.000Z', 4),
       at('not a date', 5),
     ];
-    expect(newsArticles(articles).map((a) => a.title)).toEqual(['T3', 'T4', 'T2']);
-    expect(newsArticles([])).toEqual([]);
+    expect(newsArticles(articles, dayStart).map((a) => a.title)).toEqual(['T3', 'T4', 'T2']);
+    // A month later nothing is news any more, whatever the newest article is.
+    expect(newsArticles(articles, dayStart + 30 * 24 * 3600 * 1000)).toEqual([]);
+    expect(newsArticles([], dayStart)).toEqual([]);
   });
 
   it('uses Google\'s language codes', () => {

@@ -1,7 +1,6 @@
 /** Paths and grouping of the media kit, media library, coverage, event and contact sections. */
 import { describe, expect, it } from 'vitest';
 import { groupKitsByCategory } from '../../../src/lib/kit-tree.ts';
-import { referenceInstant } from '../../../src/lib/reference-instant.ts';
 import {
   clippingHref, contactSegment, COVERAGE_PAGE_SIZE, eventHref, eventIcsHref, itemSegment, mediaHref, mediaKitHref, permalinkSegments, slugify,
 } from '../../../src/lib/paths.ts';
@@ -62,12 +61,5 @@ describe('groupKitsByCategory', () => {
   it('shows a parent without kits of its own when a child has some, and survives a cycle', () => {
     const groups = groupKitsByCategory([cat(1, 1, 0, [2]), cat(2, 1, 1, [1], [1])], [kit(7, 2)]);
     expect(groups.map((g) => [g.category?.id, g.kits.map((k) => k.id)])).toEqual([[1, []], [2, [7]]]);
-  });
-});
-
-describe('referenceInstant', () => {
-  it('is the newest content date, never the clock', () => {
-    expect(referenceInstant(['2026-10-01T00:00:00Z', null, '2026-11-01T08:59:00Z', undefined, 'garbage'])).toBe(Date.parse('2026-11-01T08:59:00Z'));
-    expect(referenceInstant([])).toBe(0);
   });
 });
