@@ -24,6 +24,7 @@ import { HOSTILE } from '../helpers/hostile-html.ts';
 import { clickEveryLink, hasChromium, launchChromium, noChromium, pwnedMarker, serveStatic, watchedPage } from '../browser/helpers.ts';
 import { readManifest, sha256Hex } from '../../content-loaders/snapshot/manifest.ts';
 import { loadPages, urlsOf } from '../site/helpers.ts';
+import { buildDayTests, expectArchiveEventPhases } from './build-day.ts';
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '..', '..');
@@ -56,7 +57,8 @@ describe('building from a snapshot', () => {
     expect(recorded.stdout).toMatch(/wrote .*: \d+ API responses, \d+ media originals/);
 
     // A dead API URL proves the build never asks the network: the snapshot wins.
-    const offline = { ...process.env, PRESSROOM_SNAPSHOT: snapshot, PRESSROOM_API_URL: 'http://127.0.0.1:9', PRESSROOM_ID: '1' };
+    // One build clock for both builds: output may change when the build day does (README, Events and time).
+    const offline = { ...process.env, PRESSROOM_SNAPSHOT: snapshot, PRESSROOM_API_URL: 'http://127.0.0.1:9', PRESSROOM_ID: '1', SOURCE_DATE_EPOCH: String(Math.floor(Date.now() / 1000)) };
     const first = await run(node, ['scripts/build.ts', '--out', path.join(tmp, 'a')], { cwd: root, env: offline });
     expect(first.stdout).toMatch(/entries from the snapshot/);
     await run(node, ['scripts/build.ts', '--out', path.join(tmp, 'b')], { cwd: root, env: offline });
@@ -160,6 +162,7 @@ describe('building from a snapshot', () => {
       expect(await styled()).not.toBe('rgba(0, 0, 0, 0)');
       // Search is the one part that needs a server (module scripts do not load from file://); its page says so.
       expect(failed.filter((u) => !/\/_astro\/search\./.test(u))).toEqual([]);
+      await expectArchiveEventPhases(browser, site);
     } finally {
       await browser.close();
     }
@@ -296,3 +299,5 @@ describe('building from a snapshot', () => {
     }
   }, 600_000);
 });
+
+buildDayTests(() => ({ root, tmp, snapshot }));
