@@ -17,6 +17,9 @@
  */
 import { startOfDay, format } from 'date-fns';
 import { tz } from '@date-fns/tz';
+import { sourceDateEpoch } from '../../content-loaders/data-policy/clock.ts';
+
+export { sourceDateEpoch };
 
 export type BuildClockSource = 'SOURCE_DATE_EPOCH' | 'demo' | 'system';
 
@@ -33,16 +36,6 @@ export interface BuildDay {
   start: number;
   /** IANA zone the day was taken in. */
   timeZone: string;
-}
-
-/** `SOURCE_DATE_EPOCH` as ms, undefined when unset; a malformed value stops the build (reproducible-builds.org says so). */
-export function sourceDateEpoch(env: Record<string, string | undefined>): number | undefined {
-  const raw = env.SOURCE_DATE_EPOCH?.trim();
-  if (!raw) return undefined;
-  if (!/^\d{1,12}$/.test(raw)) {
-    throw new Error(`SOURCE_DATE_EPOCH=${JSON.stringify(env.SOURCE_DATE_EPOCH)} is not a whole number of seconds since 1970-01-01 UTC; set it like $(date +%s) or unset it`);
-  }
-  return Number(raw) * 1000;
 }
 
 /** Which clock a build uses: SOURCE_DATE_EPOCH, else the demo's instant (when building the demo), else the machine's. */
