@@ -5,6 +5,7 @@
  *
  *   <out>/index.html   opens the site
  *   <out>/site/        the press-room site; open site/index.html, no server needed
+ *                      (search included: the script-file index under site/_search/)
  *   <out>/snapshot/    every API answer and media original it was built from
  *                      (`PRESSROOM_SNAPSHOT=<out>/snapshot npm run build` rebuilds it)
  *   <out>.zip          the same folder, zipped
@@ -23,6 +24,8 @@ import { createGuardedOpener } from '../image-pipeline/index.ts';
 import { zipFiles } from '../image-pipeline/zip.ts';
 import { assertReplaceable, swapIn } from '../scripts/staged-output.ts';
 import { relativeLinks } from './relative-links.ts';
+import { writeSearchIndex, type SearchIndexReport } from '../src/search/index-files.ts';
+import { formatBytes } from '../content-loaders/format-bytes.ts';
 
 export interface ArchiveOptions {
   /** The project (where astro.config.mjs is). */
@@ -74,7 +77,8 @@ export async function makeArchive({ root, out, snapshot, env, log }: ArchiveOpti
 
     const siteDir = path.join(staging, 'site');
     await buildFromSnapshot(root, snapshotDir, siteDir, env);
-    const pages = await linkForFolder(siteDir);
+    const { pages, search } = await openFromFolder(siteDir);
+    log(`archive: search index of ${search.documents} pages (${search.languages.join(', ')}), ${search.files} files, ${formatBytes(search.bytes)}, ${search.ms} ms`);
     await writeFile(path.join(staging, 'index.html'), openerPage());
     const files = await zipFolder(staging, path.basename(out), zipStaging);
     await swapIn(staging, out);
@@ -97,6 +101,15 @@ async function buildFromSnapshot(root: string, snapshotDir: string, siteDir: str
     if (before === undefined) delete env.PRESSROOM_SNAPSHOT;
     else env.PRESSROOM_SNAPSHOT = before;
   }
+}
+
+/**
+ * Makes a built site work from a folder: the search index as script files (Pagefind needs a web
+ * server), then every page's links made relative. Returns how many pages, and the index's figures.
+ */
+export async function openFromFolder(siteDir: string): Promise<{ pages: number; search: SearchIndexReport }> {
+  const search = await writeSearchIndex(siteDir);
+  return { pages: await linkForFolder(siteDir), search };
 }
 
 /** Rewrites every page for opening from a folder; returns how many. */

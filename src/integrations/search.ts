@@ -15,12 +15,18 @@
  *   languages are a filter instead.
  * - The same pages give the same bytes: Pagefind names its files by content
  *   hash and writes no timestamp (checked by test/site/built/search.test.ts).
+ * - The search page's controller is a classic script bundled from
+ *   src/search/client/ into `_search/` (src/search/bundle.ts); the offline
+ *   archive adds the script-file index beside it (src/search/index-files.ts),
+ *   which a page opened from a folder can load where Pagefind cannot.
  */
-import { readdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration, AstroIntegrationLogger } from 'astro';
 import { PAGEFIND_DIR } from '../lib/search.ts';
+import { searchScripts } from '../search/bundle.ts';
+import { SEARCH_DIR } from '../search/format.ts';
 
 export interface SearchIndexOptions {
   /** Site paths never indexed (relative to the output folder, `/` separators). */
@@ -35,8 +41,14 @@ export default function search(options: SearchIndexOptions = {}): AstroIntegrati
   return {
     name: 'pressroom-static:search',
     hooks: {
+      // Bundled here first, where the client sources are found (the search page reads the same bundle).
+      'astro:build:start': async () => {
+        await searchScripts();
+      },
       'astro:build:done': async ({ dir, logger }) => {
-        await buildSearchIndex(fileURLToPath(dir), { exclude: options.exclude, logger });
+        const siteDir = fileURLToPath(dir);
+        await writeSearchController(siteDir);
+        await buildSearchIndex(siteDir, { exclude: options.exclude, logger });
       },
     },
   };
@@ -47,6 +59,14 @@ export interface IndexReport {
   files: number;
   language: string;
   ms: number;
+}
+
+/** Writes the search page's controller script into `<siteDir>/_search/`. */
+export async function writeSearchController(siteDir: string): Promise<void> {
+  const { controller } = await searchScripts();
+  await rm(path.join(siteDir, SEARCH_DIR), { recursive: true, force: true });
+  await mkdir(path.join(siteDir, SEARCH_DIR), { recursive: true });
+  await writeFile(path.join(siteDir, SEARCH_DIR, controller.name), controller.code);
 }
 
 /** Indexes the HTML pages of a built site into `<siteDir>/pagefind/`. */

@@ -1,12 +1,13 @@
 /**
- * Static search (Pagefind): the filter vocabulary every page type shares, the
- * search page's address and its interface strings.
+ * Static search: the filter vocabulary every page type shares, the search
+ * page's address and its interface strings.
  *
  * Pages tell the index what they are with <SearchMeta> (filters `type`, `tag`,
  * `language`, `year`; metadata `type`, `language`, `date`; the search page's
  * query parameters are q, type, tag, lang, year) and mark the content to index
  * with `data-pagefind-body`; src/integrations/search.ts indexes the
- * built site and src/pages/search.astro searches it in the browser.
+ * built site (Pagefind, and src/search/ for the offline archive) and
+ * src/pages/search.astro searches it in the browser.
  */
 import { baseLanguage } from './i18n.ts';
 import { yearMonthIn } from './dates.ts';
@@ -51,9 +52,9 @@ const en = {
   searching: 'Searching…',
   enterQuery: 'Type a word to search the whole newsroom, or choose a filter.',
   showMore: 'Show more results',
-  needsScript: 'Search runs in your browser: it needs JavaScript, and the site served by a web server (it does not work when the site is opened from a folder).',
+  needsScript: 'Search runs in your browser and needs JavaScript.',
   browseInstead: 'Or browse:',
-  unavailable: 'Search could not be loaded here. It needs the site served by a web server, not opened from a folder.',
+  unavailable: 'Search could not be loaded. Try reloading the page.',
   'type.release': 'Press release',
   'type.page': 'Page',
   'type.topic': 'Topic',
@@ -91,9 +92,9 @@ const nl: SearchStrings = {
   searching: 'Bezig met zoeken…',
   enterQuery: 'Typ een woord om de hele nieuwskamer te doorzoeken, of kies een filter.',
   showMore: 'Meer resultaten',
-  needsScript: 'Zoeken gebeurt in uw browser: daarvoor zijn JavaScript en een webserver nodig (het werkt niet als de site vanuit een map wordt geopend).',
+  needsScript: 'Zoeken gebeurt in uw browser en heeft JavaScript nodig.',
   browseInstead: 'Of blader door:',
-  unavailable: 'Zoeken kon hier niet worden geladen. Daarvoor moet de site door een webserver worden aangeboden, niet vanuit een map.',
+  unavailable: 'Zoeken kon niet worden geladen. Probeer de pagina opnieuw te laden.',
   'type.release': 'Persbericht',
   'type.page': 'Pagina',
   'type.topic': 'Onderwerp',
@@ -128,9 +129,9 @@ const de: SearchStrings = {
   searching: 'Suche läuft…',
   enterQuery: 'Geben Sie ein Wort ein, um den ganzen Newsroom zu durchsuchen, oder wählen Sie einen Filter.',
   showMore: 'Weitere Ergebnisse',
-  needsScript: 'Die Suche läuft in Ihrem Browser: Sie braucht JavaScript und einen Webserver (sie funktioniert nicht, wenn die Website aus einem Ordner geöffnet wird).',
+  needsScript: 'Die Suche läuft in Ihrem Browser und braucht JavaScript.',
   browseInstead: 'Oder stöbern Sie hier:',
-  unavailable: 'Die Suche konnte hier nicht geladen werden. Sie braucht einen Webserver; aus einem Ordner geöffnet funktioniert sie nicht.',
+  unavailable: 'Die Suche konnte nicht geladen werden. Laden Sie die Seite bitte neu.',
   'type.release': 'Pressemitteilung',
   'type.page': 'Seite',
   'type.topic': 'Thema',
@@ -165,9 +166,9 @@ const fr: SearchStrings = {
   searching: 'Recherche…',
   enterQuery: 'Saisissez un mot pour chercher dans toute la salle de presse, ou choisissez un filtre.',
   showMore: 'Plus de résultats',
-  needsScript: 'La recherche fonctionne dans votre navigateur : elle demande JavaScript et un serveur web (elle ne fonctionne pas si le site est ouvert depuis un dossier).',
+  needsScript: 'La recherche fonctionne dans votre navigateur et demande JavaScript.',
   browseInstead: 'Ou parcourez :',
-  unavailable: 'La recherche n’a pas pu être chargée ici. Elle demande un serveur web, pas un site ouvert depuis un dossier.',
+  unavailable: 'La recherche n’a pas pu être chargée. Essayez de recharger la page.',
   'type.release': 'Communiqué',
   'type.page': 'Page',
   'type.topic': 'Thème',

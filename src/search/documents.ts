@@ -1,0 +1,102 @@
+/**
+ * What the search knows about a built page: read back from the page's own
+ * HTML, so the index holds exactly what a reader sees. A page takes part when
+ * it marks its content with `data-pagefind-body` and says what it is with
+ * <SearchMeta> (type, language, year, date, tags); `data-pagefind-ignore`
+ * leaves a part out (breadcrumbs, datelines, the header's search box).
+ */
+import { readFile, readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { DomUtils, parseDocument } from 'htmlparser2';
+
+type Node = ReturnType<typeof parseDocument>['children'][number];
+type Element = ReturnType<typeof DomUtils.getElementsByTagName>[number];
+
+export interface SearchDocument {
+  /** Site path of the page (`/123-slug/`). */
+  url: string;
+  title: string;
+  type: string;
+  /** The page's language (its `<html lang>` as SearchMeta gives it). */
+  lang: string;
+  /** ISO date shown with the result, if the page has one. */
+  date: string | null;
+  year: string | null;
+  tags: string[];
+  /** The page's searchable text, whitespace collapsed. */
+  text: string;
+}
+
+/** Site paths never searched: the search page itself and the 404. */
+export const NOT_SEARCHED = ['search/index.html', '404.html', '404/index.html'];
+
+/** Every searchable page of the built site in `siteDir`, in path order (the same site gives the same list). */
+export async function readSearchDocuments(siteDir: string, skip: readonly string[] = NOT_SEARCHED): Promise<SearchDocument[]> {
+  const excluded = new Set(skip);
+  const files = (await readdir(siteDir, { recursive: true }))
+    .map((f) => f.split(path.sep).join('/'))
+    .filter((f) => f.endsWith('.html') && !excluded.has(f))
+    .sort();
+  const documents: SearchDocument[] = [];
+  for (const file of files) {
+    const document = searchDocument(await readFile(path.join(siteDir, file), 'utf8'), sitePathOf(file));
+    if (document) documents.push(document);
+  }
+  return documents;
+}
+
+/** `releases/2/index.html` → `/releases/2/`. */
+export function sitePathOf(file: string): string {
+  return `/${file.replace(/(^|\/)index\.html$/, '$1')}`;
+}
+
+/** The page as a search document, or null when it marks no content. */
+export function searchDocument(html: string, url: string): SearchDocument | null {
+  const doc = parseDocument(html);
+  const bodies = DomUtils.findAll((el) => el.attribs['data-pagefind-body'] !== undefined, doc.children);
+  if (bodies.length === 0) return null;
+  const meta = new Map<string, string[]>();
+  for (const el of DomUtils.getElementsByTagName('meta', doc, true)) {
+    const name = el.attribs.name ?? '';
+    if (name.startsWith('pagefind:')) meta.set(name.slice(9), [...(meta.get(name.slice(9)) ?? []), el.attribs.content ?? '']);
+  }
+  const first = (key: string) => meta.get(key)?.[0]?.trim() || null;
+  const html0 = DomUtils.getElementsByTagName('html', doc, true)[0];
+  const heading = bodies.map((b) => DomUtils.getElementsByTagName('h1', b, true)[0]).find(Boolean) ?? DomUtils.getElementsByTagName('h1', doc, true)[0];
+  const titleTag = DomUtils.getElementsByTagName('title', doc, true)[0];
+  const title = collapse(heading ? DomUtils.textContent(heading) : titleTag ? DomUtils.textContent(titleTag) : url);
+  return {
+    url,
+    title,
+    type: first('type') ?? 'page',
+    lang: first('language') ?? html0?.attribs.lang ?? '',
+    date: first('date'),
+    year: first('year'),
+    tags: [...new Set((meta.get('tag') ?? []).map((t) => t.trim()).filter(Boolean))],
+    text: collapse(bodies.map(indexedText).join(' ')),
+  };
+}
+
+const BLOCK = new Set(['p', 'div', 'li', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'td', 'th', 'dt', 'dd', 'br', 'section', 'article', 'header', 'footer', 'figcaption', 'blockquote', 'tr', 'ul', 'ol', 'dl', 'figure', 'address', 'time']);
+const SKIPPED = new Set(['script', 'style', 'template', 'noscript', 'svg', 'select', 'button']);
+
+/** An element's text, without the parts marked `data-pagefind-ignore` and with blocks kept apart as words. */
+function indexedText(root: Element): string {
+  const out: string[] = [];
+  const walk = (node: Node) => {
+    if (node.type === 'text') out.push((node as unknown as { data: string }).data);
+    if (!('attribs' in node)) return;
+    const el = node as Element;
+    if (SKIPPED.has(el.name) || el.attribs['data-pagefind-ignore'] !== undefined) return;
+    const block = BLOCK.has(el.name);
+    if (block) out.push(' ');
+    for (const child of el.children) walk(child as Node);
+    if (block) out.push(' ');
+  };
+  for (const child of root.children) walk(child as Node);
+  return out.join('');
+}
+
+function collapse(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
