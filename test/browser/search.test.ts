@@ -3,63 +3,16 @@
  * release title finds that release, filters narrow the results, the header's
  * search box lands on the search page, and the index is all local files.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { distinctiveWord, generation, releases, searchAfter, type Results } from './search-helpers.ts';
 import { DESKTOP, MOBILE, noChromium, SCREENSHOT_DIR, axeViolations, hasChromium, launchChromium, screenshot, screenshotPath, serveStatic, watchedPage, type StaticServer } from './helpers.ts';
 
 const siteDir = inject('siteDir');
 let browser: Browser;
 let server: StaticServer;
-
-interface ReleaseRef { href: string; title: string; lang: string }
-
-/** Releases listed on /releases/ (first page), with their title and language from their own page. */
-function releases(): ReleaseRef[] {
-  const listing = readFileSync(path.join(siteDir, 'releases', 'index.html'), 'utf8');
-  const hrefs = [...new Set([...listing.matchAll(/href="(\/\d+-[^"/]+\/)"/g)].map((m) => m[1]!))];
-  return hrefs.map((href) => {
-    const html = readFileSync(path.join(siteDir, href, 'index.html'), 'utf8');
-    const title = /<h1[^>]*>([^<]+)<\/h1>/.exec(html)?.[1]?.trim() ?? '';
-    const lang = /<html[^>]*\blang="([^"]+)"/.exec(html)?.[1] ?? '';
-    return { href, title: title.replace(/&amp;/g, '&').replace(/&#39;/g, "'").replace(/&quot;/g, '"'), lang };
-  });
-}
-
-/** The word of a title that the fewest other titles share (a good query). */
-function distinctiveWord(release: ReleaseRef, all: ReleaseRef[]): string {
-  const words = release.title.split(/[^\p{L}\p{N}]+/u).filter((w) => w.length >= 5 && !/^\d+$/.test(w));
-  const shared = (w: string) => all.filter((r) => r.title.toLowerCase().includes(w.toLowerCase())).length;
-  return [...words].sort((a, b) => shared(a) - shared(b) || b.length - a.length)[0] ?? release.title;
-}
-
-interface Results { count: number; hrefs: string[]; langs: string[]; types: string[]; dates: string[] }
-
-/** The number of the last search the page finished (0 before any). */
-const generation = (page: Page) => page.evaluate(() => Number(document.querySelector<HTMLElement>('[data-search]')?.dataset.searchGeneration ?? 0));
-
-/** Does `action`, then waits for the search it causes to finish and reads the results. */
-async function searchAfter(page: Page, action: () => Promise<unknown>): Promise<Results> {
-  const before = await generation(page);
-  await action();
-  await page.waitForFunction((n) => {
-    const root = document.querySelector<HTMLElement>('[data-search]');
-    return root !== null && ['done', 'idle'].includes(root.dataset.searchState ?? '') && Number(root.dataset.searchGeneration) > n;
-  }, before);
-  return page.evaluate(() => {
-    const root = document.querySelector<HTMLElement>('[data-search]')!;
-    const items = [...root.querySelectorAll<HTMLElement>('[data-search-results] > li')];
-    return {
-      count: Number(root.dataset.searchCount ?? 0),
-      hrefs: items.map((li) => li.querySelector('a')?.getAttribute('href') ?? ''),
-      langs: items.map((li) => li.querySelector('article')?.dataset.lang ?? ''),
-      types: items.map((li) => li.querySelector('article')?.dataset.type ?? ''),
-      dates: items.map((li) => li.querySelector('article')?.dataset.date ?? ''),
-    };
-  });
-}
 
 beforeAll(async () => {
   if (!hasChromium) return;
@@ -73,7 +26,7 @@ afterAll(async () => {
 
 describe.skipIf(!hasChromium)('search', () => {
   it('finds a release by a word of its title, typed into the search page', async () => {
-    const all = releases();
+    const all = releases(siteDir);
     const release = all.find((r) => r.lang === 'en') ?? all[0]!;
     const word = distinctiveWord(release, all);
     const w = await watchedPage(browser, server.origin);
@@ -105,7 +58,7 @@ describe.skipIf(!hasChromium)('search', () => {
   });
 
   it('narrows results with the language, type and year filters', async () => {
-    const all = releases();
+    const all = releases(siteDir);
     const languages = [...new Set(all.map((r) => r.lang))];
     expect(languages.length, 'the demo press room has several languages').toBeGreaterThan(1);
     const other = languages.find((l) => l !== all[0]!.lang)!;
@@ -165,7 +118,7 @@ describe.skipIf(!hasChromium)('search', () => {
   });
 
   it('opens with the filters of its address (/search/?q=…&lang=…)', async () => {
-    const all = releases();
+    const all = releases(siteDir);
     const release = all.find((r) => r.lang !== all[0]!.lang) ?? all[0]!;
     const word = distinctiveWord(release, all);
     const w = await watchedPage(browser, server.origin);
@@ -180,7 +133,7 @@ describe.skipIf(!hasChromium)('search', () => {
   });
 
   it("lands on the search page from the header's search box, without JavaScript too", async () => {
-    const all = releases();
+    const all = releases(siteDir);
     const release = all[0]!;
     const word = distinctiveWord(release, all);
     for (const javaScriptEnabled of [true, false]) {

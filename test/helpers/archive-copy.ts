@@ -1,0 +1,25 @@
+/**
+ * The offline archive's site made from the shared demo build, without
+ * building again: a copy of the build, made to open from a folder by the very
+ * step `npm run archive` runs after its build (search index as script files,
+ * relative links).
+ */
+import { cp, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { openFromFolder } from '../../offline-archive/archive.ts';
+
+export interface ArchiveCopy {
+  /** The archive's `site/` folder. */
+  siteDir: string;
+  pages: number;
+  remove(): Promise<void>;
+}
+
+export async function archiveCopy(builtSite: string): Promise<ArchiveCopy> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'pressroom-archive-'));
+  const siteDir = path.join(dir, 'site');
+  await cp(builtSite, siteDir, { recursive: true });
+  const { pages } = await openFromFolder(siteDir);
+  return { siteDir, pages, remove: () => rm(dir, { recursive: true, force: true }) };
+}
