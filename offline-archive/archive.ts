@@ -128,7 +128,8 @@ async function linkForFolder(siteDir: string): Promise<number> {
   return pages.length;
 }
 
-function openerPage(): string {
+/** The archive's own `index.html`, beside `site/`: it opens the press room. */
+export function openerPage(): string {
   return [
     '<!doctype html>',
     '<html lang="en">',

@@ -4,12 +4,14 @@
  * step `npm run archive` runs after its build (search index as script files,
  * relative links).
  */
-import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { openFromFolder } from '../../offline-archive/archive.ts';
+import { openFromFolder, openerPage } from '../../offline-archive/archive.ts';
 
 export interface ArchiveCopy {
+  /** The archive's folder: its `index.html` opens `site/`. */
+  dir: string;
   /** The archive's `site/` folder. */
   siteDir: string;
   pages: number;
@@ -21,5 +23,6 @@ export async function archiveCopy(builtSite: string): Promise<ArchiveCopy> {
   const siteDir = path.join(dir, 'site');
   await cp(builtSite, siteDir, { recursive: true });
   const { pages } = await openFromFolder(siteDir);
-  return { siteDir, pages, remove: () => rm(dir, { recursive: true, force: true }) };
+  await writeFile(path.join(dir, 'index.html'), openerPage());
+  return { dir, siteDir, pages, remove: () => rm(dir, { recursive: true, force: true }) };
 }
