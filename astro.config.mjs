@@ -5,6 +5,7 @@ import sitemap from '@astrojs/sitemap';
 import pressroom from './src/integrations/pressroom.ts';
 import images from './image-pipeline/integration.ts';
 import search from './src/integrations/search.ts';
+import siteIcons from './src/integrations/site-icons.ts';
 import { isLegacyPath } from './src/lib/paths.ts';
 import { loadDotEnv } from './content-loaders/dot-env.ts';
 
@@ -19,5 +20,5 @@ export default defineConfig({
   // Four pages at once: a cold build's image work then keeps both cores busy (scale 1000: 3 m 52 s → 2 m 26 s, same bytes).
   build: { format: 'directory', concurrency: 4 },
   // Redirect pages at the hosted newsroom's old addresses are not pages of their own.
-  integrations: [pressroom(), sitemap({ filter: (page) => !isLegacyPath(new URL(page).pathname) }), images(), search()],
+  integrations: [pressroom(), sitemap({ filter: (page) => !isLegacyPath(new URL(page).pathname) }), images(), siteIcons(), search()],
 });

@@ -30,7 +30,7 @@ const SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._~-]*$/;
 const RESERVED_SEGMENTS = new Set([
   'releases', 'archive', 'tags', '_astro', '_media', 'media_kits', 'media-kits', 'media', 'events', 'clippings', 'coverage',
   'contacts', 'images', 'videos', 'movies', 'sounds', 'documents', 'live', 'search', 'feeds', 'pagefind', 'rss.xml', 'atom.xml', 'feed.json',
-  'sitemap-index.xml', 'sitemap-0.xml', 'sitemap-news.xml', 'robots.txt', '404', 'index.html', 'favicon.ico', 'favicon.svg',
+  'sitemap-index.xml', 'sitemap-0.xml', 'sitemap-news.xml', 'robots.txt', '404', 'index.html', 'favicon.ico', 'favicon.svg', 'icon-192.png', 'apple-touch-icon.png',
 ]);
 
 /** Sitemap files the build writes at the root: `sitemap-<n>.xml` (@astrojs/sitemap past 45,000 URLs), `sitemap-news-<n>.xml`. */

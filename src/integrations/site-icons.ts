@@ -1,0 +1,36 @@
+/**
+ * The site's icons (src/lib/site-icons.ts): `public/` brings the neutral
+ * ones; when the press room has a logo, the pages derived icons from it while
+ * rendering, and this copies them over the neutral ones once the build is done.
+ */
+import { copyFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { AstroIntegration } from 'astro';
+import { ICON_FILES, builtSiteIcons, configureSiteIcons } from '../lib/site-icons.ts';
+
+export default function siteIcons(): AstroIntegration {
+  let cacheDir = '';
+  return {
+    name: 'pressroom-static:site-icons',
+    hooks: {
+      'astro:config:done': ({ config }) => {
+        cacheDir = path.join(fileURLToPath(config.root), '.cache', 'site-icons');
+        configureSiteIcons(cacheDir);
+      },
+      'astro:build:start': () => {
+        configureSiteIcons(cacheDir);
+      },
+      'astro:build:done': async ({ dir, logger }) => {
+        const icons = await builtSiteIcons();
+        if (!icons) {
+          logger.info(`icons: no usable logo, the neutral ${ICON_FILES.join(', ')} from public/`);
+          return;
+        }
+        const outDir = fileURLToPath(dir);
+        for (const file of ICON_FILES) await copyFile(path.join(icons.dir, file), path.join(outDir, file));
+        logger.info(`icons: ${ICON_FILES.join(', ')} from the press room's logo (${icons.derived ? 'derived' : 'reused from cache'})`);
+      },
+    },
+  };
+}
