@@ -100,9 +100,9 @@ export class SearchIndex {
           first = Math.max(0, i - length + 1);
         }
       }
-      // Start a few words before the first match rather than on it.
+      // From a few words before the first match of the densest stretch, as far as the length allows.
       const firstMark = found.findIndex((w, i) => i >= first && w.mark);
-      first = Math.max(0, Math.min(first, firstMark - 4));
+      first = Math.max(0, Math.min(firstMark - 4, found.length - length));
     }
     const last = Math.min(found.length, first + length) - 1;
     const parts: ExcerptPart[] = [];
