@@ -8,21 +8,12 @@
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { DomUtils, parseDocument } from 'htmlparser2';
+import type { PageMeta } from './format.ts';
 
 type Node = ReturnType<typeof parseDocument>['children'][number];
 type Element = ReturnType<typeof DomUtils.getElementsByTagName>[number];
 
-export interface SearchDocument {
-  /** Site path of the page (`/123-slug/`). */
-  url: string;
-  title: string;
-  type: string;
-  /** The page's language (its `<html lang>` as SearchMeta gives it). */
-  lang: string;
-  /** ISO date shown with the result, if the page has one. */
-  date: string | null;
-  year: string | null;
-  tags: string[];
+export interface SearchDocument extends PageMeta {
   /** The page's searchable text, whitespace collapsed. */
   text: string;
 }

@@ -29,16 +29,23 @@ export interface SearchEntry {
   text: string[];
 }
 
-/** One searchable page. */
-export interface DocMeta {
-  /** Site path (`/123-slug/`). */
+/** What a result shows of a searchable page (and what the filters read). */
+export interface PageMeta {
+  /** Site path of the page (`/123-slug/`). */
   url: string;
   title: string;
   type: string;
+  /** The page's language (its `<html lang>` as SearchMeta gives it). */
   lang: string;
+  /** ISO date shown with the result, if the page has one. */
   date: string | null;
   year: string | null;
+  /** Names of its topics. */
   tags: string[];
+}
+
+/** One searchable page in `docs.<hash>.js`. */
+export interface DocMeta extends PageMeta {
   /** Which text chunk holds its text. */
   chunk: number;
 }
