@@ -38,8 +38,8 @@ it('ships no script that runs but its own: no <script> but JSON-LD and the site\
   let eventScripts = 0;
   for (const page of pages) {
     for (const el of allElements(page.doc)) {
-      // The site's own code only: the search page's bundled module script, and GET forms to the search page.
-      const searchScript = page.path === '/search/' && el.attribs.type === 'module' && /^\/_astro\/[\w.-]+\.js$/.test(el.attribs.src ?? '');
+      // The site's own code only: the search page's bundled controller (a classic script), and GET forms to the search page.
+      const searchScript = page.path === '/search/' && el.attribs.type === undefined && /^\/_search\/search\.[0-9a-f]+\.js$/.test(el.attribs.src ?? '');
       const searchForm = el.name === 'form' && el.attribs.action === '/search/' && el.attribs.method === 'get';
       // The events' view-time script, inlined: exactly the site's own source, nothing from the API.
       const eventScript = el.name === 'script' && 'data-event-phases' in el.attribs && !el.attribs.src && DomUtils.textContent(el) === eventPhasesScript;
