@@ -16,6 +16,7 @@
  *   /coverage/, /coverage/2/ (#clipping-<id>)          clippings, newest first
  *   /events/, /events/<id>-<slug>/, /events/<id>-<slug>.ics, /events/calendar.ics
  *   /contacts/ (#contact-<id>), /contacts/<id>-<name>.vcf
+ *   /llms.txt, /llms-full.txt, /<permalink>/index.md       for AI assistants (src/lib/llms.ts; none when noindex)
  *
  * The hosted newsroom's other addresses (`/media_kits/<id>-<slug>`, `/clippings/<id>-<slug>`,
  * `/images/<id>`, `/documents/<id>`, `/movies/<id>`, `/videos/<id>`, `/sounds/<id>`,
@@ -31,6 +32,7 @@ const RESERVED_SEGMENTS = new Set([
   'releases', 'archive', 'tags', '_astro', '_media', 'media_kits', 'media-kits', 'media', 'events', 'clippings', 'coverage',
   'contacts', 'images', 'videos', 'movies', 'sounds', 'documents', 'live', 'search', 'feeds', 'pagefind', 'rss.xml', 'atom.xml', 'feed.json',
   'sitemap-index.xml', 'sitemap-0.xml', 'sitemap-news.xml', 'robots.txt', '404', 'index.html', 'favicon.ico', 'favicon.svg', 'icon-192.png', 'apple-touch-icon.png',
+  'llms.txt', 'llms-full.txt', '_search',
 ]);
 
 /** Sitemap files the build writes at the root: `sitemap-<n>.xml` (@astrojs/sitemap past 45,000 URLs), `sitemap-news-<n>.xml`. */
@@ -164,3 +166,8 @@ export const contactSegment = (contact: { id: number; name: string }): string =>
   return slug ? `${contact.id}-${slug}` : String(contact.id);
 };
 export const contactVcfHref = (contact: { id: number; name: string }): string => `/contacts/${contactSegment(contact)}.vcf`;
+
+export const llmsTxtHref = '/llms.txt';
+export const llmsFullTxtHref = '/llms-full.txt';
+/** A release's Markdown twin, in its page's own folder: `/123-slug/` → `/123-slug/index.md`. */
+export const markdownTwinHref = (release: { href: string }): string => `${release.href}index.md`;
