@@ -121,6 +121,14 @@ function itemOf(ctx: Context, release: Release): Promise<FeedItem> {
   return item;
 }
 
+/**
+ * A release as its feeds carry it (sanitized body with absolute URLs, summary, share image,
+ * PDF, tags): made once per build and shared with the Markdown twins (src/lib/llms.ts).
+ */
+export async function releaseFeedItem(release: Release, siteUrl: URL): Promise<FeedItem> {
+  return itemOf(contextOf(await getSite(), siteUrl), release);
+}
+
 function contextOf(site: SiteData, siteUrl: URL): Context {
   return {
     site,

@@ -38,6 +38,12 @@ export function hasPicture(media: { sizes: Record<string, Rendition> } | null | 
   return !!media && Object.keys(media.sizes).length > 0;
 }
 
+/** A release's featured pictures, less those its body already shows inline (the page does not repeat them). */
+export function featuredOutsideBody<M extends { sizes: Record<string, Rendition> }>(release: { body_html: string; featured_images: readonly M[] }): M[] {
+  const inBody = (m: M) => Object.values(m.sizes).some((r) => release.body_html.includes(r.url));
+  return release.featured_images.filter((m) => hasPicture(m) && !inBody(m));
+}
+
 const FILE_NAME = /\.(jpe?g|png|gif|webp|avif|tiff?|heic|bmp)$/i;
 const CAMERA_NAME = /^(dsc|img|pxl|dcim|photo)[-_ ]?\d+/i;
 
