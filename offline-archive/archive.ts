@@ -10,19 +10,21 @@
  *                      (`PRESSROOM_SNAPSHOT=<out>/snapshot npm run build` rebuilds it)
  *   <out>.zip          the same folder, zipped
  *
- * Written beside `<out>` (the zip too) and swapped in only when complete: a
- * failed run leaves the previous archive as it was, and a folder that is not
- * an archive is never replaced.
+ * Written in a staging folder of the project (the zip beside `<out>`) and
+ * swapped in only when complete (scripts/staged-output.ts): a failed run
+ * leaves the previous archive as it was, and a folder that is not an archive
+ * is never replaced. The caller holds the build locks (scripts/build-lock.ts).
  */
-import { cp, mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { cp, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { build } from 'astro';
+import { build, type AstroIntegration } from 'astro';
 import { loadConfig } from '../content-loaders/config.ts';
 import { readManifest } from '../content-loaders/snapshot/manifest.ts';
 import { recordSnapshot } from '../content-loaders/snapshot/record-press-room.ts';
 import { createGuardedOpener } from '../image-pipeline/index.ts';
 import { zipFiles } from '../image-pipeline/zip.ts';
-import { assertReplaceable, swapIn } from '../scripts/staged-output.ts';
+import { checkSite, plannedOutput } from '../scripts/site-check.ts';
+import { assertReplaceable, createStaging, publish, removeFolder, runId, sweepBeside } from '../scripts/staged-output.ts';
 import { relativeLinks } from './relative-links.ts';
 import { writeSearchIndex, type SearchIndexReport } from '../src/search/index-files.ts';
 import { formatBytes } from '../content-loaders/format-bytes.ts';
@@ -50,11 +52,12 @@ const ARCHIVE_SIGNATURE = ['index.html', 'site', path.join('snapshot', 'manifest
 
 export async function makeArchive({ root, out, snapshot, env, log }: ArchiveOptions): Promise<ArchiveResult> {
   await assertReplaceable(out, ARCHIVE_SIGNATURE);
-  const staging = `${out}.building`;
+  const id = runId();
+  for (const note of [...(await sweepBeside(out)), ...(await sweepBeside(`${out}.zip`))]) log(`archive: ${note}`);
+  // Inside the project: Astro's prerender chunks resolve node_modules from the output folder.
+  const staging = await createStaging(root, id);
   const zip = `${out}.zip`;
-  const zipStaging = `${zip}.building`;
-  await rm(staging, { recursive: true, force: true });
-  await mkdir(staging, { recursive: true });
+  const zipStaging = `${zip}.incoming-${id}`;
   try {
     const snapshotDir = path.join(staging, 'snapshot');
     if (snapshot) {
@@ -76,27 +79,29 @@ export async function makeArchive({ root, out, snapshot, env, log }: ArchiveOpti
     }
 
     const siteDir = path.join(staging, 'site');
-    await buildFromSnapshot(root, snapshotDir, siteDir, env);
+    const planned = plannedOutput();
+    await buildFromSnapshot(root, snapshotDir, siteDir, env, planned.integration);
+    await checkSite(siteDir, planned.files());
     const { pages, search } = await openFromFolder(siteDir);
     log(`archive: search index of ${search.documents} pages (${search.languages.join(', ')}), ${search.files} files, ${formatBytes(search.bytes)}, ${search.ms} ms`);
     await writeFile(path.join(staging, 'index.html'), openerPage());
     const files = await zipFolder(staging, path.basename(out), zipStaging);
-    await swapIn(staging, out);
+    await publish(staging, out, id);
     await rename(zipStaging, zip);
     log(`archive: ${out} (${pages} pages made to open from the folder) and ${zip}`);
     return { pages, files, zip, zipBytes: (await stat(zip)).size };
   } finally {
-    await rm(staging, { recursive: true, force: true });
+    await removeFolder(staging);
     await rm(zipStaging, { force: true });
   }
 }
 
 /** The site from the snapshot alone: PRESSROOM_SNAPSHOT set for the build, as a user would. */
-async function buildFromSnapshot(root: string, snapshotDir: string, siteDir: string, env: NodeJS.ProcessEnv): Promise<void> {
+async function buildFromSnapshot(root: string, snapshotDir: string, siteDir: string, env: NodeJS.ProcessEnv, check: AstroIntegration): Promise<void> {
   const before = env.PRESSROOM_SNAPSHOT;
   env.PRESSROOM_SNAPSHOT = snapshotDir;
   try {
-    await build({ root, outDir: siteDir });
+    await build({ root, outDir: siteDir, integrations: [check] });
   } finally {
     if (before === undefined) delete env.PRESSROOM_SNAPSHOT;
     else env.PRESSROOM_SNAPSHOT = before;

@@ -3,41 +3,81 @@
  * archive (offline-archive/archive.ts): DIR/ with the site that opens from the
  * folder and the snapshot it was built from, and DIR.zip. Without --snapshot
  * (or PRESSROOM_SNAPSHOT) it records one from PRESSROOM_API_URL, or from the
- * bundled demo press room.
+ * bundled demo press room. Holds the same locks as a build.
  */
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { loadDotEnv } from '../content-loaders/dot-env.ts';
+import { loadConfig } from '../content-loaders/config.ts';
 import { formatBytes } from '../content-loaders/format-bytes.ts';
 import { closeEmbeddedApis, needsEmbeddedApi, startEmbeddedApi } from '../emulator/embedded.ts';
 import { makeArchive } from '../offline-archive/archive.ts';
+import { acquireLocks, buildLocks } from './build-lock.ts';
+import { EXIT, integerFlag, parseCommandLine, type CommandSpec } from './cli.ts';
 
-const USAGE = 'usage: npm run archive -- --out DIR [--snapshot SNAPSHOT]';
+const ARCHIVE_COMMAND: CommandSpec = {
+  name: 'archive',
+  summary: [
+    'Makes an offline press archive: DIR/site/ (the press room, opening from the folder with no server),',
+    'DIR/snapshot/ (what it was built from) and DIR.zip. Records a snapshot first unless one is given.',
+  ].join('\n'),
+  flags: {
+    out: { type: 'string', value: 'DIR', help: 'the archive folder (required); DIR.zip is written beside it' },
+    snapshot: { type: 'string', value: 'SNAPSHOT', help: 'archive this recorded snapshot instead of recording one (default: PRESSROOM_SNAPSHOT)' },
+    wait: { type: 'string', value: 'SECONDS', help: 'how long to wait for a build of this project or folder to finish (default 600)' },
+  },
+  variables: {
+    PRESSROOM_API_URL: 'the Newsroom API to record (none: the demo press room)',
+    PRESSROOM_ID: 'press room id or domain',
+    PRESSROOM_API_KEY: 'API key (never recorded)',
+    PRESSROOM_SNAPSHOT: 'a recorded snapshot to archive',
+    PRESSROOM_IMAGE_HOSTS: 'extra hosts media may come from',
+    PRESSROOM_CONCURRENCY: 'concurrent requests and downloads',
+  },
+};
+
 const root = path.resolve(import.meta.dirname, '..');
 loadDotEnv(root);
 process.env.ASTRO_TELEMETRY_DISABLED ??= '1';
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({ options: { out: { type: 'string' }, snapshot: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
-  if (values.help || !values.out) {
-    console.error(values.help ? USAGE : `archive: --out is required\n${USAGE}`);
-    return values.help ? 0 : 2;
+  const parsed = parseCommandLine(ARCHIVE_COMMAND);
+  if ('exit' in parsed) return parsed.exit;
+  const { values } = parsed;
+  let waitMs: number;
+  try {
+    if (typeof values.out !== 'string') throw new Error('--out is required');
+    waitMs = integerFlag('wait', values.wait, 600, 0, 86_400) * 1000;
+    loadConfig(process.env);
+  } catch (error) {
+    console.error(`archive: ${(error as Error).message}`);
+    return EXIT.usage;
   }
   const out = path.resolve(values.out);
-  const snapshot = values.snapshot ?? process.env.PRESSROOM_SNAPSHOT;
+  const given = typeof values.snapshot === 'string' ? values.snapshot : process.env.PRESSROOM_SNAPSHOT;
+  const snapshot = given ? path.resolve(given) : undefined;
+  process.chdir(root);
   const started = performance.now();
+  let locks;
+  try {
+    locks = await acquireLocks(buildLocks(root, out), { waitMs, command: 'archive', log: (line) => console.log(line) });
+  } catch (error) {
+    console.error(`archive: ${(error as Error).message}`);
+    return EXIT.failed;
+  }
   try {
     if (!snapshot && needsEmbeddedApi(process.env)) {
       const embedded = await startEmbeddedApi(process.env);
       console.log(`archive: no PRESSROOM_API_URL, archiving the demo press room ${embedded.emulator.pressroom.id}`);
     }
-    const result = await makeArchive({ root, out, snapshot: snapshot && path.resolve(snapshot), env: process.env, log: (line) => console.log(line) });
+    const result = await makeArchive({ root, out, snapshot, env: process.env, log: (line) => console.log(line) });
     console.log(`archive: ${result.files} files, ${result.pages} pages; ${result.zip} ${formatBytes(result.zipBytes)}; ${Math.round(performance.now() - started)} ms`);
-    return 0;
+    return EXIT.ok;
   } catch (error) {
     console.error(`archive failed: ${(error as Error).message.split('\n')[0]}`);
     console.error('the previous archive, if any, was left as it was.');
-    return 1;
+    return EXIT.failed;
+  } finally {
+    await locks.release();
   }
 }
 

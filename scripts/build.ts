@@ -1,53 +1,127 @@
 /**
- * `npm run build [-- --out DIR]`: builds the site into a staging folder next
- * to the output and only then swaps it in, so a build that cannot finish
- * leaves the previous site exactly as it was. Default output: `dist/`.
+ * `npm run build [-- --out DIR]`: builds the site in a staging folder of the
+ * project, checks it is complete, and only then swaps it in, so a build that
+ * cannot finish leaves the previous site exactly as it was. One build per
+ * project and per output folder at a time (build-lock.ts); a second one waits
+ * for the first. Default output: `dist/`.
  */
 import { existsSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { build } from 'astro';
+import { ConfigError, loadConfig } from '../content-loaders/config.ts';
+import { loadDotEnv } from '../content-loaders/dot-env.ts';
 import { closeEmbeddedApis } from '../emulator/embedded.ts';
+import { acquireLocks, buildLocks, type HeldLocks } from './build-lock.ts';
+import { EXIT, UsageError, integerFlag, parseCommandLine, type CommandSpec } from './cli.ts';
+import { checkSite, plannedOutput } from './site-check.ts';
 import { writeDataReport } from './data-report.ts';
-import { assertReplaceable, swapIn } from './staged-output.ts';
+import { assertReplaceable, createStaging, publish, removeFolder, removeFolderNow, runId, sweepBeside } from './staged-output.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 /** What every build of this site writes: an existing --out without them is not replaced. */
 const SITE_SIGNATURE = ['index.html', '_astro'];
+const DEFAULT_WAIT_S = 600;
+
+const BUILD_COMMAND: CommandSpec = {
+  name: 'build',
+  summary: [
+    'Builds the static press room from the Newsroom API (or a snapshot) into --out. The site is built',
+    'in a staging folder and swapped in only when complete: a failed build leaves the previous site',
+    'exactly as it was. One build per project and output folder at a time; a second one waits.',
+  ].join('\n'),
+  flags: {
+    out: { type: 'string', value: 'DIR', help: 'where the site goes (default dist/ in the project); a new folder, an empty one or an earlier build' },
+    wait: { type: 'string', value: 'SECONDS', help: `how long to wait for another build of this project or folder to finish (default ${DEFAULT_WAIT_S}; 0: fail at once)` },
+  },
+  variables: {
+    PRESSROOM_API_URL: 'the Newsroom API base URL',
+    PRESSROOM_ID: 'press room id or domain',
+    PRESSROOM_API_KEY: 'API key (never printed or written)',
+    PRESSROOM_SNAPSHOT: 'build from a recorded snapshot folder instead, offline',
+    PRESSROOM_SITE_URL: 'public URL of the site (a path in it becomes the base)',
+    PRESSROOM_IMAGE_HOSTS: 'extra hosts images may come from',
+    PRESSROOM_CONCURRENCY: 'concurrent requests and downloads (default 8)',
+  },
+  notes: ['With no PRESSROOM_* variable at all it builds the bundled demo press room.'],
+};
+
 // Builds run in CI and cron jobs with no network; never phone home.
 process.env.ASTRO_TELEMETRY_DISABLED ??= '1';
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({ options: { out: { type: 'string' } } });
-  const out = path.resolve(values.out ?? path.join(root, 'dist'));
-  const staging = `${out}.building`;
+  const parsed = parseCommandLine(BUILD_COMMAND);
+  if ('exit' in parsed) return parsed.exit;
+  const { values } = parsed;
+  let waitMs: number;
   try {
+    waitMs = integerFlag('wait', values.wait, DEFAULT_WAIT_S, 0, 86_400) * 1000;
+  } catch (error) {
+    console.error(`build: ${(error as UsageError).message}`);
+    return EXIT.usage;
+  }
+  const out = path.resolve(typeof values.out === 'string' ? values.out : path.join(root, 'dist'));
+  // Astro writes its prerender chunks under the output folder and imports packages from there:
+  // only folders inside the working directory resolve this project's node_modules.
+  process.chdir(root);
+  loadDotEnv(root);
+  try {
+    loadConfig(process.env);
     await assertReplaceable(out, SITE_SIGNATURE);
   } catch (error) {
     console.error(`build: ${(error as Error).message}`);
-    return 2;
+    return EXIT.usage;
   }
-  await rm(staging, { recursive: true, force: true });
+
+  let locks: HeldLocks;
   try {
-    await build({ root, outDir: staging });
+    locks = await acquireLocks(buildLocks(root, out), { waitMs, command: 'build', log: (line) => console.log(line) });
   } catch (error) {
-    await writeDataReport(out).catch(() => undefined);
-    console.error(`\nbuild failed: ${(error as Error).message.split('\n')[0]}`);
-    console.error(existsSync(out) ? `${path.relative(root, out) || out} was left exactly as it was.` : 'nothing was written.');
-    await rm(staging, { recursive: true, force: true });
-    return 1;
+    console.error(`build: ${(error as Error).message}`);
+    return EXIT.failed;
   }
-  const report = await writeDataReport(out);
-  if (report) console.log(`data report: ${report}`);
+  const id = runId();
+  let staging: string | undefined;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (staging) removeFolderNow(staging);
+    console.error(`build: stopped by ${signal}; ${existsSync(out) ? `${out} was left exactly as it was` : 'no site was published'}`);
+    process.exit(128 + (signal === 'SIGINT' ? 2 : 15));
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
   try {
-    await swapIn(staging, out);
+    for (const note of await sweepBeside(out)) console.log(`build: ${note}`);
+    staging = await createStaging(root, id);
+    const planned = plannedOutput();
+    try {
+      await build({ root, outDir: staging, integrations: [planned.integration] });
+      await checkSite(staging, planned.files());
+      const report = await writeDataReport(out);
+      if (report) console.log(`data report: ${report}`);
+      locks.assertHeld();
+      await publish(staging, out, id);
+      return EXIT.ok;
+    } catch (error) {
+      await writeDataReport(out).catch(() => undefined);
+      console.error(`\nbuild failed: ${firstLine(error)}`);
+      console.error(existsSync(out) ? `${path.relative(root, out) || out} was left exactly as it was.` : `no site was published (${out} was not created).`);
+      return EXIT.failed;
+    } finally {
+      const left = await removeFolder(staging);
+      if (left) console.error(`build: could not remove the staging folder ${staging} (${firstLine(left)}); the next build removes it`);
+    }
   } catch (error) {
-    console.error(`build: the new site could not replace ${out} (${(error as Error).message}); the previous one was kept`);
-    await rm(staging, { recursive: true, force: true });
-    return 1;
+    if (error instanceof ConfigError) return EXIT.usage;
+    console.error(`build failed: ${firstLine(error)}`);
+    return EXIT.failed;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    await locks.release();
   }
-  return 0;
+}
+
+function firstLine(error: unknown): string {
+  return ((error as Error)?.message ?? String(error)).split('\n')[0]!;
 }
 
 try {

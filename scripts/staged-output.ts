@@ -1,11 +1,22 @@
 /**
- * Output written beside its final place and swapped in only when complete, so
- * a run that cannot finish leaves the previous output exactly as it was; and
- * never over a folder this tool did not write (`--out .` or `--out ~` must not
- * delete a project or a home folder).
+ * Output written away from its final place and swapped in only when complete,
+ * so a run that cannot finish leaves the previous output exactly as it was;
+ * and never over a folder this tool did not write (`--out .` or `--out ~`
+ * must not delete a project or a home folder).
+ *
+ * Each run stages in its own folder under `<project>/.building/` (Astro
+ * imports its prerender chunks from the output folder, so that folder must be
+ * inside the project to resolve `node_modules`). Publishing moves the staged
+ * folder beside the output (`<out>.incoming-<id>`: a rename, or a copy when
+ * the output is on another file system), then swaps it in with two renames
+ * on the output's own file system; the previous output is kept until the new
+ * one is in place. Leftovers of a run that was killed are cleared (or, for a
+ * swap cut between its two renames, the previous output is put back) by the
+ * next run, which holds the same locks (build-lock.ts).
  */
-import { existsSync, statSync } from 'node:fs';
-import { readdir, rename, rm } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { existsSync, rmSync, statSync } from 'node:fs';
+import { cp, mkdir, readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 
 /**
@@ -22,17 +33,95 @@ export async function assertReplaceable(out: string, signature: readonly string[
   }
 }
 
-/** Replaces `out` with the finished `staging` folder; if that fails, the previous output is put back. */
-export async function swapIn(staging: string, out: string): Promise<void> {
-  const previous = `${out}.previous`;
-  await rm(previous, { recursive: true, force: true });
-  const hadPrevious = existsSync(out);
-  if (hadPrevious) await rename(out, previous);
+/** A unique id for one run's staging and swap names. */
+export const runId = (): string => `${process.pid}-${randomBytes(4).toString('hex')}`;
+
+/** The project's staging area; only a run holding the project lock may touch it. */
+export const stagingArea = (root: string): string => path.join(root, '.building');
+
+/** A fresh staging folder for this run; leftovers of earlier runs are removed first (the caller holds the project lock). */
+export async function createStaging(root: string, id: string): Promise<string> {
+  const area = stagingArea(root);
+  for (const name of await readdir(area).catch(() => [] as string[])) await removeFolder(path.join(area, name));
+  const staging = path.join(area, id);
+  await mkdir(staging, { recursive: true });
+  return staging;
+}
+
+const INCOMING = '.incoming-';
+const PREVIOUS = '.previous-';
+
+/**
+ * Clears what killed runs left beside `out` (the caller holds the output lock): half-moved
+ * copies, and previous outputs. A previous output with no output (a swap cut between its two
+ * renames) is put back rather than removed.
+ */
+export async function sweepBeside(out: string): Promise<string[]> {
+  const dir = path.dirname(out);
+  const base = path.basename(out);
+  const names = await readdir(dir).catch(() => [] as string[]);
+  const notes: string[] = [];
+  const previous = names.filter((n) => n.startsWith(`${base}${PREVIOUS}`) || n === `${base}.previous`);
+  if (!existsSync(out) && previous.length > 0) {
+    await rename(path.join(dir, previous[0]!), out);
+    notes.push(`put back ${out} from an interrupted swap`);
+    previous.shift();
+  }
+  for (const name of [...previous, ...names.filter((n) => n.startsWith(`${base}${INCOMING}`) || n === `${base}.building`)]) {
+    await removeFolder(path.join(dir, name));
+    notes.push(`removed ${path.join(dir, name)} left by an interrupted run`);
+  }
+  return notes;
+}
+
+/** Moves the finished `staging` folder into `out`; on any failure the previous output stays (or is put back) and nothing is left beside it. */
+export async function publish(staging: string, out: string, id: string): Promise<void> {
+  const incoming = `${out}${INCOMING}${id}`;
+  const previous = `${out}${PREVIOUS}${id}`;
+  await mkdir(path.dirname(out), { recursive: true });
   try {
-    await rename(staging, out);
+    await rename(staging, incoming);
   } catch (error) {
-    if (hadPrevious) await rename(previous, out).catch(() => undefined);
+    if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+    // Another file system: copy beside the output first, so the swap itself is two renames.
+    try {
+      await cp(staging, incoming, { recursive: true, errorOnExist: true, force: false });
+    } catch (copyError) {
+      await removeFolder(incoming);
+      throw copyError;
+    }
+  }
+  const hadPrevious = existsSync(out);
+  try {
+    if (hadPrevious) await rename(out, previous);
+    try {
+      await rename(incoming, out);
+    } catch (error) {
+      if (hadPrevious) await rename(previous, out);
+      throw error;
+    }
+  } catch (error) {
+    await removeFolder(incoming);
     throw error;
   }
-  await rm(previous, { recursive: true, force: true });
+  await removeFolder(previous);
+}
+
+/** Removes a folder, retrying while something still finishes writing into it; never throws. Returns the error, if any. */
+export async function removeFolder(dir: string): Promise<Error | undefined> {
+  try {
+    await rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+    return undefined;
+  } catch (error) {
+    return error as Error;
+  }
+}
+
+/** The same, synchronously (from a signal handler, where nothing async runs any more). */
+export function removeFolderNow(dir: string): void {
+  try {
+    rmSync(dir, { recursive: true, force: true, maxRetries: 3, retryDelay: 100 });
+  } catch {
+    // the next run removes it
+  }
 }

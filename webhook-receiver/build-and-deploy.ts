@@ -30,7 +30,7 @@ export interface BuildAndDeploy {
   stop(): void;
 }
 
-const SUMMARY_LINE = /loaded \d+ collections|images: |search: |page\(s\) built|build failed|left exactly as it was|nothing was written/;
+const SUMMARY_LINE = /loaded \d+ collections|images: |search: |page\(s\) built|build failed|left exactly as it was|no site was published|waiting for another build|another build is running/;
 
 export function buildAndDeploy({ root, out, deployCommand, env, log, timeoutMs = 30 * 60_000 }: BuildAndDeployOptions): BuildAndDeploy {
   const children = new Set<ChildProcess>();

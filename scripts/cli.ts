@@ -1,0 +1,106 @@
+/**
+ * What every command does with its command line: `--help` prints what it
+ * does, its flags and the PRESSROOM_* variables it reads (exit 0); an unknown
+ * flag, a flag without its value or a stray argument prints one line and the
+ * usage (exit 2). One exit-code rule for all commands: 0 only when the output
+ * is complete, 1 for a run that failed, 2 for a usage or configuration error.
+ */
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+
+export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
+
+export interface Flag {
+  /** `--name VALUE` (string) or `--name` (boolean). */
+  type: 'string' | 'boolean';
+  /** Shown after the flag in the help, e.g. `DIR`. */
+  value?: string;
+  help: string;
+}
+
+export interface CommandSpec {
+  /** `build`, as in `npm run build`. */
+  name: string;
+  /** One or two lines: what the command does. */
+  summary: string;
+  flags: Record<string, Flag>;
+  /** PRESSROOM_* variables the command reads, each with a few words. */
+  variables: Record<string, string>;
+  /** Extra lines at the end of the help (examples). */
+  notes?: string[];
+}
+
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+export function usageLine(spec: CommandSpec): string {
+  const flags = Object.entries(spec.flags).map(([name, f]) => `[--${name}${f.type === 'string' ? ` ${f.value ?? 'VALUE'}` : ''}]`);
+  return `usage: npm run ${spec.name} --${flags.length ? ` ${flags.join(' ')}` : ''}`;
+}
+
+export function helpText(spec: CommandSpec): string {
+  const flagRows = Object.entries({ ...spec.flags, help: { type: 'boolean', help: 'print this help and exit' } as Flag }).map(([name, f]) => [
+    `--${name}${f.type === 'string' ? ` ${f.value ?? 'VALUE'}` : ''}`,
+    f.help,
+  ]);
+  const width = Math.max(...flagRows.map(([left]) => left!.length), ...Object.keys(spec.variables).map((v) => v.length));
+  const rows = (list: string[][]) => list.map(([left, right]) => `  ${left!.padEnd(width)}  ${right}`);
+  return [
+    usageLine(spec),
+    '',
+    spec.summary,
+    '',
+    'flags:',
+    ...rows(flagRows),
+    '',
+    'environment (or .env in the project):',
+    ...(Object.keys(spec.variables).length ? rows(Object.entries(spec.variables)) : ['  (none)']),
+    '',
+    'exit status: 0 done, 1 the run failed, 2 usage or configuration error',
+    ...(spec.notes?.length ? ['', ...spec.notes] : []),
+  ].join('\n');
+}
+
+/**
+ * The parsed flags, or an exit code when the command must stop here (help printed: 0;
+ * usage error printed: 2). Strict: unknown flags and stray arguments are errors.
+ */
+export function parseCommandLine(spec: CommandSpec, args: string[] = process.argv.slice(2)): { values: Record<string, string | boolean | undefined> } | { exit: number } {
+  const options: ParseArgsConfig['options'] = { help: { type: 'boolean', short: 'h' } };
+  for (const [name, flag] of Object.entries(spec.flags)) options[name] = { type: flag.type };
+  try {
+    const { values } = parseArgs({ args, options, strict: true, allowPositionals: false });
+    if (values.help) {
+      console.log(helpText(spec));
+      return { exit: EXIT.ok };
+    }
+    return { values: values as Record<string, string | boolean | undefined> };
+  } catch (error) {
+    console.error(`${spec.name}: ${oneLineArgError(error as Error)}`);
+    console.error(usageLine(spec));
+    console.error(`(npm run ${spec.name} -- --help for details)`);
+    return { exit: EXIT.usage };
+  }
+}
+
+/** node:util's parse errors, shortened to what the user typed wrong. */
+function oneLineArgError(error: Error): string {
+  const message = error.message.split('\n')[0]!;
+  const unknown = /^Unknown option '([^']+)'/.exec(message);
+  if (unknown) return `unknown flag ${unknown[1]}`;
+  const missing = /^Option '([^']+?)(?: <value>)?' argument missing/.exec(message);
+  if (missing) return `${missing[1]!.replace(/^-\w, /, '')} needs a value`;
+  const positional = /^Unexpected argument '([^']+)'/.exec(message);
+  if (positional) return `unexpected argument ${JSON.stringify(positional[1])} (flags start with --)`;
+  return message;
+}
+
+/** An integer flag within bounds; throws UsageError naming the flag. */
+export function integerFlag(name: string, value: string | boolean | undefined, fallback: number, min: number, max: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (typeof value !== 'string' || !/^\d+$/.test(value.trim()) || !Number.isInteger(n) || n < min || n > max) {
+    throw new UsageError(`--${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(value)}`);
+  }
+  return n;
+}
