@@ -128,6 +128,26 @@ describe('replay', () => {
       await rm(copy, { recursive: true, force: true });
     }
   });
+  it('checks every file when it opens: a truncated or missing media original stops it with a line naming the file', async () => {
+    const { openSnapshot } = await import('../../content-loaders/snapshot/replay.ts');
+    const copy = await mkdtemp(path.join(os.tmpdir(), 'snapshot-damaged-'));
+    try {
+      await cp(dir, copy, { recursive: true });
+      const manifest = await readManifest(copy);
+      const media = manifest.entries.find((e) => e.contentType?.startsWith('image/') && !e.url.includes('/v1/'))!;
+      const file = path.join(copy, 'files', media.sha256);
+      const good = await readFile(file);
+      await writeFile(file, good.subarray(0, good.length - 1));
+      await expect(openSnapshot(copy)).rejects.toThrow(new RegExp(`${media.sha256} for .* does not match its SHA-256 \\(${good.length - 1} bytes, ${good.length} recorded\\)`));
+      await rm(file);
+      await expect(openSnapshot(copy)).rejects.toThrow(new RegExp(`${media.sha256} for .* is missing; the snapshot is damaged, record it again`));
+      await writeFile(file, good);
+      await expect(openSnapshot(copy)).resolves.toMatchObject({ manifest: { format: 'pressroom-snapshot/1' } });
+    } finally {
+      await rm(copy, { recursive: true, force: true });
+    }
+  });
+
   it('loads the same entries with no socket opened', async () => {
     const connects: string[] = [];
     const original = net.Socket.prototype.connect;
