@@ -7,12 +7,13 @@
  * URL never holds a secret; the fingerprint keeps two API keys from ever
  * sharing an entry). File = one JSON header line + the raw body; the header
  * carries the body's length and SHA-256 so a damaged file reads as a miss.
- * Writes go to a temp file then `rename`, so a reader never sees half a file.
+ * Writes go to a temp file then `rename`, so a reader never sees half a file;
+ * temp files of a killed build are removed when the next build opens the cache.
  * Entries this build used are noted; `prune` removes those no build has used
  * for a while (content-loaders/cache-pruning.ts).
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pruneUnused, type PruneResult } from '../cache-pruning.ts';
 
@@ -63,6 +64,7 @@ export function createHttpCache(options: { dir: string; apiKey?: string }): Http
   let ready: Promise<unknown> | undefined;
   const fileFor = (url: string): string => path.join(dir, `${cacheEntryName(url, fingerprint)}.entry`);
   const used = new Set<string>();
+  void sweepInterruptedWrites(dir);
 
   return {
     dir,
@@ -116,4 +118,33 @@ export function createHttpCache(options: { dir: string; apiKey?: string }): Http
       return pruneUnused([dir], used, maxAgeMs);
     },
   };
+}
+
+const TEMP_FILE = /\.entry\.(\d+)\.[0-9a-f]+\.tmp$/;
+/** A temp file this old is left over whoever wrote it (a cache shared between machines). */
+const ABANDONED_MS = 24 * 60 * 60 * 1000;
+
+/** Removes temp files whose writer is gone: a process no longer running here, or a day old. Best effort. */
+export async function sweepInterruptedWrites(dir: string): Promise<number> {
+  let removed = 0;
+  for (const name of await readdir(dir).catch(() => [] as string[])) {
+    const match = TEMP_FILE.exec(name);
+    if (!match) continue;
+    const file = path.join(dir, name);
+    const info = await stat(file).catch(() => undefined);
+    if (!info) continue;
+    if (isRunning(Number(match[1])) && Date.now() - info.mtimeMs < ABANDONED_MS) continue;
+    await rm(file, { force: true }).then(() => removed++, () => undefined);
+  }
+  return removed;
+}
+
+function isRunning(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
