@@ -44,8 +44,15 @@ export async function startWebhookReceiver({ secret, queue, port = 0, host = '12
   const refuse = (res: ServerResponse, status: number, message: string) => reply(res, status, { error: { status, message } });
 
   async function receive(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const body = await readBody(req, maxBodyBytes);
-    if (body === null) return refuse(res, 413, `the body is over ${maxBodyBytes} bytes`);
+    const declared = Number(req.headers['content-length']);
+    const body = declared > maxBodyBytes ? null : await readBody(req, maxBodyBytes);
+    if (body === null) {
+      // The rest of the body is never read: close the connection, or the next request on it would
+      // be read from the middle of this body (and hang until the socket times out).
+      res.shouldKeepAlive = false;
+      res.setHeader('connection', 'close');
+      return refuse(res, 413, `the body is over ${maxBodyBytes} bytes`);
+    }
     const headers = {
       'webhook-id': String(req.headers['webhook-id'] ?? ''),
       'webhook-timestamp': String(req.headers['webhook-timestamp'] ?? ''),

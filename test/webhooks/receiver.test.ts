@@ -7,6 +7,7 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import http from 'node:http';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBuildQueue, type BuildOutcome } from '../../webhook-receiver/build-queue.ts';
@@ -136,6 +137,30 @@ describe('the receiver', () => {
     expect([get.status, get.headers.get('allow'), get.headers.get('content-type')]).toEqual([405, 'POST', 'application/json; charset=utf-8']);
     const big = 'x'.repeat(70 * 1024);
     expect((await deliver(big, signed('msg_big', big))).status).toBe(413);
+  });
+
+  it('closes the connection after a 413, so the next request on a kept-alive connection is answered', async () => {
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const post = (body: string) =>
+      new Promise<{ status: number; connection: string | undefined; sockets: number }>((resolve, reject) => {
+        const req = http.request(`${receiver.url}${WEBHOOK_PATH}`, { method: 'POST', agent, headers: { 'content-type': 'application/json' } }, (res) => {
+          res.resume();
+          res.on('end', () => resolve({ status: res.statusCode!, connection: res.headers.connection, sockets: socketsSeen.size }));
+        });
+        req.on('socket', (socket) => socketsSeen.add(socket));
+        req.on('error', reject);
+        req.end(body);
+      });
+    const socketsSeen = new Set<unknown>();
+    try {
+      const big = await post('x'.repeat(200 * 1024));
+      expect([big.status, big.connection]).toEqual([413, 'close']);
+      const next = await post(event('press_release.published'));
+      expect(next.status).toBe(401);
+      expect(next.sockets).toBe(2);
+    } finally {
+      agent.destroy();
+    }
   });
 });
 
