@@ -33,7 +33,8 @@ export interface LoaderRuntime {
   client: NewsroomClient;
   /** The fetch every download must use (the snapshot's in replay mode). */
   fetch: FetchLike;
-  mode: 'live' | 'snapshot';
+  /** `demo`: the bundled demo press room, reached in-process (emulator/embedded.ts). */
+  mode: 'live' | 'snapshot' | 'demo';
   /** Filled by each loader as it finishes; read by the end-of-sync summary. */
   reports: CollectionReport[];
   /** What the data policy did (warnings, skipped and non-public items), shared by every loader of the build. */
@@ -50,7 +51,9 @@ export interface RuntimeOptions {
 }
 
 const KEY = Symbol.for('pressroom-static.loader-runtime');
-type Holder = { [KEY]?: Promise<LoaderRuntime> };
+/** Set by emulator/embedded.ts when a build reads the bundled demo press room at a fixed origin. */
+const DEMO_UPSTREAM = Symbol.for('pressroom-static.demo-upstream');
+type Holder = { [KEY]?: Promise<LoaderRuntime>; [DEMO_UPSTREAM]?: { origin: string; fetch: FetchLike } };
 
 export async function createLoaderRuntime({ env = process.env, cacheDir }: RuntimeOptions): Promise<LoaderRuntime> {
   const config = loadConfig(env);
@@ -78,12 +81,16 @@ export async function createLoaderRuntime({ env = process.env, cacheDir }: Runti
   if (!config.pressroomId) {
     throw new ConfigError('PRESSROOM_ID', ['PRESSROOM_ID is not set: give the press room numeric id or domain']);
   }
+  const demo = (globalThis as Holder)[DEMO_UPSTREAM];
+  const upstream = demo && demo.origin === config.apiUrl ? demo.fetch : undefined;
   const client = createNewsroomClient({
     ...common,
     baseUrl: config.apiUrl,
     pressroomId: config.pressroomId,
     cacheDir: cacheDir ?? path.resolve('.cache', 'pressroom-http'),
+    ...(upstream ? { fetch: upstream } : {}),
   });
+  if (upstream) return { config, client, fetch: upstream, mode: 'demo', reports: [], ...policy, startedAt: performance.now() };
   return { config, client, fetch: (input, init) => fetch(input, init), mode: 'live', reports: [], ...policy, startedAt: performance.now() };
 }
 

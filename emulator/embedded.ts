@@ -1,10 +1,16 @@
 /**
- * The demo press room as the default upstream: when no API URL and no
- * snapshot are configured, the build and the snapshot command start the
- * emulator in-process on a free loopback port and point the loaders at it.
- * The clock is frozen at the demo instant, and a fixed port is preferred
- * (media URLs carry the origin), so every build sees the same data: unchanged
- * entries keep their digests and the HTTP cache answers with 304s.
+ * The demo press room as the default upstream: when nothing is configured,
+ * the build (and the snapshot and archive commands) start the emulator
+ * in-process on a loopback port and point the loaders at it. The clock is
+ * frozen at the demo instant, so every build sees the same data.
+ *
+ * For builds the demo is reached through a fixed origin (DEMO_ORIGIN) rather
+ * than its port: requests to it are sent to whatever loopback port the
+ * emulator got (4319 when free), and its answers name DEMO_ORIGIN, so media
+ * URLs, and with them the HTTP and image caches, do not depend on which port
+ * was free. The loaders' runtime finds that fetch on globalThis
+ * (DEMO_UPSTREAM); nothing is imported from the emulator by a build against a
+ * real API.
  */
 import { startEmulator, type RunningEmulator } from './server.ts';
 
@@ -12,6 +18,11 @@ export interface EmbeddedApi {
   emulator: RunningEmulator;
   close(): Promise<void>;
 }
+
+/** Where builds reach the demo press room, whatever port it listens on. `.invalid` never resolves anywhere else. */
+export const DEMO_ORIGIN = 'http://demo-press-room.invalid';
+/** The fetch a build's runtime uses for DEMO_ORIGIN: `{ origin, fetch }` on globalThis. */
+export const DEMO_UPSTREAM = Symbol.for('pressroom-static.demo-upstream');
 
 /** Preferred loopback port of the embedded demo API; any free port when it is taken. */
 const EMBEDDED_PORT = 4319;
@@ -21,8 +32,9 @@ export function needsEmbeddedApi(env: Record<string, string | undefined>): boole
 }
 
 const OPEN = Symbol.for('pressroom-static.embedded-apis');
-type Holder = { [OPEN]?: Set<EmbeddedApi> };
-const open = ((globalThis as Holder)[OPEN] ??= new Set());
+type Holder = { [OPEN]?: Set<EmbeddedApi>; [DEMO_UPSTREAM]?: { origin: string; fetch: typeof fetch } };
+const holder = globalThis as Holder;
+const open = (holder[OPEN] ??= new Set());
 
 /**
  * Closes every embedded API still running in this process. A build that
@@ -33,20 +45,27 @@ export async function closeEmbeddedApis(): Promise<void> {
   await Promise.all([...open].map((api) => api.close()));
 }
 
-/** Starts the demo API and sets PRESSROOM_API_URL / PRESSROOM_ID in `env` for the loaders. */
-export async function startEmbeddedApi(env: Record<string, string | undefined> = process.env): Promise<EmbeddedApi> {
+/**
+ * Starts the demo API and sets PRESSROOM_API_URL / PRESSROOM_ID in `env` for the loaders:
+ * DEMO_ORIGIN with `stableOrigin` (builds), else the emulator's own URL (recording a snapshot,
+ * which opens real connections).
+ */
+export async function startEmbeddedApi(env: Record<string, string | undefined> = process.env, { stableOrigin = false } = {}): Promise<EmbeddedApi> {
   const emulator = await startEmulator({ frozenClock: true, port: EMBEDDED_PORT }).catch((error: NodeJS.ErrnoException) => {
     if (error.code !== 'EADDRINUSE') throw error;
     return startEmulator({ frozenClock: true, port: 0 });
   });
-  env.PRESSROOM_API_URL = emulator.url;
+  const apiUrl = stableOrigin ? DEMO_ORIGIN : emulator.url;
+  env.PRESSROOM_API_URL = apiUrl;
   env.PRESSROOM_ID = String(emulator.pressroom.id);
+  if (stableOrigin) holder[DEMO_UPSTREAM] = { origin: DEMO_ORIGIN, fetch: viaOrigin(emulator.url) };
   const api: EmbeddedApi = {
     emulator,
     async close() {
       if (!open.delete(api)) return;
       await emulator.close();
-      if (env.PRESSROOM_API_URL === emulator.url) {
+      if (holder[DEMO_UPSTREAM]?.origin === apiUrl) delete holder[DEMO_UPSTREAM];
+      if (env.PRESSROOM_API_URL === apiUrl) {
         delete env.PRESSROOM_API_URL;
         delete env.PRESSROOM_ID;
       }
@@ -54,4 +73,22 @@ export async function startEmbeddedApi(env: Record<string, string | undefined> =
   };
   open.add(api);
   return api;
+}
+
+/** A fetch that sends DEMO_ORIGIN requests to `actual` and writes DEMO_ORIGIN back into its answers. */
+function viaOrigin(actual: string): typeof fetch {
+  const toActual = (url: string) => (url.startsWith(`${DEMO_ORIGIN}/`) ? `${actual}${url.slice(DEMO_ORIGIN.length)}` : url);
+  return async (input, init) => {
+    const url = input instanceof Request ? input.url : String(input);
+    const response = await fetch(toActual(url), init);
+    const headers = new Headers(response.headers);
+    const location = headers.get('location');
+    if (location?.startsWith(actual)) headers.set('location', `${DEMO_ORIGIN}${location.slice(actual.length)}`);
+    if (!/json/i.test(headers.get('content-type') ?? '') || response.status === 304) {
+      return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+    }
+    const text = (await response.text()).replaceAll(actual, DEMO_ORIGIN);
+    headers.delete('content-length');
+    return new Response(text, { status: response.status, statusText: response.statusText, headers });
+  };
 }

@@ -29,7 +29,7 @@ export default function pressroom(): AstroIntegration {
         const config = loadConfig(process.env);
         for (const warning of config.warnings) logger.warn(warning);
         if (needsEmbeddedApi(process.env)) {
-          embedded = await startEmbeddedApi(process.env);
+          embedded = await startEmbeddedApi(process.env, { stableOrigin: true });
           const { id, domain } = embedded.emulator.pressroom;
           logger.info(`no PRESSROOM_API_URL: building the demo press room ${id} (${domain}) from the bundled emulator`);
         }
