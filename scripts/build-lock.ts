@@ -40,7 +40,10 @@ export interface LockRequest {
 }
 
 /** Takes every lock in order, waiting up to `waitMs` in all; releases what it took if it cannot take the rest. */
-export async function acquireLocks(requests: readonly LockRequest[], { waitMs, log, command }: { waitMs: number; log: (line: string) => void; command: string }): Promise<HeldLocks> {
+export async function acquireLocks(
+  requests: readonly LockRequest[],
+  { waitMs, log, command, staleMs = STALE_MS }: { waitMs: number; log: (line: string) => void; command: string; staleMs?: number },
+): Promise<HeldLocks> {
   const started = Date.now();
   const releases: Array<() => Promise<void>> = [];
   let lost: Error | undefined;
@@ -51,15 +54,15 @@ export async function acquireLocks(requests: readonly LockRequest[], { waitMs, l
     for (const request of requests) {
       const lockPath = request.lockPath ?? `${request.target}.lock`;
       await mkdir(path.dirname(lockPath), { recursive: true });
-      let reported = Date.now();
+      let reported = 0; // say so at once, then every few seconds
       for (;;) {
         try {
           releases.push(
             await lockfile.lock(request.target, {
               realpath: false,
               lockfilePath: lockPath,
-              stale: STALE_MS,
-              update: REFRESH_MS,
+              stale: staleMs,
+              update: Math.min(REFRESH_MS, staleMs / 2),
               onCompromised: (error) => (lost ??= new Error(`lost the lock on ${request.label} (${error.message}); another build may have taken over`)),
             }),
           );

@@ -73,6 +73,18 @@ describe('building from a snapshot', () => {
     expect((failed as { stderr: string }).stderr).toMatch(/build failed: PRESSROOM_SNAPSHOT is not a readable snapshot.*\n.*left exactly as it was/);
     expect(await tree(path.join(tmp, 'a'))).toEqual(a);
 
+    // A snapshot whose media original was cut short stops the build before anything is built, with
+    // the image cache warm from the builds above (it once held the good bytes): named, exit 1, site kept.
+    const damaged = path.join(tmp, 'damaged-snapshot');
+    await cp(snapshot, damaged, { recursive: true });
+    const media = (await readManifest(damaged)).entries.find((e) => e.contentType?.startsWith('image/') && !e.url.includes('/v1/'))!;
+    const mediaFile = path.join(damaged, 'files', media.sha256);
+    await writeFile(mediaFile, (await readFile(mediaFile)).subarray(0, 1000));
+    const truncated = await run(node, ['scripts/build.ts', '--out', path.join(tmp, 'a')], { cwd: root, env: { ...offline, PRESSROOM_SNAPSHOT: damaged } }).catch((e: { code: number; stderr: string }) => e);
+    expect((truncated as { code: number }).code).toBe(1);
+    expect((truncated as { stderr: string }).stderr).toContain(`snapshot file ${mediaFile} for ${media.url} does not match its SHA-256 (1000 bytes, ${media.bytes} recorded)`);
+    expect(await tree(path.join(tmp, 'a'))).toEqual(a);
+
     // --out never replaces a folder that is not a built site (`--out .` must not delete a project).
     const project = path.join(tmp, 'a-project');
     await mkdir(project, { recursive: true });
@@ -82,6 +94,45 @@ describe('building from a snapshot', () => {
     expect((refused as { stderr: string }).stderr).toMatch(/already holds files this tool did not write \(no index\.html, _astro\)/);
     expect(await readdir(project)).toEqual(['package.json']);
   }, 600_000);
+
+  it('runs builds started 0, 1 and 5 s apart into one folder outside the project one at a time: the second (--wait 0) exits 1 with the lock line, the third waits and rebuilds the same bytes', async () => {
+    const out = path.join(tmp, 'overlap', 'site');
+    const env: NodeJS.ProcessEnv = { ...process.env };
+    for (const name of Object.keys(env)) if (name.startsWith('PRESSROOM_')) delete env[name];
+    const start = (args: string[]) => {
+      const child = spawn(node, ['scripts/build.ts', '--out', out, ...args], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      let output = '';
+      child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      const exited = new Promise<{ code: number | null; output: string }>((resolve) => child.once('close', (code) => resolve({ code, output })));
+      return Object.assign(exited, { started: () => output.length > 0 });
+    };
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    const first = start([]);
+    let firstRunning = true;
+    void first.then(() => (firstRunning = false));
+    await sleep(1000);
+    // Once the first one holds the locks (Astro has started and printed), a second one with --wait 0 gives up.
+    while (!first.started()) await sleep(100);
+    const second = await start(['--wait', '0']);
+    expect(second.code, second.output).toBe(1);
+    expect(second.output).toMatch(/^build: another build is running on .* \(lock .*\.lock\); try again when it has finished/m);
+    await sleep(4000);
+    const firstRunningAsThirdStarts = firstRunning;
+    const third = start([]);
+    const firstDone = await first;
+    expect(firstDone.code, firstDone.output).toBe(0);
+    const afterFirst = await tree(out);
+    expect(afterFirst['index.html']).toBeDefined();
+    const thirdDone = await third;
+    expect(thirdDone.code, thirdDone.output).toBe(0);
+    // It waited for the first one (unless that one had already finished when it started).
+    if (firstRunningAsThirdStarts) expect(thirdDone.output).toMatch(/^build: waiting for another build on .* to finish: \d+ s of at most 600 s$/m);
+    expect(await tree(out)).toEqual(afterFirst);
+    // Nothing left beside the site or in the project's staging area.
+    expect(await readdir(path.dirname(out))).toEqual(['site']);
+    expect(await readdir(path.join(root, '.building')).catch(() => [])).toEqual([]);
+  }, 900_000);
 
   it('makes an offline archive from the snapshot: the same pages, opening from a folder, with the snapshot and a zip', async () => {
     const out = path.join(tmp, 'archives', 'press-archive');
