@@ -35,10 +35,10 @@ export interface PressroomConfig {
   readonly webhookSecret: string | undefined;
   /** `PRESSROOM_DEPLOY_COMMAND`. */
   deployCommand: string | undefined;
-  /** `PRESSROOM_STRICT`: every data warning (a dropped field, a skipped item) fails the build. */
+  /** `PRESSROOM_STRICT`: every data warning fails the build. */
   strict: boolean;
-  /** Lines about PRESSROOM_* variables this contract does not know (likely typos). */
-  warnings: string[];
+  /** `PRESSROOM_CACHE_DIR`: where the HTTP and image caches live, as given; undefined = `.cache/` in the project. */
+  cacheDir: string | undefined;
 }
 
 export const CONFIG_VARIABLES = [
@@ -52,10 +52,13 @@ export const CONFIG_VARIABLES = [
   'PRESSROOM_WEBHOOK_SECRET',
   'PRESSROOM_DEPLOY_COMMAND',
   'PRESSROOM_STRICT',
+  'PRESSROOM_CACHE_DIR',
 ] as const;
 export type ConfigVariable = (typeof CONFIG_VARIABLES)[number];
 
 const SECRET_VARIABLES: ReadonlySet<string> = new Set(['PRESSROOM_API_KEY', 'PRESSROOM_WEBHOOK_SECRET']);
+/** Names this project sets for others (the receiver, for the deploy command) and never reads. */
+const SET_FOR_OTHERS: ReadonlySet<string> = new Set(['PRESSROOM_SITE_DIR']);
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -140,8 +143,14 @@ const schema = z.object({
     .refine((v) => !v.includes('\0'), { message: 'a shell command' })
     .optional(),
   PRESSROOM_STRICT: z
-    .enum(['1', '0', 'true', 'false'], { message: '1 (every data warning fails the build) or 0' })
+    .string()
+    .transform((v) => v.toLowerCase())
+    .refine((v) => ['1', 'true', '0', 'false'].includes(v), { message: '1 or true (on), 0 or false (off)' })
     .transform((v) => v === '1' || v === 'true')
+    .optional(),
+  PRESSROOM_CACHE_DIR: z
+    .string()
+    .refine((v) => !v.includes('\0'), { message: 'a folder path' })
     .optional(),
 });
 
@@ -185,6 +194,20 @@ function closest(name: string): string | undefined {
  * for the first wrong variable (in the order of the contract table).
  */
 export function loadConfig(env: Record<string, string | undefined> = process.env): PressroomConfig {
+  // A misspelt name would silently leave its setting at the default (a typo in PRESSROOM_API_URL
+  // would build the demo press room): unknown names are errors.
+  const unknown = Object.keys(env)
+    .filter((name) => name.startsWith('PRESSROOM_') && !(CONFIG_VARIABLES as readonly string[]).includes(name) && !SET_FOR_OTHERS.has(name))
+    .sort();
+  if (unknown.length > 0) {
+    throw new ConfigError(
+      unknown[0]!,
+      unknown.map((name) => {
+        const guess = closest(name);
+        return `${name} is not a pressroom-static setting${guess ? `; did you mean ${guess}?` : ''} (settings: ${CONFIG_VARIABLES.join(', ')})`;
+      }),
+    );
+  }
   const input: Record<string, string | undefined> = {};
   for (const name of CONFIG_VARIABLES) {
     const raw = env[name];
@@ -207,12 +230,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
 
   const v = result.data;
-  const warnings: string[] = [];
-  for (const name of Object.keys(env).sort()) {
-    if (!name.startsWith('PRESSROOM_') || (CONFIG_VARIABLES as readonly string[]).includes(name)) continue;
-    const guess = closest(name);
-    warnings.push(`${name} is not a pressroom-static setting${guess ? `; did you mean ${guess}?` : ''}`);
-  }
 
   const config = {
     apiUrl: v.PRESSROOM_API_URL,
@@ -223,9 +240,40 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     concurrency: v.PRESSROOM_CONCURRENCY ?? DEFAULT_CONCURRENCY,
     deployCommand: v.PRESSROOM_DEPLOY_COMMAND,
     strict: v.PRESSROOM_STRICT ?? false,
-    warnings,
+    cacheDir: v.PRESSROOM_CACHE_DIR,
   } as PressroomConfig;
   Object.defineProperty(config, 'apiKey', { value: v.PRESSROOM_API_KEY, enumerable: false });
   Object.defineProperty(config, 'webhookSecret', { value: v.PRESSROOM_WEBHOOK_SECRET, enumerable: false });
   return config;
+}
+
+/** Where a build reads its press room from. */
+export type Upstream = 'api' | 'snapshot' | 'demo';
+
+/** PRESSROOM_* variables with a value (empty counts as unset). */
+export function configuredNames(env: Record<string, string | undefined>): string[] {
+  return Object.keys(env)
+    .filter((name) => name.startsWith('PRESSROOM_') && !SET_FOR_OTHERS.has(name) && (env[name] ?? '').trim() !== '')
+    .sort();
+}
+
+/**
+ * The upstream the configuration asks for. The demo press room only when nothing at all is
+ * configured, or when asked for (`demo`): any other PRESSROOM_* variable without
+ * PRESSROOM_API_URL or PRESSROOM_SNAPSHOT is a configuration error, so a typo never publishes
+ * the fictional demo company in place of a real press room.
+ */
+export function upstreamOf(env: Record<string, string | undefined>, { demo = false } = {}): Upstream {
+  const config = loadConfig(env);
+  if (demo) return 'demo';
+  if (config.snapshotDir) return 'snapshot';
+  if (config.apiUrl) {
+    if (!config.pressroomId) throw new ConfigError('PRESSROOM_ID', ['PRESSROOM_ID is not set: give the press room numeric id or domain (PRESSROOM_API_URL is set)']);
+    return 'api';
+  }
+  const set = configuredNames(env);
+  if (set.length === 0) return 'demo';
+  throw new ConfigError('PRESSROOM_API_URL', [
+    `PRESSROOM_API_URL is not set, but ${set.join(', ')} ${set.length === 1 ? 'is' : 'are'}: set PRESSROOM_API_URL and PRESSROOM_ID (or PRESSROOM_SNAPSHOT) to build your press room, or use --demo for the demo press room`,
+  ]);
 }

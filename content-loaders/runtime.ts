@@ -46,7 +46,7 @@ export interface LoaderRuntime {
 
 export interface RuntimeOptions {
   env?: Record<string, string | undefined>;
-  /** Folder for the conditional-request cache (default `.cache/pressroom-http` in the working directory). */
+  /** Folder for the conditional-request cache (default `<PRESSROOM_CACHE_DIR or .cache>/pressroom-http` from the working directory). */
   cacheDir?: string;
 }
 
@@ -87,7 +87,7 @@ export async function createLoaderRuntime({ env = process.env, cacheDir }: Runti
     ...common,
     baseUrl: config.apiUrl,
     pressroomId: config.pressroomId,
-    cacheDir: cacheDir ?? path.resolve('.cache', 'pressroom-http'),
+    cacheDir: cacheDir ?? path.resolve(config.cacheDir ?? '.cache', 'pressroom-http'),
     ...(upstream ? { fetch: upstream } : {}),
   });
   if (upstream) return { config, client, fetch: upstream, mode: 'demo', reports: [], ...policy, startedAt: performance.now() };

@@ -27,8 +27,23 @@ export const DEMO_UPSTREAM = Symbol.for('pressroom-static.demo-upstream');
 /** Preferred loopback port of the embedded demo API; any free port when it is taken. */
 const EMBEDDED_PORT = 4319;
 
-export function needsEmbeddedApi(env: Record<string, string | undefined>): boolean {
-  return !env.PRESSROOM_API_URL && !env.PRESSROOM_SNAPSHOT;
+/** Variables that point a build at a press room; `--demo` clears them for its process. */
+const UPSTREAM_VARIABLES = ['PRESSROOM_API_URL', 'PRESSROOM_ID', 'PRESSROOM_API_KEY', 'PRESSROOM_SNAPSHOT'];
+const DEMO_REQUESTED = Symbol.for('pressroom-static.demo-requested');
+
+/** `--demo`: this process builds the demo press room whatever else is configured. */
+export function requestDemo(env: Record<string, string | undefined> = process.env): void {
+  for (const name of UPSTREAM_VARIABLES) delete env[name];
+  (globalThis as Record<symbol, unknown>)[DEMO_REQUESTED] = true;
+}
+
+export function demoRequested(): boolean {
+  return (globalThis as Record<symbol, unknown>)[DEMO_REQUESTED] === true;
+}
+
+/** True while this process builds the demo press room (pages mark themselves as a demo). */
+export function buildingDemo(): boolean {
+  return holder[DEMO_UPSTREAM] !== undefined;
 }
 
 const OPEN = Symbol.for('pressroom-static.embedded-apis');

@@ -2,8 +2,10 @@
  * Astro integration of the image pipeline:
  *
  * - `astro:config:done`: reads the real outDir, root and base from Astro's config (the build script
- *   builds into a staging folder), and points the pipeline at `<root>/.cache/images` and `<base>_media/`.
- * - `astro:build:start`: a fresh pipeline (fresh counters) for this build.
+ *   builds into a staging folder), and points the pipeline at `<PRESSROOM_CACHE_DIR or <root>/.cache>/images`
+ *   and `<base>_media/`.
+ * - `astro:build:start`: a fresh pipeline (fresh counters) for this build, and a progress line every
+ *   5 s while image work is pending (progress.ts).
  * - `astro:build:generated`: copies every output the pages asked for into `<outDir>/_media/`.
  * - `astro:build:done`: one summary line, always ending with the count of refused images, then one
  *   line per refused URL naming the pages that wanted it.
@@ -16,9 +18,12 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration, AstroIntegrationLogger } from 'astro';
+import { loadConfig } from '../content-loaders/config.ts';
 import { formatBytes } from '../content-loaders/format-bytes.ts';
 import { configureImagePipeline, currentImagePipeline, resetImagePipeline } from './index.ts';
 import { FORMAT_INFO } from './sniff.ts';
+import { createStats } from './stats.ts';
+import { PROGRESS_EVERY_MS, progressLine, type ProgressSample } from './progress.ts';
 
 export interface ImagePipelineIntegrationOptions {
   avif?: boolean;
@@ -42,6 +47,7 @@ export default function imagePipeline(options: ImagePipelineIntegrationOptions =
   let outDir = '';
   let cacheDir = '';
   let started = 0;
+  let ticker: ReturnType<typeof setInterval> | undefined;
   let logger: AstroIntegrationLogger | undefined;
   const log = {
     warn: (line: string) => (logger ? logger.warn(line) : console.warn(line)),
@@ -56,7 +62,7 @@ export default function imagePipeline(options: ImagePipelineIntegrationOptions =
       },
       'astro:config:done': ({ config }) => {
         outDir = fileURLToPath(config.outDir);
-        cacheDir = path.join(fileURLToPath(config.root), '.cache', 'images');
+        cacheDir = path.resolve(fileURLToPath(config.root), loadConfig(process.env).cacheDir ?? '.cache', 'images');
         const base = config.base.endsWith('/') ? config.base : `${config.base}/`;
         configureImagePipeline({ cacheDir, publicPath: `${base}${MEDIA_DIR}/`, avif: options.avif ?? false, log });
       },
@@ -80,13 +86,27 @@ export default function imagePipeline(options: ImagePipelineIntegrationOptions =
       'astro:build:start': () => {
         resetImagePipeline();
         started = performance.now();
+        let previous: ProgressSample = { at: started, stats: createStats() };
+        ticker = setInterval(() => {
+          void currentImagePipeline()
+            ?.then((pipeline) => {
+              const now = { at: performance.now(), stats: pipeline.stats() };
+              const line = progressLine(previous, now);
+              previous = now;
+              if (line && now.stats.encoded + now.stats.downloads + now.stats.notModified < now.stats.toEncode + now.stats.originals) log.info(line);
+            })
+            .catch(() => undefined);
+        }, PROGRESS_EVERY_MS);
+        ticker.unref();
       },
       'astro:build:generated': async () => {
+        clearInterval(ticker);
         const pipeline = await currentImagePipeline()?.catch(() => undefined);
         if (!pipeline) return;
         await pipeline.emit(path.join(outDir, MEDIA_DIR));
       },
       'astro:build:done': async ({ logger: l }) => {
+        clearInterval(ticker);
         const pipeline = await currentImagePipeline()?.catch(() => undefined);
         if (!pipeline) {
           l.info('images: no page asked for an image; 0 refused images');

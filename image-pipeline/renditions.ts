@@ -93,6 +93,7 @@ export function createRenditions({ store, stats, outputs, cpu, cores, maxPixels,
         if (await store.exists(store.outPath(o.name))) stats.reused++;
         else missing.push(o);
       }
+      stats.toEncode += missing.length;
       if (missing.length > 0) await inFlight(() => encode(src, p.geometry, missing));
     });
   }

@@ -171,6 +171,8 @@ export interface PipelineStats {
   sharpOps: number;
   /** Output files written (renditions). */
   encoded: number;
+  /** Output files found missing from the cache and queued for encoding (so far: pages ask as they render). */
+  toEncode: number;
   /** Output files found in the cache. */
   reused: number;
   /** Media-kit zips written (not found in the cache). */

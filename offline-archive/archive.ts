@@ -48,7 +48,7 @@ export interface ArchiveResult {
 }
 
 /** What every archive holds: an existing --out without them is not replaced. */
-const ARCHIVE_SIGNATURE = ['index.html', 'site', path.join('snapshot', 'manifest.json')];
+export const ARCHIVE_SIGNATURE = ['index.html', 'site', path.join('snapshot', 'manifest.json')];
 
 export async function makeArchive({ root, out, snapshot, env, log }: ArchiveOptions): Promise<ArchiveResult> {
   await assertReplaceable(out, ARCHIVE_SIGNATURE);

@@ -7,10 +7,12 @@
  */
 import path from 'node:path';
 import { loadDotEnv } from '../content-loaders/dot-env.ts';
-import { loadConfig } from '../content-loaders/config.ts';
+import { upstreamOf } from '../content-loaders/config.ts';
 import { formatBytes } from '../content-loaders/format-bytes.ts';
-import { closeEmbeddedApis, needsEmbeddedApi, startEmbeddedApi } from '../emulator/embedded.ts';
-import { makeArchive } from '../offline-archive/archive.ts';
+import { closeEmbeddedApis, demoRequested, requestDemo, startEmbeddedApi } from '../emulator/embedded.ts';
+import { assertSnapshotFolder } from '../content-loaders/snapshot/manifest.ts';
+import { ARCHIVE_SIGNATURE, makeArchive } from '../offline-archive/archive.ts';
+import { assertReplaceable } from './staged-output.ts';
 import { acquireLocks, buildLocks } from './build-lock.ts';
 import { EXIT, integerFlag, parseCommandLine, type CommandSpec } from './cli.ts';
 
@@ -21,9 +23,10 @@ const ARCHIVE_COMMAND: CommandSpec = {
     'DIR/snapshot/ (what it was built from) and DIR.zip. Records a snapshot first unless one is given.',
   ].join('\n'),
   flags: {
-    out: { type: 'string', value: 'DIR', help: 'the archive folder (required); DIR.zip is written beside it' },
+    out: { type: 'string', value: 'DIR', required: true, help: 'the archive folder (required); DIR.zip is written beside it' },
     snapshot: { type: 'string', value: 'SNAPSHOT', help: 'archive this recorded snapshot instead of recording one (default: PRESSROOM_SNAPSHOT)' },
     wait: { type: 'string', value: 'SECONDS', help: 'how long to wait for a build of this project or folder to finish (default 600)' },
+    demo: { type: 'boolean', help: 'archive the bundled demo press room (a fictional company)' },
   },
   variables: {
     PRESSROOM_API_URL: 'the Newsroom API to record (none: the demo press room)',
@@ -44,17 +47,22 @@ async function main(): Promise<number> {
   if ('exit' in parsed) return parsed.exit;
   const { values } = parsed;
   let waitMs: number;
+  let snapshot: string | undefined;
+  let demo = false;
   try {
-    if (typeof values.out !== 'string') throw new Error('--out is required');
+    if (typeof values.out !== 'string') throw new Error('--out DIR is required (where the archive goes)');
     waitMs = integerFlag('wait', values.wait, 600, 0, 86_400) * 1000;
-    loadConfig(process.env);
+    const given = typeof values.snapshot === 'string' ? values.snapshot : process.env.PRESSROOM_SNAPSHOT;
+    snapshot = given ? path.resolve(given) : undefined;
+    if (values.demo) requestDemo(process.env);
+    await assertReplaceable(path.resolve(values.out), ARCHIVE_SIGNATURE);
+    if (snapshot) await assertSnapshotFolder(snapshot, typeof values.snapshot === 'string' ? '--snapshot' : 'PRESSROOM_SNAPSHOT');
+    else demo = upstreamOf(process.env, { demo: demoRequested() }) === 'demo';
   } catch (error) {
     console.error(`archive: ${(error as Error).message}`);
     return EXIT.usage;
   }
   const out = path.resolve(values.out);
-  const given = typeof values.snapshot === 'string' ? values.snapshot : process.env.PRESSROOM_SNAPSHOT;
-  const snapshot = given ? path.resolve(given) : undefined;
   process.chdir(root);
   const started = performance.now();
   let locks;
@@ -65,9 +73,9 @@ async function main(): Promise<number> {
     return EXIT.failed;
   }
   try {
-    if (!snapshot && needsEmbeddedApi(process.env)) {
+    if (demo) {
       const embedded = await startEmbeddedApi(process.env);
-      console.log(`archive: no PRESSROOM_API_URL, archiving the demo press room ${embedded.emulator.pressroom.id}`);
+      console.log(`archive: DEMO: archiving the bundled demo press room ${embedded.emulator.pressroom.id} (a fictional company)`);
     }
     const result = await makeArchive({ root, out, snapshot, env: process.env, log: (line) => console.log(line) });
     console.log(`archive: ${result.files} files, ${result.pages} pages; ${result.zip} ${formatBytes(result.zipBytes)}; ${Math.round(performance.now() - started)} ms`);

@@ -8,9 +8,10 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { build } from 'astro';
-import { ConfigError, loadConfig } from '../content-loaders/config.ts';
+import { ConfigError, upstreamOf } from '../content-loaders/config.ts';
 import { loadDotEnv } from '../content-loaders/dot-env.ts';
-import { closeEmbeddedApis } from '../emulator/embedded.ts';
+import { closeEmbeddedApis, demoRequested, requestDemo } from '../emulator/embedded.ts';
+import { assertSnapshotFolder } from '../content-loaders/snapshot/manifest.ts';
 import { acquireLocks, buildLocks, type HeldLocks } from './build-lock.ts';
 import { EXIT, UsageError, integerFlag, parseCommandLine, type CommandSpec } from './cli.ts';
 import { checkSite, plannedOutput } from './site-check.ts';
@@ -32,6 +33,8 @@ const BUILD_COMMAND: CommandSpec = {
   flags: {
     out: { type: 'string', value: 'DIR', help: 'where the site goes (default dist/ in the project); a new folder, an empty one or an earlier build' },
     wait: { type: 'string', value: 'SECONDS', help: `how long to wait for another build of this project or folder to finish (default ${DEFAULT_WAIT_S}; 0: fail at once)` },
+    demo: { type: 'boolean', help: 'build the bundled demo press room (a fictional company, every page marked noindex and "demo")' },
+    strict: { type: 'boolean', help: 'fail on any data warning (a dropped field, a skipped item); same as PRESSROOM_STRICT=1' },
   },
   variables: {
     PRESSROOM_API_URL: 'the Newsroom API base URL',
@@ -41,8 +44,13 @@ const BUILD_COMMAND: CommandSpec = {
     PRESSROOM_SITE_URL: 'public URL of the site (a path in it becomes the base)',
     PRESSROOM_IMAGE_HOSTS: 'extra hosts images may come from',
     PRESSROOM_CONCURRENCY: 'concurrent requests and downloads (default 8)',
+    PRESSROOM_STRICT: '1: fail on any data warning instead of publishing the rest',
+    PRESSROOM_CACHE_DIR: 'where the HTTP and image caches live (default .cache/ in the project)',
   },
-  notes: ['With no PRESSROOM_* variable at all it builds the bundled demo press room.'],
+  notes: [
+    'With no PRESSROOM_* variable at all (in the environment or .env) it builds the bundled demo press room;',
+    'any PRESSROOM_* variable without PRESSROOM_API_URL or PRESSROOM_SNAPSHOT is a configuration error.',
+  ],
 };
 
 // Builds run in CI and cron jobs with no network; never phone home.
@@ -64,8 +72,15 @@ async function main(): Promise<number> {
   // only folders inside the working directory resolve this project's node_modules.
   process.chdir(root);
   loadDotEnv(root);
+  if (values.strict) process.env.PRESSROOM_STRICT = '1';
   try {
-    loadConfig(process.env);
+    if (values.demo) requestDemo(process.env);
+    const upstream = upstreamOf(process.env, { demo: demoRequested() });
+    if (upstream === 'demo') {
+      const why = values.demo ? '--demo was given' : 'no PRESSROOM_* variable is set';
+      console.log(`build: DEMO: building the bundled demo press room of a fictional company (${why}); every page is marked noindex and "demo". Set PRESSROOM_API_URL and PRESSROOM_ID to build yours.`);
+    }
+    if (upstream === 'snapshot') await assertSnapshotFolder(process.env.PRESSROOM_SNAPSHOT!);
     await assertReplaceable(out, SITE_SIGNATURE);
   } catch (error) {
     console.error(`build: ${(error as Error).message}`);
@@ -103,7 +118,7 @@ async function main(): Promise<number> {
     } catch (error) {
       await writeDataReport(out).catch(() => undefined);
       console.error(`\nbuild failed: ${firstLine(error)}`);
-      console.error(existsSync(out) ? `${path.relative(root, out) || out} was left exactly as it was.` : `no site was published (${out} was not created).`);
+      console.error(existsSync(out) ? `${out} was left exactly as it was.` : `no site was published (${out} was not created).`);
       return EXIT.failed;
     } finally {
       const left = await removeFolder(staging);

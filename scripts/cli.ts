@@ -15,11 +15,15 @@ export interface Flag {
   /** Shown after the flag in the help, e.g. `DIR`. */
   value?: string;
   help: string;
+  /** Shown without brackets in the usage line (the command checks it). */
+  required?: boolean;
 }
 
 export interface CommandSpec {
   /** `build`, as in `npm run build`. */
   name: string;
+  /** How it is run, when not `npm run <name> --`: e.g. `node bench/pages.ts`. */
+  invocation?: string;
   /** One or two lines: what the command does. */
   summary: string;
   flags: Record<string, Flag>;
@@ -34,8 +38,12 @@ export class UsageError extends Error {
 }
 
 export function usageLine(spec: CommandSpec): string {
-  const flags = Object.entries(spec.flags).map(([name, f]) => `[--${name}${f.type === 'string' ? ` ${f.value ?? 'VALUE'}` : ''}]`);
-  return `usage: npm run ${spec.name} --${flags.length ? ` ${flags.join(' ')}` : ''}`;
+  const flags = Object.entries(spec.flags).map(([name, f]) => {
+    const flag = `--${name}${f.type === 'string' ? ` ${f.value ?? 'VALUE'}` : ''}`;
+    return f.required ? flag : `[${flag}]`;
+  });
+  const invocation = spec.invocation ?? `npm run ${spec.name}${flags.length ? ' --' : ''}`;
+  return `usage: ${invocation}${flags.length ? ` ${flags.join(' ')}` : ''}`;
 }
 
 export function helpText(spec: CommandSpec): string {
@@ -78,7 +86,7 @@ export function parseCommandLine(spec: CommandSpec, args: string[] = process.arg
   } catch (error) {
     console.error(`${spec.name}: ${oneLineArgError(error as Error)}`);
     console.error(usageLine(spec));
-    console.error(`(npm run ${spec.name} -- --help for details)`);
+    console.error(`(${spec.invocation ?? `npm run ${spec.name} --`} --help for details)`);
     return { exit: EXIT.usage };
   }
 }

@@ -3,57 +3,84 @@
  * the webhook receiver for publish-triggered deploys. Verified deliveries
  * (PRESSROOM_WEBHOOK_SECRET) set off `npm run build` into --out, one build at a
  * time with bursts coalesced, then PRESSROOM_DEPLOY_COMMAND after each good
- * build. Ctrl-C stops taking deliveries and waits for a running build and
- * deploy to finish; a second Ctrl-C ends them.
+ * build. Ctrl-C (or SIGTERM) stops taking deliveries and waits for a running
+ * build and deploy to finish; a second one ends them.
  */
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { loadDotEnv } from '../content-loaders/dot-env.ts';
-import { ConfigError, loadConfig } from '../content-loaders/config.ts';
+import { loadConfig, upstreamOf } from '../content-loaders/config.ts';
 import { createBuildQueue } from '../webhook-receiver/build-queue.ts';
 import { buildAndDeploy } from '../webhook-receiver/build-and-deploy.ts';
 import { WEBHOOK_PATH, startWebhookReceiver } from '../webhook-receiver/server.ts';
+import { EXIT, integerFlag, parseCommandLine, type CommandSpec } from './cli.ts';
+import { assertReplaceable } from './staged-output.ts';
 
-const USAGE = 'usage: npm run webhooks -- [--port 8787] [--host 127.0.0.1] [--out dist] [--debounce-ms 1000]';
+const WEBHOOKS_COMMAND: CommandSpec = {
+  name: 'webhooks',
+  summary: [
+    'The webhook receiver for publish-triggered deploys: POST /webhooks takes Standard Webhooks deliveries',
+    'signed with PRESSROOM_WEBHOOK_SECRET; each verified one rebuilds the site into --out (one build at a',
+    'time, bursts coalesced), then runs PRESSROOM_DEPLOY_COMMAND. GET /healthz reports the queue.',
+    'SIGTERM or Ctrl-C: no more deliveries, the running build and deploy finish; a second one ends them.',
+  ].join('\n'),
+  flags: {
+    port: { type: 'string', value: 'PORT', help: 'port to listen on (default 8787; 0: any free port)' },
+    host: { type: 'string', value: 'HOST', help: 'address to listen on (default 127.0.0.1; put it behind your HTTPS proxy)' },
+    out: { type: 'string', value: 'DIR', help: 'where builds go (default dist/ in the project)' },
+    'debounce-ms': { type: 'string', value: 'MS', help: 'deliveries this close together share one build (default 1000)' },
+  },
+  variables: {
+    PRESSROOM_WEBHOOK_SECRET: 'whsec_... secret of the webhook subscription (required)',
+    PRESSROOM_DEPLOY_COMMAND: 'shell command run after each good build, with PRESSROOM_SITE_DIR set',
+    PRESSROOM_API_URL: 'and every other variable of npm run build, passed to each build',
+  },
+  notes: ['As a service, run node_modules/.bin/node scripts/webhooks.ts (not npm run) so SIGTERM reaches it: see README.'],
+};
+
 const root = path.resolve(import.meta.dirname, '..');
 loadDotEnv(root);
 
-function integer(name: string, value: string | undefined, fallback: number, min: number, max: number): number {
-  if (value === undefined) return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min || n > max) throw new ConfigError(`--${name}`, [`--${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(value)}`]);
-  return n;
-}
-
 async function main(): Promise<number> {
-  const { values } = parseArgs({
-    options: { port: { type: 'string' }, host: { type: 'string' }, out: { type: 'string' }, 'debounce-ms': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-  });
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
+  const parsed = parseCommandLine(WEBHOOKS_COMMAND);
+  if ('exit' in parsed) return parsed.exit;
+  const { values } = parsed;
+  let options;
+  try {
+    const config = loadConfig(process.env);
+    if (!config.webhookSecret) throw new Error('PRESSROOM_WEBHOOK_SECRET is not set: the receiver verifies every delivery with it (the whsec_… secret of your webhook subscription)');
+    // Every build would fail the same way: say so now, not in the log of each delivery.
+    upstreamOf(process.env);
+    const out = path.resolve(typeof values.out === 'string' ? values.out : path.join(root, 'dist'));
+    await assertReplaceable(out, ['index.html', '_astro']);
+    options = {
+      config,
+      out,
+      secret: config.webhookSecret,
+      port: integerFlag('port', values.port, 8787, 0, 65535),
+      debounceMs: integerFlag('debounce-ms', values['debounce-ms'], 1000, 0, 600_000),
+      host: typeof values.host === 'string' ? values.host : '127.0.0.1',
+    };
+  } catch (error) {
+    console.error(`webhooks: ${(error as Error).message}`);
+    return EXIT.usage;
   }
-  const config = loadConfig(process.env);
-  for (const warning of config.warnings) console.warn(`webhooks: ${warning}`);
-  if (!config.webhookSecret) {
-    console.error('webhooks: PRESSROOM_WEBHOOK_SECRET is not set: the receiver verifies every delivery with it (the whsec_… secret of your webhook subscription)');
-    return 2;
-  }
-  const out = path.resolve(values.out ?? path.join(root, 'dist'));
+  const { config, out } = options;
   const log = (line: string) => console.log(line);
   const builder = buildAndDeploy({ root, out, deployCommand: config.deployCommand, env: process.env, log });
   const queue = createBuildQueue({
     run: builder.run,
-    debounceMs: integer('debounce-ms', values['debounce-ms'], 1000, 0, 600_000),
+    debounceMs: options.debounceMs,
     onBuilt: (b) => log(`webhooks: ${b.ok ? 'done' : 'FAILED'}: ${b.summary} (${b.requests} ${b.requests === 1 ? 'delivery' : 'deliveries'})`),
   });
-  const receiver = await startWebhookReceiver({
-    secret: config.webhookSecret,
-    queue,
-    port: integer('port', values.port, 8787, 0, 65535),
-    host: values.host ?? '127.0.0.1',
-    log,
-  });
+  let receiver;
+  try {
+    receiver = await startWebhookReceiver({ secret: options.secret, queue, port: options.port, host: options.host, log });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === 'EADDRINUSE' ? 'is already in use (another receiver still running?)' : code === 'EACCES' ? 'needs privileges' : `cannot be used (${(error as Error).message})`;
+    console.error(`webhooks: port ${options.port} on ${options.host} ${why}; choose another with --port`);
+    return EXIT.failed;
+  }
   log(`webhooks: listening on ${receiver.url}${WEBHOOK_PATH} (status: ${receiver.url}/healthz); builds go to ${out}${config.deployCommand ? ', then PRESSROOM_DEPLOY_COMMAND' : ''}`);
 
   let signals = 0;
@@ -75,12 +102,12 @@ async function main(): Promise<number> {
   await Promise.race([queue.idle(), secondSignal]);
   // Forced: no further build may start (a pending one would, once the ended one reports).
   if (signals > 1) process.exit(130);
-  return 0;
+  return EXIT.ok;
 }
 
 try {
   process.exitCode = await main();
 } catch (error) {
-  console.error(`webhooks: ${(error as Error).message}`);
-  process.exitCode = error instanceof ConfigError ? 2 : 1;
+  console.error(`webhooks: ${(error as Error).message.split('\n')[0]}`);
+  process.exitCode = EXIT.failed;
 }

@@ -60,3 +60,12 @@ export async function readManifest(dir: string): Promise<Manifest> {
   }
   return parsed.data;
 }
+
+/** Throws one line unless `dir` holds a readable snapshot manifest (checked before a build starts). */
+export async function assertSnapshotFolder(dir: string, what = 'PRESSROOM_SNAPSHOT'): Promise<void> {
+  try {
+    await readManifest(path.resolve(dir));
+  } catch (error) {
+    throw new Error(`${what} is not a readable snapshot: ${(error as Error).message}`);
+  }
+}

@@ -1,17 +1,18 @@
 /**
  * The site's build integration: validates the configuration before anything
  * runs (a wrong value stops the build with one line naming the variable),
- * serves the bundled demo press room when no upstream is configured, fixes the
+ * serves the bundled demo press room when nothing at all is configured (or
+ * `--demo` asked for it; any other PRESSROOM_* alone is an error), fixes the
  * build's clock (src/lib/build-day.ts), prints the one-line loading summary, and
  * once every page is rendered writes the build record (the build's day) and removes
  * HTTP cache entries no build has used for 30 days.
  */
 import { writeFile } from 'node:fs/promises';
 import type { AstroIntegration } from 'astro';
-import { loadConfig } from '../../content-loaders/config.ts';
+import { upstreamOf } from '../../content-loaders/config.ts';
 import { getLoaderRuntime } from '../../content-loaders/runtime.ts';
 import { formatBytes } from '../../content-loaders/format-bytes.ts';
-import { needsEmbeddedApi, startEmbeddedApi, type EmbeddedApi } from '../../emulator/embedded.ts';
+import { demoRequested, startEmbeddedApi, type EmbeddedApi } from '../../emulator/embedded.ts';
 import { BUILD_RECORD_FILE, buildRecord, chooseBuildClock, fixBuildClock, renderedBuildDay } from '../lib/build-day.ts';
 
 const HTTP_CACHE_KEEP_DAYS = 30;
@@ -26,12 +27,10 @@ export default function pressroom(): AstroIntegration {
     name: 'pressroom-static',
     hooks: {
       'astro:config:setup': async ({ logger }) => {
-        const config = loadConfig(process.env);
-        for (const warning of config.warnings) logger.warn(warning);
-        if (needsEmbeddedApi(process.env)) {
+        if (upstreamOf(process.env, { demo: demoRequested() }) === 'demo') {
           embedded = await startEmbeddedApi(process.env, { stableOrigin: true });
           const { id, domain } = embedded.emulator.pressroom;
-          logger.info(`no PRESSROOM_API_URL: building the demo press room ${id} (${domain}) from the bundled emulator`);
+          logger.info(`building the DEMO press room ${id} (${domain}, a fictional company) from the bundled emulator; its pages are marked noindex and "demo"`);
         }
         // The demo is arranged around its emulator's frozen instant: built at that instant, it keeps its upcoming / live / past mix.
         fixBuildClock(chooseBuildClock(process.env, embedded?.emulator.store().clock.now().getTime()));

@@ -1,16 +1,17 @@
 /**
- * /robots.txt: honours the press room's noindex (Disallow: /) and lists the
- * sitemaps with absolute URLs (see src/lib/crawlers.ts).
+ * /robots.txt: honours the press room's noindex (Disallow: /; always for the
+ * demo press room) and lists the sitemaps with absolute URLs (see src/lib/crawlers.ts).
  */
 import type { APIRoute } from 'astro';
 import { getSite } from '../lib/data.ts';
+import { isDemoBuild } from '../lib/demo.ts';
 import { NEWS_SITEMAP_PATH, SITEMAP_INDEX_PATH, robotsTxt } from '../lib/crawlers.ts';
 
 export const GET: APIRoute = async ({ site: siteUrl }) => {
   if (!siteUrl) throw new Error('pressroom-static: robots.txt needs the site URL (PRESSROOM_SITE_URL)');
   const { pressroom } = await getSite();
   const body = robotsTxt({
-    noindex: pressroom.noindex,
+    noindex: pressroom.noindex || isDemoBuild(),
     nofollow: pressroom.nofollow,
     sitemaps: [SITEMAP_INDEX_PATH, NEWS_SITEMAP_PATH].map((path) => new URL(path, siteUrl).href),
   });

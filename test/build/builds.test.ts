@@ -69,8 +69,8 @@ describe('building from a snapshot', () => {
     // A build that cannot finish exits with an error and leaves the previous site exactly as it was.
     const broken = { ...offline, PRESSROOM_SNAPSHOT: path.join(tmp, 'no-such-snapshot') };
     const failed = await run(node, ['scripts/build.ts', '--out', path.join(tmp, 'a')], { cwd: root, env: broken, timeout: 120_000 }).catch((e: { code: number; stderr: string }) => e);
-    expect((failed as { code: number }).code).toBe(1);
-    expect((failed as { stderr: string }).stderr).toMatch(/build failed: PRESSROOM_SNAPSHOT is not a readable snapshot.*\n.*left exactly as it was/);
+    expect((failed as { code: number }).code).toBe(2);
+    expect((failed as { stderr: string }).stderr).toMatch(/^build: PRESSROOM_SNAPSHOT is not a readable snapshot: cannot read .*no-such-snapshot\/manifest\.json \(ENOENT\)\n$/);
     expect(await tree(path.join(tmp, 'a'))).toEqual(a);
 
     // A snapshot whose media original was cut short stops the build before anything is built, with
@@ -80,10 +80,15 @@ describe('building from a snapshot', () => {
     const media = (await readManifest(damaged)).entries.find((e) => e.contentType?.startsWith('image/') && !e.url.includes('/v1/'))!;
     const mediaFile = path.join(damaged, 'files', media.sha256);
     await writeFile(mediaFile, (await readFile(mediaFile)).subarray(0, 1000));
-    const truncated = await run(node, ['scripts/build.ts', '--out', path.join(tmp, 'a')], { cwd: root, env: { ...offline, PRESSROOM_SNAPSHOT: damaged } }).catch((e: { code: number; stderr: string }) => e);
-    expect((truncated as { code: number }).code).toBe(1);
-    expect((truncated as { stderr: string }).stderr).toContain(`snapshot file ${mediaFile} for ${media.url} does not match its SHA-256 (1000 bytes, ${media.bytes} recorded)`);
-    expect(await tree(path.join(tmp, 'a'))).toEqual(a);
+    // And the same with a cold cache (an empty PRESSROOM_CACHE_DIR).
+    const coldCache = await mkdtemp(path.join(tmp, 'cold-cache-'));
+    for (const cache of [{}, { PRESSROOM_CACHE_DIR: coldCache }]) {
+      const truncated = await run(node, ['scripts/build.ts', '--out', path.join(tmp, 'a')], { cwd: root, env: { ...offline, ...cache, PRESSROOM_SNAPSHOT: damaged } }).catch((e: { code: number; stderr: string }) => e);
+      expect((truncated as { code: number }).code).toBe(1);
+      expect((truncated as { stderr: string }).stderr).toContain(`snapshot file ${mediaFile} for ${media.url} does not match its SHA-256 (1000 bytes, ${media.bytes} recorded)`);
+      expect((truncated as { stderr: string }).stderr).toContain(`${path.join(tmp, 'a')} was left exactly as it was.`);
+      expect(await tree(path.join(tmp, 'a'))).toEqual(a);
+    }
 
     // --out never replaces a folder that is not a built site (`--out .` must not delete a project).
     const project = path.join(tmp, 'a-project');
@@ -95,12 +100,14 @@ describe('building from a snapshot', () => {
     expect(await readdir(project)).toEqual(['package.json']);
   }, 600_000);
 
-  it('runs builds started 0, 1 and 5 s apart into one folder outside the project one at a time: the second (--wait 0) exits 1 with the lock line, the third waits and rebuilds the same bytes', async () => {
+  it('runs demo builds started 0, 1 and 5 s apart into one folder outside the project one at a time: the second (--wait 0) exits 1 with the lock line, the third waits and rebuilds the same bytes; the first (cold cache) shows image progress and marks the demo', async () => {
     const out = path.join(tmp, 'overlap', 'site');
     const env: NodeJS.ProcessEnv = { ...process.env };
     for (const name of Object.keys(env)) if (name.startsWith('PRESSROOM_')) delete env[name];
+    // A cold cache of its own: the first build encodes every image, and its log (a pipe, not a TTY) must show progress.
+    env.PRESSROOM_CACHE_DIR = await mkdtemp(path.join(tmp, 'cold-cache-'));
     const start = (args: string[]) => {
-      const child = spawn(node, ['scripts/build.ts', '--out', out, ...args], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(node, ['scripts/build.ts', '--demo', '--out', out, ...args], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
       let output = '';
       child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
       child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -124,6 +131,16 @@ describe('building from a snapshot', () => {
     expect(firstDone.code, firstDone.output).toBe(0);
     const afterFirst = await tree(out);
     expect(afterFirst['index.html']).toBeDefined();
+    // The demo press room, said in the first line and marked on every page.
+    expect(firstDone.output.split('\n')[0]).toMatch(/^build: DEMO: building the bundled demo press room of a fictional company \(--demo was given\)/);
+    // Image progress every few seconds while pages render: done/asked for, rate, estimate, originals.
+    const progress = firstDone.output.match(/images: \d+\/\d+ files encoded so far \(\d+\.\d\/s[^)]*\), \d+ reused; \d+\/\d+ originals fetched/g) ?? [];
+    expect(progress.length, firstDone.output).toBeGreaterThan(1);
+    expect(firstDone.output).toMatch(/images: 148 originals \(148 downloaded, [^;]*; 0 not modified\), [1-9]\d* files encoded/);
+    const home = await readFile(path.join(out, 'index.html'), 'utf8');
+    expect(home).toContain('<meta name="robots" content="noindex, nofollow">');
+    expect(home).toMatch(/<p class="demo-note" role="note"[^>]*>Demo press room: a fictional company/);
+    expect(await readFile(path.join(out, 'robots.txt'), 'utf8')).toMatch(/^Disallow: \/$/m);
     const thirdDone = await third;
     expect(thirdDone.code, thirdDone.output).toBe(0);
     // It waited for the first one (unless that one had already finished when it started).
@@ -185,14 +202,15 @@ describe('building from a snapshot', () => {
     // A run that fails leaves the archive and its zip exactly as they were; a folder that is not an archive is never replaced.
     const zipBefore = await readFile(`${out}.zip`);
     const failed = await run(node, ['scripts/archive.ts', '--out', out, '--snapshot', path.join(tmp, 'no-such-snapshot')], { cwd: root, env }).catch((e: { code: number; stderr: string }) => e);
-    expect((failed as { code: number }).code).toBe(1);
-    expect((failed as { stderr: string }).stderr).toMatch(/archive failed: .*no-such-snapshot/);
+    expect((failed as { code: number }).code).toBe(2);
+    expect((failed as { stderr: string }).stderr).toMatch(/^archive: --snapshot is not a readable snapshot: cannot read .*no-such-snapshot/);
     expect(Object.fromEntries(Object.entries(await tree(out)).map(([file, hash]) => [file.split(path.sep).join('/'), hash]))).toEqual(folder);
     expect((await readFile(`${out}.zip`)).equals(zipBefore)).toBe(true);
     const project = path.join(tmp, 'not-an-archive');
     await mkdir(project, { recursive: true });
     await writeFile(path.join(project, 'notes.txt'), 'keep me');
     const refused = await run(node, ['scripts/archive.ts', '--out', project, '--snapshot', snapshot], { cwd: root, env }).catch((e: { code: number; stderr: string }) => e);
+    expect((refused as { code: number }).code).toBe(2);
     expect((refused as { stderr: string }).stderr).toMatch(/already holds files this tool did not write/);
     expect(await readFile(path.join(project, 'notes.txt'), 'utf8')).toBe('keep me');
 

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../content-loaders/config.ts';
+import { ConfigError, loadConfig, upstreamOf } from '../../content-loaders/config.ts';
 import { loadDotEnv } from '../../content-loaders/dot-env.ts';
 
 const KEY = 'sk_live_9f8e7d6c5b4a3210TOPSECRET';
@@ -36,7 +36,8 @@ describe('loadConfig defaults', () => {
       imageHosts: [],
       concurrency: 8,
       deployCommand: undefined,
-      warnings: [],
+      strict: false,
+      cacheDir: undefined,
     });
     expect(config.apiKey).toBeUndefined();
     expect(config.webhookSecret).toBeUndefined();
@@ -100,12 +101,47 @@ describe('loadConfig good values', () => {
     }
   });
 
-  it('warns about unknown PRESSROOM_* variables, with a guess', () => {
-    const config = loadConfig({ PRESSROOM_CONCURENCY: '4', PRESSROOM_SOMETHING_ELSE_ENTIRELY: 'x', HOME: '/root' });
-    expect(config.warnings).toEqual([
-      'PRESSROOM_CONCURENCY is not a pressroom-static setting; did you mean PRESSROOM_CONCURRENCY?',
-      'PRESSROOM_SOMETHING_ELSE_ENTIRELY is not a pressroom-static setting',
-    ]);
+  it('refuses unknown PRESSROOM_* variables, naming a likely meant one', () => {
+    const error = configError({ PRESSROOM_API_UR: 'https://api.example.com', PRESSROOM_SOMETHING_ELSE_ENTIRELY: 'x', HOME: '/root' });
+    expect(error.variable).toBe('PRESSROOM_API_UR');
+    expect(error.message).toMatch(/^PRESSROOM_API_UR is not a pressroom-static setting; did you mean PRESSROOM_API_URL\? \(settings: PRESSROOM_API_URL, /);
+    expect(error.problems[1]).toMatch(/^PRESSROOM_SOMETHING_ELSE_ENTIRELY is not a pressroom-static setting \(settings: /);
+    // Set by the webhook receiver for the deploy command: known, never read.
+    expect(() => loadConfig({ PRESSROOM_SITE_DIR: '/srv/site' })).not.toThrow();
+  });
+
+  it('PRESSROOM_STRICT: 1/true on, 0/false/empty off, anything else an error; PRESSROOM_CACHE_DIR as given', () => {
+    expect(['1', 'true', 'TRUE', '0', 'false', ''].map((v) => loadConfig({ PRESSROOM_STRICT: v }).strict)).toEqual([true, true, true, false, false, false]);
+    const error = configError({ PRESSROOM_STRICT: 'yes' });
+    expect(error.message).toBe('PRESSROOM_STRICT must be 1 or true (on), 0 or false (off), got "yes"');
+    expect(loadConfig({ PRESSROOM_CACHE_DIR: '/var/cache/press' }).cacheDir).toBe('/var/cache/press');
+  });
+});
+
+describe('which press room a build reads', () => {
+  it('builds the demo only when nothing at all is configured, or when asked for', () => {
+    expect(upstreamOf({ HOME: '/root', PRESSROOM_API_URL: '' })).toBe('demo');
+    expect(upstreamOf({ PRESSROOM_SITE_URL: 'https://press.example.com' }, { demo: true })).toBe('demo');
+    expect(upstreamOf({ PRESSROOM_API_URL: 'https://api.example.com', PRESSROOM_ID: '4201' })).toBe('api');
+    expect(upstreamOf({ PRESSROOM_SNAPSHOT: 'snap' })).toBe('snapshot');
+  });
+
+  it('is a one-line error naming what is missing when something else is set', () => {
+    // The cron typo: PRESSROOM_API_UR is caught as unknown first; with it fixed away, PRESSROOM_ID alone.
+    expect(() => upstreamOf({ PRESSROOM_API_UR: 'https://api.example.com', PRESSROOM_ID: '1234' })).toThrow(/PRESSROOM_API_UR is not a pressroom-static setting; did you mean PRESSROOM_API_URL\?/);
+    const alone = (() => {
+      try {
+        upstreamOf({ PRESSROOM_ID: '1234', PRESSROOM_SITE_URL: 'https://press.example.com' });
+      } catch (error) {
+        return error as ConfigError;
+      }
+      throw new Error('no error');
+    })();
+    expect(alone.variable).toBe('PRESSROOM_API_URL');
+    expect(alone.message).toBe(
+      'PRESSROOM_API_URL is not set, but PRESSROOM_ID, PRESSROOM_SITE_URL are: set PRESSROOM_API_URL and PRESSROOM_ID (or PRESSROOM_SNAPSHOT) to build your press room, or use --demo for the demo press room',
+    );
+    expect(() => upstreamOf({ PRESSROOM_API_URL: 'https://api.example.com' })).toThrow(/^PRESSROOM_ID is not set/);
   });
 });
 
