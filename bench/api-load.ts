@@ -11,19 +11,25 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { createNewsroomClient } from '../content-loaders/client/index.ts';
 import { SOURCES } from '../content-loaders/sources/index.ts';
 import { fetchOnlyContext } from '../content-loaders/sources/source.ts';
 import { startEmulator } from '../emulator/server.ts';
+import { parseCommandLine } from '../scripts/cli.ts';
 
-const { values } = parseArgs({
-  options: {
-    scale: { type: 'string', default: '2000' },
-    latency: { type: 'string', default: '40' },
-    concurrency: { type: 'string', default: '8' },
+const parsed = parseCommandLine({
+  name: 'bench',
+  invocation: 'node bench/api-load.ts',
+  summary: 'API loading against its ideal (requests × latency ÷ concurrency), with peak memory. Run as node bench/api-load.ts.',
+  flags: {
+    scale: { type: 'string', value: 'N', help: 'press releases in the emulated press room (default 2000)' },
+    latency: { type: 'string', value: 'MS', help: 'latency injected on every API route (default 40)' },
+    concurrency: { type: 'string', value: 'N', help: 'concurrent requests (default 8)' },
   },
+  variables: {},
 });
+if ('exit' in parsed) process.exit(parsed.exit);
+const values = { scale: '2000', latency: '40', concurrency: '8', ...parsed.values };
 const scale = Number(values.scale);
 const latencyMs = Number(values.latency);
 const concurrency = Number(values.concurrency);

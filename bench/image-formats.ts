@@ -9,11 +9,15 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { startEmulator } from '../emulator/server.ts';
 import { ENCODERS } from '../image-pipeline/encode.ts';
+import { parseCommandLine } from '../scripts/cli.ts';
 
 sharp.cache(false);
 sharp.concurrency(1);
 
 const emulator = await startEmulator({ frozenClock: true, cacheDir: path.join(os.tmpdir(), 'pressroom-static-test-media') });
+const parsed = parseCommandLine({ name: 'bench', invocation: 'node bench/image-formats.ts', summary: 'Encode time per rendition for WebP, AVIF, JPEG and PNG on this machine, from the demo originals. Run as node bench/image-formats.ts.', flags: {}, variables: {} });
+if ('exit' in parsed) process.exit(parsed.exit);
+
 try {
   const base = `${emulator.url}/v1/pressrooms/${emulator.pressroom.id}`;
   const list = (await (await fetch(`${base}/images?limit=6`)).json()) as { data: Array<{ sizes: Record<string, { url: string; width: string; height: string }> }> };

@@ -12,17 +12,25 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import pLimit from 'p-limit';
 import sharp from 'sharp';
 import { startEmulator } from '../emulator/server.ts';
+import { parseCommandLine } from '../scripts/cli.ts';
 import { mediaOriginalUrls } from '../content-loaders/media-urls.ts';
 import { ENCODERS, type OutputFormat } from '../image-pipeline/encode.ts';
 import { createImagePipeline, type MediaInput } from '../image-pipeline/index.ts';
 import { FORMAT_INFO } from '../image-pipeline/sniff.ts';
 import { createStore } from '../image-pipeline/store.ts';
 
-const { values } = parseArgs({ options: { scale: { type: 'string' } } });
+const parsed = parseCommandLine({
+  name: 'bench',
+  invocation: 'node bench/images.ts',
+  summary: 'The image pipeline cold and warm against bare sharp on the same inputs, with peak memory. Run as node bench/images.ts.',
+  flags: { scale: { type: 'string', value: 'N', help: 'press releases in the emulated press room (default 60)' } },
+  variables: {},
+});
+if ('exit' in parsed) process.exit(parsed.exit);
+const values = parsed.values as { scale?: string };
 const emulator = await startEmulator({ frozenClock: true, scale: values.scale ? Number(values.scale) : undefined, cacheDir: path.join(tmpdir(), 'pressroom-static-test-media') });
 const cacheDir = await mkdtemp(path.join(tmpdir(), 'pressroom-images-bench-'));
 let peak = 0;

@@ -11,6 +11,10 @@ import { mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promise
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { parseCommandLine } from '../scripts/cli.ts';
+
+const parsed = parseCommandLine({ name: 'bench', invocation: 'node bench/pages.ts', summary: 'Page rendering against its ideal: the demo site against bare Astro writing the same number of pages, with peak memory. Run as node bench/pages.ts.', flags: {}, variables: {} });
+if ('exit' in parsed) process.exit(parsed.exit);
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '..');
