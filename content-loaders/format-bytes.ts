@@ -1,6 +1,19 @@
-/** Byte counts for progress lines and messages: `512 B`, `8.0 kB`, `2.4 MB`. */
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} kB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+/**
+ * The one byte formatter of the project (log lines, error messages, download
+ * labels on pages): decimal units (1 kB = 1000 bytes, as file managers and
+ * browsers show them), at most one decimal: `512 B`, `3.9 kB`, `2.4 MB`.
+ * Pages pass their language for the number format (`2,4 MB` in German).
+ */
+import prettyBytes from 'pretty-bytes';
+
+export function formatBytes(bytes: number, locale?: string): string {
+  const options = { maximumFractionDigits: 1 } as const;
+  if (locale) {
+    try {
+      return prettyBytes(bytes, { ...options, locale });
+    } catch {
+      // a language tag Intl does not know: the plain format
+    }
+  }
+  return prettyBytes(bytes, options);
 }

@@ -1,32 +1,9 @@
 /** Small formatting helpers for numbers and contact details. */
+import { formatBytes } from '../../content-loaders/format-bytes.ts';
 
-/** "11.4 MB" in the page language. */
+/** "11.4 MB" in the page language: the project's one byte formatter (content-loaders/format-bytes.ts). */
 export function formatFileSize(bytes: number, lang: string): string {
-  const units = ['byte', 'kilobyte', 'megabyte', 'gigabyte'] as const;
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1000 && unit < units.length - 1) {
-    value /= 1000;
-    unit++;
-  }
-  const format = sizeFormat(lang, units[unit]!, unit === 0 ? 0 : 1);
-  return format ? format.format(value) : `${value.toFixed(unit === 0 ? 0 : 1)} ${['B', 'kB', 'MB', 'GB'][unit]}`;
-}
-
-const sizeFormats = new Map<string, Intl.NumberFormat | null>();
-/** One formatter per language and unit (pages format many sizes); null for a language Intl refuses. */
-function sizeFormat(lang: string, unit: string, digits: number): Intl.NumberFormat | null {
-  const key = `${lang} ${unit}`;
-  let format = sizeFormats.get(key);
-  if (format === undefined) {
-    try {
-      format = new Intl.NumberFormat(lang, { style: 'unit', unit, unitDisplay: 'short', maximumFractionDigits: digits });
-    } catch {
-      format = null;
-    }
-    sizeFormats.set(key, format);
-  }
-  return format;
+  return formatBytes(bytes, lang);
 }
 
 /** A `tel:` URL for a phone number as people write it ("+31 20 794 1139"), or null. */

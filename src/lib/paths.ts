@@ -23,6 +23,7 @@
  * `/live/<id>-<slug>`) stay reachable as redirect pages to where the item lives here
  * (src/lib/legacy-redirects.ts), so old links keep working.
  */
+import { transliterate } from 'transliteration';
 
 /** One path segment: letters, digits, `-`, `_`, `.`, `~`; never `.`/`..`, never starting with a dot. */
 const SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._~-]*$/;
@@ -100,9 +101,14 @@ export function itemSegment(item: { id: number; permalink: string | null }): str
   return ok ? last : id;
 }
 
-/** ASCII slug of a name for file names: "Juda de Koning" → "juda-de-koning" (may be empty). */
+/**
+ * ASCII slug of a name for paths and file names: "Juda de Koning" → "juda-de-koning",
+ * "Søren Ødegård" → "soren-odegard", "Straße" → "strasse", "Иван" → "ivan", "王小明" →
+ * "wang-xiao-ming" (transliterated by the `transliteration` package; ASCII text passes through it
+ * unchanged, so ASCII names keep their slugs). May be empty (nothing letter-like at all).
+ */
 export function slugify(text: string, max = 60): string {
-  return text
+  return transliterate(text.normalize('NFC'))
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
     .toLowerCase()

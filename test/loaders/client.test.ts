@@ -550,7 +550,7 @@ describe('bounds: size, JSON, concurrency', () => {
     const mark = await logMark();
     const error = await failure(client({ maxResponseBytes: 1_000 }).list('press_releases'));
     expect(error).toMatchObject({ kind: 'too-large', attempts: 1, retryable: false });
-    expect(error.message).toMatch(/response body of [\d.]+ kB exceeds the cap of 1000 B — lower the page limit or raise maxResponseBytes/);
+    expect(error.message).toMatch(/response body of [\d.]+ kB exceeds the cap of 1 kB — lower the page limit or raise maxResponseBytes/);
     expect(await logSince(mark)).toHaveLength(1);
   });
 
@@ -567,7 +567,7 @@ describe('bounds: size, JSON, concurrency', () => {
     try {
       const error = await failure(createNewsroomClient({ baseUrl: tiny.url, pressroomId: 1, maxResponseBytes: 8 * 1024 }).get(''));
       expect(error.kind).toBe('too-large');
-      expect(error.message).toContain('more than 8.0 kB');
+      expect(error.message).toContain('more than 8.1 kB');
       expect(chunksWritten).toBeLessThan(1000);
     } finally {
       await tiny.close();
