@@ -8,11 +8,13 @@ import search from './src/integrations/search.ts';
 import siteIcons from './src/integrations/site-icons.ts';
 import { isLegacyPath } from './src/lib/paths.ts';
 import { loadDotEnv } from './content-loaders/dot-env.ts';
+import { loadConfig } from './content-loaders/config.ts';
 
 // The configuration contract's .env file, before anything reads PRESSROOM_* (the site URL just below).
 loadDotEnv(fileURLToPath(new URL('.', import.meta.url)));
 
-const site = (process.env.PRESSROOM_SITE_URL || 'http://localhost:4321').replace(/\/+$/, '');
+// Validated by the configuration contract (a URL without scheme is one line naming the variable, not Astro's "Invalid URL").
+const site = loadConfig(process.env).siteUrl;
 
 export default defineConfig({
   site,

@@ -68,6 +68,8 @@ async function main(): Promise<number> {
     return EXIT.usage;
   }
   const out = path.resolve(typeof values.out === 'string' ? values.out : path.join(root, 'dist'));
+  // A snapshot folder given in the environment is relative to where the command was started.
+  if (process.env.PRESSROOM_SNAPSHOT?.trim()) process.env.PRESSROOM_SNAPSHOT = path.resolve(process.env.PRESSROOM_SNAPSHOT.trim());
   // Astro writes its prerender chunks under the output folder and imports packages from there:
   // only folders inside the working directory resolve this project's node_modules.
   process.chdir(root);
