@@ -73,6 +73,8 @@ export async function createLoaderRuntime({ env = process.env, cacheDir }: Runti
       fetch: replay.fetch,
       retries: 0,
     });
+    // Recorded from the bundled demo press room: the site marks itself as a demo (src/lib/demo.ts).
+    if (replay.manifest.api.demo) (globalThis as Record<symbol, unknown>)[Symbol.for('pressroom-static.demo-build')] = true;
     return { config, client, fetch: replay.fetch, mode: 'snapshot', reports: [], ...policy, startedAt: performance.now() };
   }
   if (!config.apiUrl) {

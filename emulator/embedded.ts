@@ -41,13 +41,11 @@ export function demoRequested(): boolean {
   return (globalThis as Record<symbol, unknown>)[DEMO_REQUESTED] === true;
 }
 
-/** True while this process builds the demo press room (pages mark themselves as a demo). */
-export function buildingDemo(): boolean {
-  return holder[DEMO_UPSTREAM] !== undefined;
-}
+/** Set while this process builds the demo press room: pages mark themselves as a demo (src/lib/demo.ts). */
+const DEMO_BUILD = Symbol.for('pressroom-static.demo-build');
 
 const OPEN = Symbol.for('pressroom-static.embedded-apis');
-type Holder = { [OPEN]?: Set<EmbeddedApi>; [DEMO_UPSTREAM]?: { origin: string; fetch: typeof fetch } };
+type Holder = { [OPEN]?: Set<EmbeddedApi>; [DEMO_UPSTREAM]?: { origin: string; fetch: typeof fetch }; [DEMO_BUILD]?: boolean };
 const holder = globalThis as Holder;
 const open = (holder[OPEN] ??= new Set());
 
@@ -73,13 +71,19 @@ export async function startEmbeddedApi(env: Record<string, string | undefined> =
   const apiUrl = stableOrigin ? DEMO_ORIGIN : emulator.url;
   env.PRESSROOM_API_URL = apiUrl;
   env.PRESSROOM_ID = String(emulator.pressroom.id);
-  if (stableOrigin) holder[DEMO_UPSTREAM] = { origin: DEMO_ORIGIN, fetch: viaOrigin(emulator.url) };
+  if (stableOrigin) {
+    holder[DEMO_UPSTREAM] = { origin: DEMO_ORIGIN, fetch: viaOrigin(emulator.url) };
+    holder[DEMO_BUILD] = true;
+  }
   const api: EmbeddedApi = {
     emulator,
     async close() {
       if (!open.delete(api)) return;
       await emulator.close();
-      if (holder[DEMO_UPSTREAM]?.origin === apiUrl) delete holder[DEMO_UPSTREAM];
+      if (holder[DEMO_UPSTREAM]?.origin === apiUrl) {
+        delete holder[DEMO_UPSTREAM];
+        delete holder[DEMO_BUILD];
+      }
       if (env.PRESSROOM_API_URL === apiUrl) {
         delete env.PRESSROOM_API_URL;
         delete env.PRESSROOM_ID;

@@ -35,6 +35,8 @@ export interface ArchiveOptions {
   out: string;
   /** A recorded snapshot to archive; otherwise one is recorded from the configured API. */
   snapshot?: string | undefined;
+  /** The configured API is the bundled demo press room (the archive is marked as a demo). */
+  demo?: boolean;
   /** Read for the API settings and given PRESSROOM_SNAPSHOT for the build. */
   env: NodeJS.ProcessEnv;
   log: (line: string) => void;
@@ -50,7 +52,7 @@ export interface ArchiveResult {
 /** What every archive holds: an existing --out without them is not replaced. */
 export const ARCHIVE_SIGNATURE = ['index.html', 'site', path.join('snapshot', 'manifest.json')];
 
-export async function makeArchive({ root, out, snapshot, env, log }: ArchiveOptions): Promise<ArchiveResult> {
+export async function makeArchive({ root, out, snapshot, env, log, demo = false }: ArchiveOptions): Promise<ArchiveResult> {
   await assertReplaceable(out, ARCHIVE_SIGNATURE);
   const id = runId();
   for (const note of [...(await sweepBeside(out)), ...(await sweepBeside(`${out}.zip`))]) log(`archive: ${note}`);
@@ -70,6 +72,7 @@ export async function makeArchive({ root, out, snapshot, env, log }: ArchiveOpti
         config,
         out: snapshotDir,
         openMedia: createGuardedOpener({ apiUrl: config.apiUrl!, imageHosts: config.imageHosts }),
+        demo,
         log: (line) => log(`archive: ${line}`),
       });
       if (recorded.mediaFailures.length > 0) {

@@ -77,7 +77,7 @@ async function main(): Promise<number> {
       const embedded = await startEmbeddedApi(process.env);
       console.log(`archive: DEMO: archiving the bundled demo press room ${embedded.emulator.pressroom.id} (a fictional company)`);
     }
-    const result = await makeArchive({ root, out, snapshot, env: process.env, log: (line) => console.log(line) });
+    const result = await makeArchive({ root, out, snapshot, demo, env: process.env, log: (line) => console.log(line) });
     console.log(`archive: ${result.files} files, ${result.pages} pages; ${result.zip} ${formatBytes(result.zipBytes)}; ${Math.round(performance.now() - started)} ms`);
     return EXIT.ok;
   } catch (error) {

@@ -57,7 +57,7 @@ async function main(): Promise<number> {
     if (embedded) console.log(`snapshot: DEMO: recording the bundled demo press room ${embedded.emulator.pressroom.id} (a fictional company)`);
     // Media originals under the same host policy as a build's image downloads.
     const openMedia = createGuardedOpener({ apiUrl: config.apiUrl!, imageHosts: config.imageHosts });
-    const result = await recordSnapshot({ config, out, openMedia, log: (line) => console.log(`snapshot: ${line}`) });
+    const result = await recordSnapshot({ config, out, openMedia, demo, log: (line) => console.log(`snapshot: ${line}`) });
     console.log(
       `snapshot: wrote ${out}: ${result.apiResponses} API responses, ${result.mediaFiles} media originals` +
         `${result.mediaFailures.length ? ` (${result.mediaFailures.length} failed)` : ''}, ${formatBytes(result.bytes)} in ${Math.round(performance.now() - started)} ms`,

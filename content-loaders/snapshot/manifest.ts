@@ -22,7 +22,8 @@ export type ManifestEntry = z.infer<typeof manifestEntry>;
 
 export const manifest = z.object({
   format: z.literal(SNAPSHOT_FORMAT),
-  api: z.object({ baseUrl: z.string(), pressroomId: z.string() }),
+  /** `demo`: recorded from the bundled demo press room (a build from it is marked as a demo). */
+  api: z.object({ baseUrl: z.string(), pressroomId: z.string(), demo: z.boolean().optional() }),
   recordedAt: z.string(),
   entries: z.array(manifestEntry),
 });

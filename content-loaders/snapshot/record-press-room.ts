@@ -20,6 +20,8 @@ export interface RecordOptions {
   out: string;
   /** Progress lines. */
   log?: (line: string) => void;
+  /** The bundled demo press room: noted in the manifest, so builds from it are marked as a demo. */
+  demo?: boolean;
   /** Per media download (default 60 s). */
   mediaTimeoutMs?: number;
   /** How media originals are opened (default: the recorder's fetch, redirects followed unchecked). */
@@ -37,7 +39,7 @@ export interface RecordResult {
 
 const MEDIA_RETRIES: RetryPolicy = { retries: 2, baseDelayMs: 250, maxDelayMs: 5_000, retryAfterCapMs: 30_000, random: Math.random, sleep: defaultSleep };
 
-export async function recordSnapshot({ config, out, log = () => {}, mediaTimeoutMs = 60_000, openMedia }: RecordOptions): Promise<RecordResult> {
+export async function recordSnapshot({ config, out, log = () => {}, mediaTimeoutMs = 60_000, openMedia, demo = false }: RecordOptions): Promise<RecordResult> {
   if (!config.apiUrl || !config.pressroomId) throw new Error('recordSnapshot needs PRESSROOM_API_URL and PRESSROOM_ID');
   // A snapshot travels (offline archives pack it): it keeps only what is public, whatever the key could read.
   const now = publicationInstant();
@@ -90,7 +92,7 @@ export async function recordSnapshot({ config, out, log = () => {}, mediaTimeout
     ),
   );
 
-  const manifest = await recorder.save({ baseUrl: client.baseUrl, pressroomId: client.pressroomId }, new Date());
+  const manifest = await recorder.save({ baseUrl: client.baseUrl, pressroomId: client.pressroomId, ...(demo && { demo }) }, new Date());
   return {
     manifest,
     apiResponses,

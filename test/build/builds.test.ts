@@ -65,6 +65,9 @@ describe('building from a snapshot', () => {
     const [a, b] = [await tree(path.join(tmp, 'a')), await tree(path.join(tmp, 'b'))];
     expect(Object.keys(a).length).toBeGreaterThan(1);
     expect(b).toEqual(a);
+    // Recorded from the bundled demo: the snapshot says so, and a site built from it is marked as a demo too.
+    expect((await readManifest(snapshot)).api.demo).toBe(true);
+    expect(await readFile(path.join(tmp, 'a', 'index.html'), 'utf8')).toMatch(/<meta name="robots" content="noindex, nofollow">[\s\S]*<p class="demo-note"/);
 
     // A build that cannot finish exits with an error and leaves the previous site exactly as it was.
     const broken = { ...offline, PRESSROOM_SNAPSHOT: path.join(tmp, 'no-such-snapshot') };
