@@ -115,7 +115,12 @@ const schema = z.object({
     .string()
     .regex(/^[\x21-\x7e]+$/, { message: 'a single token of printable characters without spaces' })
     .optional(),
-  PRESSROOM_SITE_URL: httpUrl('an http:// or https:// URL (the public site, e.g. https://press.example.com)').default(DEFAULT_SITE_URL),
+  PRESSROOM_SITE_URL: httpUrl('an http:// or https:// URL (the public site, e.g. https://press.example.com)')
+    // Every page links root-absolute (/releases/): a site under a path would publish broken canonical URLs and links.
+    .refine((url) => new URL(url).pathname === '/', {
+      message: 'the root of its host, with no path (serving the site under a path is not supported yet: use its own host, e.g. https://press.example.com)',
+    })
+    .default(DEFAULT_SITE_URL),
   PRESSROOM_SNAPSHOT: z
     .string()
     .refine((v) => !v.includes('\0'), { message: 'a folder path' })

@@ -182,6 +182,10 @@ describe('loadConfig errors: one line naming the variable, the value and what is
   });
 
   it('PRESSROOM_SITE_URL', () => {
+    const underPath = configError({ PRESSROOM_SITE_URL: 'https://example.com/press/' });
+    expect(underPath.message).toBe(
+      'PRESSROOM_SITE_URL must be the root of its host, with no path (serving the site under a path is not supported yet: use its own host, e.g. https://press.example.com), got "https://example.com/press/"',
+    );
     const bad = configError({ PRESSROOM_SITE_URL: 'press.example.com' });
     expectOneLine(bad, 'PRESSROOM_SITE_URL');
     expect(bad.message).toContain('got "press.example.com"');
