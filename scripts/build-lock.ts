@@ -78,7 +78,10 @@ export async function acquireLocks(
         }
         if (Date.now() - reported >= REPORT_EVERY_MS) {
           reported = Date.now();
-          log(`${command}: waiting for another ${command} on ${request.label} to finish: ${Math.round(waited / 1000)} s of at most ${Math.round(waitMs / 1000)} s`);
+          log(
+            `${command}: waiting for another ${command} on ${request.label} to finish: ${Math.round(waited / 1000)} s of at most ${Math.round(waitMs / 1000)} s` +
+              ` (the lock of one that crashed is taken over ${Math.round(staleMs / 1000)} s after its last sign of life)`,
+          );
         }
         await new Promise((resolve) => setTimeout(resolve, Math.min(POLL_MS, Math.max(1, waitMs - waited))));
       }

@@ -147,7 +147,7 @@ describe('building from a snapshot', () => {
     const thirdDone = await third;
     expect(thirdDone.code, thirdDone.output).toBe(0);
     // It waited for the first one (unless that one had already finished when it started).
-    if (firstRunningAsThirdStarts) expect(thirdDone.output).toMatch(/^build: waiting for another build on .* to finish: \d+ s of at most 600 s$/m);
+    if (firstRunningAsThirdStarts) expect(thirdDone.output).toMatch(/^build: waiting for another build on .* to finish: \d+ s of at most 600 s \(the lock of one that crashed is taken over 60 s after its last sign of life\)$/m);
     expect(await tree(out)).toEqual(afterFirst);
     // Nothing left beside the site or in the project's staging area.
     expect(await readdir(path.dirname(out))).toEqual(['site']);
