@@ -4,22 +4,13 @@
  * characters): the item is published at a path made from its id and its
  * title instead, in the form the hosted newsroom uses (`/<id>-<slug>`).
  */
-import slugify from '@sindresorhus/slugify';
+import { slugify } from '../slug.ts';
 import type { Rescue } from './repair.ts';
 
-/** An ASCII slug of a title, transliterated ("Søren" → "soren"), at most `max` characters, possibly empty. */
+/** The slug of a title (content-loaders/slug.ts), at most `max` characters, possibly empty. */
 export function slugOf(title: unknown, max = 80): string {
-  if (typeof title !== 'string') return '';
-  return slugify(title, { customReplacements: CURRENCIES }).slice(0, max).replace(/-+$/, '');
+  return typeof title === 'string' ? slugify(title, max) : '';
 }
-
-/** Currency signs read as their codes ("€118 million" → `eur-118-million`), as the hosted newsroom's slugs have them. */
-const CURRENCIES: Array<[string, string]> = [
-  ['€', ' eur '],
-  ['£', ' gbp '],
-  ['$', ' usd '],
-  ['¥', ' jpy '],
-];
 
 /** `<id>-<slug of the title>`, or the id alone when the title gives no slug. */
 export function idSlug(item: Record<string, unknown>): string | undefined {

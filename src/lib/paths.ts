@@ -23,7 +23,7 @@
  * `/live/<id>-<slug>`) stay reachable as redirect pages to where the item lives here
  * (src/lib/legacy-redirects.ts), so old links keep working.
  */
-import { transliterate } from 'transliteration';
+import { slugify } from '../../content-loaders/slug.ts';
 
 /** One path segment: letters, digits, `-`, `_`, `.`, `~`; never `.`/`..`, never starting with a dot. */
 const SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._~-]*$/;
@@ -101,21 +101,8 @@ export function itemSegment(item: { id: number; permalink: string | null }): str
   return ok ? last : id;
 }
 
-/**
- * ASCII slug of a name for paths and file names: "Juda de Koning" → "juda-de-koning",
- * "Søren Ødegård" → "soren-odegard", "Straße" → "strasse", "Иван" → "ivan", "王小明" →
- * "wang-xiao-ming" (transliterated by the `transliteration` package; ASCII text passes through it
- * unchanged, so ASCII names keep their slugs). May be empty (nothing letter-like at all).
- */
-export function slugify(text: string, max = 60): string {
-  return transliterate(text.normalize('NFC'))
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .slice(0, max)
-    .replace(/^-+|-+$/g, '');
-}
+/** The project's one slug rule (content-loaders/slug.ts): transliterated ASCII, currency signs as codes. */
+export { slugify };
 
 /** First segments of the hosted newsroom's permalinks for items this site publishes under its own sections. */
 export const LEGACY_SECTIONS = ['media_kits', 'clippings', 'images', 'documents', 'movies', 'videos', 'sounds', 'live'] as const;

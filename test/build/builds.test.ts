@@ -150,7 +150,7 @@ describe('building from a snapshot', () => {
     if (firstRunningAsThirdStarts) expect(thirdDone.output).toMatch(/^build: waiting for another build on .* to finish: \d+ s of at most 600 s \(the lock of one that crashed is taken over 60 s after its last sign of life\)$/m);
     expect(await tree(out)).toEqual(afterFirst);
     // Nothing left beside the site or in the project's staging area.
-    expect(await readdir(path.dirname(out))).toEqual(['site']);
+    expect(await readdir(path.dirname(out))).toEqual(['site', 'site.data-report.json']);
     expect(await readdir(path.join(root, '.building')).catch(() => [])).toEqual([]);
   }, 900_000);
 

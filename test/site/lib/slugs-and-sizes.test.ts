@@ -45,3 +45,13 @@ describe('byte sizes', () => {
     expect(formatFileSize(2_435_510, 'not a language')).toBe('2.4 MB');
   });
 });
+
+describe('the one slug rule, for paths the site derives and paths the data policy makes safe', () => {
+  it('reads currency signs as their codes, as the hosted newsroom does, and leaves ASCII alone', async () => {
+    const { slugOf } = await import('../../../content-loaders/data-policy/safe-paths.ts');
+    expect(slugify('Northwind raises €118 million')).toBe('northwind-raises-eur-118-million');
+    expect(slugOf('Northwind raises €118 million')).toBe('northwind-raises-eur-118-million');
+    expect(slugOf('東京 2026')).toBe(slugify('東京 2026'));
+    expect(slugify('$3 off, 50% more')).toBe('3-off-50-more');
+  });
+});
