@@ -25,6 +25,7 @@ import { clickEveryLink, hasChromium, launchChromium, noChromium, pwnedMarker, s
 import { readManifest, sha256Hex } from '../../content-loaders/snapshot/manifest.ts';
 import { loadPages, urlsOf } from '../site/helpers.ts';
 import { buildDayTests, expectArchiveEventPhases } from './build-day.ts';
+import { dataPolicyBuildTests } from './data-policy-builds.ts';
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '..', '..');
@@ -384,3 +385,4 @@ describe('building from a snapshot', () => {
 });
 
 buildDayTests(() => ({ root, tmp, snapshot }));
+dataPolicyBuildTests(() => ({ root, tmp }));
