@@ -17,7 +17,7 @@ import { FLAWS, hiddenMarkers, startEmulator, type RunningEmulator } from '../..
 import { isPublic } from '../../../emulator/model/visibility.ts';
 import { TEST_MEDIA_CACHE } from '../../helpers/emulator.ts';
 import { UPSTREAM_OPTIONS } from '../global-setup.ts';
-import { elements, listFiles, loadPages, meta, type BuiltPage } from '../helpers.ts';
+import { elements, jsonLd, listFiles, loadPages, meta, type BuiltPage } from '../helpers.ts';
 
 const site = inject('upstreamSite');
 let api: RunningEmulator;
@@ -86,6 +86,9 @@ describe('what older answers carry', () => {
       expect(await readFile(vcf!, 'utf8')).toContain(`EMAIL;TYPE=INTERNET,WORK,PREF:${contact.email}`);
     }
     expect(contacts.html).toMatch(/href="tel:\+\d+"/);
+    const people = jsonLd(contacts.doc) as Array<{ '@type'?: string; email?: string; telephone?: string }>;
+    for (const contact of modelled) expect(people.find((p) => p['@type'] === 'Person' && p.email === contact.email), contact.name).toBeDefined();
+    expect(people.filter((p) => p['@type'] === 'Person').every((p) => typeof p.telephone === 'string')).toBe(true);
   });
 
   it('shows the logo it sends without dimensions, measured, in the header, og:image and the Organization JSON-LD', async () => {
@@ -97,6 +100,9 @@ describe('what older answers carry', () => {
     expect(Number(logo?.attribs.height)).toBeGreaterThan(0);
     expect(existsSync(path.join(site.dir, logo!.attribs.src!))).toBe(true);
     expect(meta(home.doc, 'og:image')).toMatch(/\/_media\//);
+    const logos = [...pages.values()].flatMap((p) => JSON.stringify(jsonLd(p.doc)).match(/"logo":(\{[^}]*\}|"[^"]*")/g) ?? []);
+    expect(logos.length).toBeGreaterThan(0);
+    for (const logoLd of logos) expect(logoLd).toMatch(/\/_media\/[0-9a-f]+-\d+x\d+\.(png|jpg)/);
   });
 
   it('lists clippings the API sends without a date', async () => {
