@@ -1,8 +1,11 @@
 /**
  * One feed, three formats: RSS 2.0 (with content:encoded, dc: and Media RSS),
- * Atom 1.0 (RFC 4287) and JSON Feed 1.1. Pure functions of a `Feed` (built by
- * src/lib/feeds.ts from the site data): same feed in, same bytes out; no clock
- * is read anywhere, the feed's `updated` is the newest item's date.
+ * Atom 1.0 (RFC 4287) and JSON Feed 1.1. Pure functions of a `Feed` (one
+ * document of a feed, cut by src/lib/feed-archives.ts from what src/lib/feeds.ts
+ * builds from the site data): same feed in, same bytes out; no clock is read
+ * anywhere, a document's `updated` is its newest item's date. The RFC 5005
+ * links between a feed's documents are `atom:link`s (RSS, in the Atom namespace)
+ * or `link`s (Atom) with `fh:archive` on archives; JSON Feed: see jsonFeed11.
  *
  * Every text goes through the XML writer (src/lib/xml.ts), which escapes it and
  * drops characters XML cannot carry; HTML content is the sanitized body with
@@ -76,14 +79,29 @@ export interface FeedUrls {
   json: string;
 }
 
+/**
+ * How a document is tied to the rest of its feed (RFC 5005 archived feeds; see
+ * src/lib/feed-archives.ts). URLs per format: each document links its own format.
+ */
+export interface FeedHistory {
+  /** An archive document (`fh:archive`): the set of its items does not change. */
+  archive: boolean;
+  /** The subscription document (on archives). */
+  current?: FeedUrls | undefined;
+  /** The archive just older than this document. */
+  prevArchive?: FeedUrls | undefined;
+  /** The archive just newer than this one (on archives but the newest). */
+  nextArchive?: FeedUrls | undefined;
+}
+
 export interface Feed {
-  /** Stable id of the feed (`urn:uuid:`). */
+  /** Stable id of the feed (`urn:uuid:`), the same in all its documents. */
   id: string;
   title: string;
   description: string;
   /** The HTML page this feed mirrors (absolute). */
   homeUrl: string;
-  /** Absolute URLs of this feed in each format. */
+  /** Absolute URLs of this document in each format. */
   urls: FeedUrls;
   language: string;
   /** The newest item's `updated` (or a fixed date from the data when empty): never the build time. */
@@ -94,7 +112,20 @@ export interface Feed {
   /** Absolute URL of the scheme for categories (the tags index). */
   categoryScheme: string;
   generator: string;
+  /** Newest first. An item whose `contentHtml` is empty is written with its summary only. */
   items: FeedItem[];
+  /** Links to the feed's other documents (none: a feed in one document). */
+  history?: FeedHistory | undefined;
+}
+
+/** RFC 5005's namespace (`fh:archive`). */
+const FEED_HISTORY_NS = 'http://purl.org/syndication/history/1.0';
+
+/** The RFC 5005 links of a document in one format, in a fixed order. */
+function historyLinks(history: FeedHistory | undefined, format: keyof FeedUrls): Array<{ rel: string; href: string }> {
+  if (!history) return [];
+  const links: Array<[string, FeedUrls | undefined]> = [['current', history.current], ['prev-archive', history.prevArchive], ['next-archive', history.nextArchive]];
+  return links.flatMap(([rel, urls]) => (urls ? [{ rel, href: urls[format] }] : []));
 }
 
 const FEED_TYPES = {
@@ -128,6 +159,8 @@ export function rss2(feed: Feed): string {
     el('atom:link', { href: feed.urls.rss, rel: 'self', type: FEED_TYPES.rss }),
     el('atom:link', { href: feed.urls.atom, rel: 'alternate', type: FEED_TYPES.atom }),
     el('atom:link', { href: feed.urls.json, rel: 'alternate', type: FEED_TYPES.json }),
+    ...historyLinks(feed.history, 'rss').map((l) => el('atom:link', { href: l.href, rel: l.rel, type: FEED_TYPES.rss })),
+    feed.history?.archive ? el('fh:archive') : null,
     feed.logo ? el('image', {}, textEl('url', feed.logo.url), textEl('title', feed.title), textEl('link', feed.homeUrl)) : null,
     ...feed.items.map((item) =>
       el(
@@ -160,6 +193,7 @@ export function rss2(feed: Feed): string {
         'xmlns:content': 'http://purl.org/rss/1.0/modules/content/',
         'xmlns:dc': 'http://purl.org/dc/elements/1.1/',
         'xmlns:media': 'http://search.yahoo.com/mrss/',
+        'xmlns:fh': feed.history?.archive ? FEED_HISTORY_NS : undefined,
       },
       channel,
     ),
@@ -171,7 +205,12 @@ export function atom1(feed: Feed): string {
   return xmlDocument(
     el(
       'feed',
-      { xmlns: 'http://www.w3.org/2005/Atom', 'xmlns:media': 'http://search.yahoo.com/mrss/', 'xml:lang': feed.language },
+      {
+        xmlns: 'http://www.w3.org/2005/Atom',
+        'xmlns:media': 'http://search.yahoo.com/mrss/',
+        'xmlns:fh': feed.history?.archive ? FEED_HISTORY_NS : undefined,
+        'xml:lang': feed.language,
+      },
       textEl('id', feed.id),
       textEl('title', feed.title),
       textEl('subtitle', feed.description),
@@ -180,6 +219,8 @@ export function atom1(feed: Feed): string {
       el('link', { rel: 'self', type: FEED_TYPES.atom, href: feed.urls.atom }),
       el('link', { rel: 'alternate', type: FEED_TYPES.rss, href: feed.urls.rss }),
       el('link', { rel: 'alternate', type: FEED_TYPES.json, href: feed.urls.json }),
+      ...historyLinks(feed.history, 'atom').map((l) => el('link', { rel: l.rel, type: FEED_TYPES.atom, href: l.href })),
+      feed.history?.archive ? el('fh:archive') : null,
       person(feed.author),
       textEl('generator', feed.generator),
       feed.logo ? textEl('logo', feed.logo.url) : null,
@@ -206,22 +247,34 @@ export function atom1(feed: Feed): string {
   );
 }
 
-/** JSON Feed 1.1 (https://www.jsonfeed.org/version/1.1/). */
+/**
+ * JSON Feed 1.1 (https://www.jsonfeed.org/version/1.1/). JSON Feed has no
+ * archives, only `next_url` ("the next n items"): it names the next older
+ * document, so a reader that pages walks the same path as `prev-archive`. The
+ * RFC 5005 links themselves are in a custom object, `_feed_history` (the spec's
+ * way to extend a feed: a leading `_`, an `about` URL, ignored by readers that
+ * do not know it): `archive`, `current`, `prev_archive`, `next_archive`.
+ */
 export function jsonFeed11(feed: Feed): string {
   const person = (p: FeedPerson) => ({ name: p.name, ...(p.url ? { url: p.url } : {}) });
+  const history = feed.history;
+  const links = Object.fromEntries(historyLinks(history, 'json').map((l) => [l.rel.replace('-', '_'), l.href]));
   const out = {
     version: 'https://jsonfeed.org/version/1.1',
     title: feed.title,
     home_page_url: feed.homeUrl,
     feed_url: feed.urls.json,
+    ...(history?.prevArchive ? { next_url: history.prevArchive.json } : {}),
     ...(feed.description ? { description: feed.description } : {}),
     authors: [person(feed.author)],
     language: feed.language,
+    ...(history ? { _feed_history: { about: 'https://www.rfc-editor.org/rfc/rfc5005#section-4', archive: history.archive, ...links } } : {}),
     items: feed.items.map((item) => ({
       id: item.id,
       url: item.url,
       title: item.title,
-      content_html: item.contentHtml,
+      // One of the two is required: an item over the document's byte budget keeps its summary.
+      ...(item.contentHtml ? { content_html: item.contentHtml } : { content_text: item.summary || item.title }),
       ...(item.summary ? { summary: item.summary } : {}),
       ...(item.image ? { image: item.image.url } : {}),
       date_published: rfc3339(item.published),

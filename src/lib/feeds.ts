@@ -1,10 +1,15 @@
 /**
- * The site's feeds: every release (never capped), per language and per tag,
- * each as RSS 2.0, Atom 1.0 and JSON Feed 1.1 (formats in feed-formats.ts).
+ * The site's feeds: all releases, per language and per tag, each as RSS 2.0,
+ * Atom 1.0 and JSON Feed 1.1 (formats in feed-formats.ts). Each feed is a
+ * subscription document with its newest releases and RFC 5005 archive documents
+ * with the rest, within a count and byte budget (feed-archives.ts):
  *
  *   /rss.xml  /atom.xml  /feed.json                          all releases
- *   /feeds/<lang>/rss.xml  …/atom.xml  …/feed.json           releases in one language (`/feeds/nl/rss.xml`)
- *   /feeds/tags/<slug>/rss.xml  …/atom.xml  …/feed.json      releases with one tag
+ *   /feeds/archive/<n>/rss.xml  …/atom.xml  …/feed.json      their archive n (1 = the oldest releases)
+ *   /feeds/<lang>/rss.xml  …                                 releases in one language (`/feeds/nl/rss.xml`)
+ *   /feeds/<lang>/archive/<n>/rss.xml  …
+ *   /feeds/tags/<slug>/rss.xml  …                            releases with one tag
+ *   /feeds/tags/<slug>/archive/<n>/rss.xml  …
  *
  * An item carries the release's full body, sanitized with the pages' allow-list
  * (sanitizeArticle, inline images through the image pipeline) and then made
@@ -20,7 +25,8 @@
 import { stat } from 'node:fs/promises';
 import { getImagePipeline, shareImage } from '../../image-pipeline/index.ts';
 import { getSite, pressroomUrl, tagsOf, type Release, type SiteData, type Tag } from './data.ts';
-import { FEED_FILES, FEED_FORMATS, absoluteUrls, stableId, type Feed, type FeedFile, type FeedImage, type FeedItem, type FeedPerson } from './feed-formats.ts';
+import { archiveCount, feedDocument } from './feed-archives.ts';
+import { FEED_FILES, FEED_FORMATS, absoluteUrls, stableId, type Feed, type FeedFile, type FeedImage, type FeedItem, type FeedPerson, type FeedUrls } from './feed-formats.ts';
 import { languageName, translator } from './i18n.ts';
 import { hasPicture, logoMedia, pdfDownload, type PictureSource } from './images.ts';
 import { inlineImageRewriter } from './inline-images.ts';
@@ -36,8 +42,11 @@ function feedFolder(scope: FeedScope): string {
   return `/feeds/tags/${tagSegment(scope.tag)}/`;
 }
 
-/** Site path of one feed file, e.g. `/feeds/nl/atom.xml`. */
-export const feedHref = (scope: FeedScope, file: FeedFile): string => `${feedFolder(scope)}${file}`;
+/** Site path of one feed file, e.g. `/feeds/nl/atom.xml`, or of one of its archives (`/feeds/nl/archive/3/atom.xml`). */
+export function feedHref(scope: FeedScope, file: FeedFile, archive: number | null = null): string {
+  if (archive === null) return `${feedFolder(scope)}${file}`;
+  return `${scope.kind === 'all' ? '/feeds/' : feedFolder(scope)}archive/${archive}/${file}`;
+}
 
 export { FEED_FILES, FEED_FORMATS, type FeedFile };
 
@@ -169,7 +178,13 @@ function feedOf(scope: FeedScope, siteUrl: URL): Promise<Feed> {
 
 const scopeKeyOf = (scope: FeedScope): string => (scope.kind === 'all' ? 'all' : scope.kind === 'language' ? `language/${scope.language}` : `tag/${scope.tag.id}`);
 
-/** The feed of one scope, with every release of it. */
+/** The absolute URLs of one document of a scope's feed in every format. */
+function documentUrls(scope: FeedScope, siteUrl: URL, archive: number | null): FeedUrls {
+  const abs = (file: FeedFile) => new URL(feedHref(scope, file, archive), siteUrl).href;
+  return { rss: abs('rss.xml'), atom: abs('atom.xml'), json: abs('feed.json') };
+}
+
+/** The feed of one scope as a whole, with every release of it (its documents are cut from it). */
 async function buildFeed(scope: FeedScope, siteUrl: URL): Promise<Feed> {
   const site = await getSite();
   const ctx = contextOf(site, siteUrl);
@@ -184,7 +199,7 @@ async function buildFeed(scope: FeedScope, siteUrl: URL): Promise<Feed> {
     title: feedTitle(site, scope),
     description: (scope.kind === 'tag' ? truncate(htmlToText(scope.tag.description), 300) : '') || about,
     homeUrl: abs(home),
-    urls: { rss: abs(feedHref(scope, 'rss.xml')), atom: abs(feedHref(scope, 'atom.xml')), json: abs(feedHref(scope, 'feed.json')) },
+    urls: documentUrls(scope, siteUrl, null),
     language: scope.kind === 'language' ? scope.language : site.pressroom.language,
     updated,
     author: ctx.author,
@@ -195,9 +210,61 @@ async function buildFeed(scope: FeedScope, siteUrl: URL): Promise<Feed> {
   };
 }
 
-/** The Response of one feed file (the body is what the build writes). */
-export async function feedResponse(scope: FeedScope, file: FeedFile, site: URL | undefined): Promise<Response> {
+/** One feed file to write: a scope's subscription document (`archive` null) or one of its archives, in one format. */
+export interface FeedRoute {
+  scope: FeedScope;
+  file: FeedFile;
+  archive: number | null;
+  /** Site path, e.g. `/feeds/nl/archive/2/atom.xml`. */
+  href: string;
+}
+
+/** The scopes with feeds: all releases, each language with releases, each tag. */
+function scopesOf(site: SiteData): FeedScope[] {
+  return [{ kind: 'all' }, ...site.languages.map((language): FeedScope => ({ kind: 'language', language })), ...site.tags.map((tag): FeedScope => ({ kind: 'tag', tag }))];
+}
+
+/** Every feed file of the site, the three formats of a document next to each other. */
+export async function feedRoutes(): Promise<FeedRoute[]> {
+  const site = await getSite();
+  return scopesOf(site).flatMap((scope) => {
+    const archives = archiveCount(releasesOf(site, scope).length);
+    return [null, ...Array.from({ length: archives }, (_, i) => i + 1)].flatMap((archive) =>
+      FEED_FILES.map((file) => ({ scope, file, archive, href: feedHref(scope, file, archive) })),
+    );
+  });
+}
+
+/**
+ * Rendered documents waiting for their other formats: a document is cut and fitted to
+ * its byte budget once, in all three formats (the budget holds for each), and each
+ * body is let go as soon as its file is written.
+ */
+const rendered = new Map<string, Promise<Map<FeedFile, string>>>();
+
+async function documentBody(scope: FeedScope, file: FeedFile, siteUrl: URL, archive: number | null): Promise<string> {
+  const key = `${siteUrl.href}|${scopeKeyOf(scope)}|${archive ?? 'current'}`;
+  const render = async () => {
+    const feed = await feedOf(scope, siteUrl);
+    return new Map(Object.entries(feedDocument(feed, archive, (n) => documentUrls(scope, siteUrl, n)).bodies) as Array<[FeedFile, string]>);
+  };
+  let bodies = rendered.get(key);
+  if (!bodies) {
+    bodies = render();
+    rendered.set(key, bodies);
+    bodies.catch(() => rendered.delete(key));
+  }
+  const waiting = await bodies;
+  const body = waiting.get(file);
+  // Asked for twice (a dev server): cut and render it again.
+  if (body === undefined) return (await render()).get(file)!;
+  waiting.delete(file);
+  if (waiting.size === 0 && rendered.get(key) === bodies) rendered.delete(key);
+  return body;
+}
+
+/** The Response of one feed file (the body is what the build writes): `archive` null for the subscription document. */
+export async function feedResponse(scope: FeedScope, file: FeedFile, site: URL | undefined, archive: number | null = null): Promise<Response> {
   if (!site) throw new Error('pressroom-static: feeds need the site URL (astro.config `site`, from PRESSROOM_SITE_URL)');
-  const format = FEED_FORMATS[file];
-  return new Response(format.render(await feedOf(scope, site)), { headers: { 'Content-Type': format.type } });
+  return new Response(await documentBody(scope, file, site, archive), { headers: { 'Content-Type': FEED_FORMATS[file].type } });
 }
