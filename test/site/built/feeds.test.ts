@@ -1,9 +1,12 @@
 /**
  * Feeds, the Google News sitemap, robots.txt and the sitemaps of the built demo
  * site, checked against the API (the build's embedded emulator, clock frozen):
- * every feed parses strictly and lists every public release of its scope with
- * its full sanitized body, absolute links to pages that exist, images and PDFs
- * that are files of the site, stable ids and the data's own dates.
+ * every feed document parses strictly; walked from its subscription document
+ * along the RFC 5005 `prev-archive` links (JSON Feed: `next_url`), a feed lists
+ * every public release of its scope once, newest first, the newest 50 in the
+ * subscription document; items carry the full sanitized body, absolute links to
+ * pages that exist, images and PDFs that are files of the site, stable ids and
+ * the data's own dates.
  */
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -48,6 +51,11 @@ interface ReadItem {
 }
 interface ReadFeed {
   file: string;
+  /** RFC 5005: an archive document (fh:archive), and its links. */
+  archive: boolean;
+  current: string | undefined;
+  prevArchive: string | undefined;
+  nextArchive: string | undefined;
   self: string | undefined;
   home: string | undefined;
   language: string | undefined;
@@ -57,6 +65,21 @@ interface ReadFeed {
 
 const num = (v: string | undefined) => (v === undefined ? undefined : Number(v));
 
+const FEED_HISTORY = 'http://purl.org/syndication/history/1.0';
+
+/** The RFC 5005 part of an RSS channel or Atom feed: at most one link of each relation, each in the document's own format. */
+function history(head: XmlNode, links: XmlNode[], type: string): Pick<ReadFeed, 'archive' | 'current' | 'prevArchive' | 'nextArchive'> {
+  const rel = (name: string) => {
+    const found = links.filter((l) => l.attrs.rel === name);
+    expect(found.length, name).toBeLessThanOrEqual(1);
+    if (found[0]) expect(found[0].attrs.type, name).toBe(type);
+    return found[0]?.attrs.href;
+  };
+  const marks = head.children.filter((c) => c.local === 'archive');
+  for (const mark of marks) expect(mark.uri).toBe(FEED_HISTORY);
+  return { archive: marks.length > 0, current: rel('current'), prevArchive: rel('prev-archive'), nextArchive: rel('next-archive') };
+}
+
 function readRss(file: string, xml: string): ReadFeed {
   const rss = parseXml(xml);
   expect(rss.name, file).toBe('rss');
@@ -64,6 +87,7 @@ function readRss(file: string, xml: string): ReadFeed {
   const channel = childNamed(rss, 'channel')!;
   return {
     file,
+    ...history(channel, childrenNamed(channel, 'atom:link'), 'application/rss+xml'),
     self: childrenNamed(channel, 'atom:link').find((l) => l.attrs.rel === 'self')?.attrs.href,
     home: textOf(channel, 'link'),
     language: textOf(channel, 'language'),
@@ -100,6 +124,7 @@ function readAtom(file: string, xml: string): ReadFeed {
   expect(textOf(childNamed(feed, 'author')!, 'name')).toBe(pressroom.name);
   return {
     file,
+    ...history(feed, links(feed), 'application/atom+xml'),
     self: links(feed).find((l) => l.attrs.rel === 'self')?.attrs.href,
     home: links(feed).find((l) => l.attrs.rel === 'alternate' && l.attrs.type === 'text/html')?.attrs.href,
     language: feed.attrs['xml:lang'],
@@ -137,8 +162,16 @@ function readJson(file: string, text: string): ReadFeed {
   expect(feed.authors?.[0]?.name).toBe(pressroom.name);
   const items = feed.items as Array<Record<string, any>>;
   const dates = items.map((i) => Date.parse(i.date_modified));
+  const fh = feed._feed_history as Record<string, any> | undefined;
+  // JSON Feed pages with next_url; the RFC 5005 links are in the _feed_history extension.
+  expect(feed.next_url, file).toBe(fh?.prev_archive);
+  if (fh) expect(fh.about, file).toBe('https://www.rfc-editor.org/rfc/rfc5005#section-4');
   return {
     file,
+    archive: fh?.archive === true,
+    current: fh?.current,
+    prevArchive: feed.next_url,
+    nextArchive: fh?.next_archive,
     self: feed.feed_url,
     home: feed.home_page_url,
     language: feed.language,
@@ -162,7 +195,17 @@ function readJson(file: string, text: string): ReadFeed {
   };
 }
 
-interface Scope { name: string; folder: string; language: string; releases: ApiRelease[] }
+interface Scope {
+  name: string;
+  folder: string;
+  language: string;
+  releases: ApiRelease[];
+  /** Per format, the documents in the order a reader walks them: the subscription document, then prev-archive to the oldest. */
+  walks: Map<string, string[]>;
+}
+/** Items of a subscription document (src/lib/feed-archives.ts FEED_BUDGET). */
+const CURRENT_ITEMS = 50;
+const FILES = ['rss.xml', 'atom.xml', 'feed.json'] as const;
 const scopes: Scope[] = [];
 const feeds = new Map<string, ReadFeed>();
 
@@ -182,18 +225,25 @@ beforeAll(async () => {
   releases.sort(newestFirst);
   pages = new Map((await loadPages(siteDir)).map((p) => [p.path, p]));
 
-  scopes.push({ name: 'all', folder: '/', language: pressroom.language, releases });
+  scopes.push({ name: 'all', folder: '/', language: pressroom.language, releases, walks: new Map() });
   for (const lang of [...new Set(releases.map((r) => r.language))].sort()) {
-    scopes.push({ name: `language ${lang}`, folder: `/feeds/${lang}/`, language: lang, releases: releases.filter((r) => r.language === lang) });
+    scopes.push({ name: `language ${lang}`, folder: `/feeds/${lang}/`, language: lang, releases: releases.filter((r) => r.language === lang), walks: new Map() });
   }
   for (const tag of tags) {
-    scopes.push({ name: `tag ${tag.slug}`, folder: `/feeds/tags/${tag.slug}/`, language: pressroom.language, releases: releases.filter((r) => r.tags.some((t) => t.id === tag.id)) });
+    scopes.push({ name: `tag ${tag.slug}`, folder: `/feeds/tags/${tag.slug}/`, language: pressroom.language, releases: releases.filter((r) => r.tags.some((t) => t.id === tag.id)), walks: new Map() });
   }
+  const readers = { 'rss.xml': readRss, 'atom.xml': readAtom, 'feed.json': readJson } as const;
   for (const scope of scopes) {
-    for (const [file, read] of [['rss.xml', readRss], ['atom.xml', readAtom], ['feed.json', readJson]] as const) {
-      const rel = `${scope.folder}${file}`;
-      const text = await readFile(path.join(siteDir, rel), 'utf8');
-      feeds.set(rel, read(rel, text));
+    for (const file of FILES) {
+      const walk: string[] = [];
+      for (let rel: string | undefined = `${scope.folder}${file}`; rel !== undefined; ) {
+        expect(walk, `${rel}: a loop`).not.toContain(rel);
+        walk.push(rel);
+        const feed: ReadFeed = readers[file](rel, await readFile(path.join(siteDir, rel), 'utf8'));
+        feeds.set(rel, feed);
+        rel = feed.prevArchive === undefined ? undefined : sitePath(feed.prevArchive);
+      }
+      scope.walks.set(file, walk);
     }
   }
 });
@@ -201,34 +251,65 @@ beforeAll(async () => {
 const allItems = () => [...feeds.values()].flatMap((f) => f.items.map((item) => ({ feed: f.file, item })));
 
 describe('feeds', () => {
-  it('has RSS, Atom and JSON Feed for all releases, each language and each tag, and no others', async () => {
+  it('has RSS, Atom and JSON Feed for all releases, each language and each tag, their archives, and no others', async () => {
     expect(scopes.length).toBeGreaterThan(10);
-    expect(feeds.size).toBe(scopes.length * 3);
+    const subscriptions = scopes.flatMap((scope) => FILES.map((file) => `${scope.folder}${file}`));
+    expect(new Set(subscriptions).size).toBe(scopes.length * 3);
+    for (const rel of subscriptions) expect(feeds.has(rel), rel).toBe(true);
     const written = (await listFiles(path.join(siteDir, 'feeds'))).map((f) => `/${path.relative(siteDir, f).split(path.sep).join('/')}`);
+    // Every file under /feeds/ is a document reached by walking a feed; nothing else is there.
     expect(written.sort()).toEqual([...feeds.keys()].filter((k) => k.startsWith('/feeds/')).sort());
+    // The demo's all-releases feed is larger than one document: its history is in an archive.
+    expect(scopes[0]!.releases.length).toBeGreaterThan(CURRENT_ITEMS);
+    expect(scopes[0]!.walks.get('rss.xml')).toEqual(['/rss.xml', '/feeds/archive/1/rss.xml']);
   });
 
-  it('lists every public release of its scope, newest first, not capped (the same in every format)', () => {
+  it('walked along prev-archive, lists every public release of its scope once, newest first, the newest 50 in the subscription document (the same in every format)', () => {
     for (const scope of scopes) {
       if (!scope.name.startsWith('tag ')) expect(scope.releases.length, scope.name).toBeGreaterThan(0);
-      for (const file of ['rss.xml', 'atom.xml', 'feed.json']) {
-        const feed = feeds.get(`${scope.folder}${file}`)!;
-        expect(feed.items.map((i) => i.url), feed.file).toEqual(scope.releases.map(urlOf));
+      for (const file of FILES) {
+        const walk = scope.walks.get(file)!.map((rel) => feeds.get(rel)!);
+        expect(walk.flatMap((feed) => feed.items.map((i) => i.url)), `${scope.name} ${file}`).toEqual(scope.releases.map(urlOf));
+        expect(walk[0]!.items.map((i) => i.url), `${scope.name} ${file}`).toEqual(scope.releases.slice(0, CURRENT_ITEMS).map(urlOf));
+        // The same documents in every format, cut at the same releases.
+        expect(walk.map((feed) => feed.file.replace(file, '')), scope.name).toEqual(scope.walks.get('rss.xml')!.map((rel) => rel.replace('rss.xml', '')));
       }
     }
-    expect(feeds.get('/rss.xml')!.items.length).toBeGreaterThan(20);
+    expect(feeds.get('/rss.xml')!.items.length).toBe(CURRENT_ITEMS);
+  });
+
+  it('ties the documents together as RFC 5005 archived feeds: current, prev-archive and next-archive, fh:archive on archives', () => {
+    let archives = 0;
+    for (const scope of scopes) {
+      for (const file of FILES) {
+        const walk = scope.walks.get(file)!;
+        const subscription = feeds.get(walk[0]!)!;
+        expect([subscription.archive, subscription.current, subscription.nextArchive], subscription.file).toEqual([false, undefined, undefined]);
+        walk.slice(1).forEach((rel, i) => {
+          const feed = feeds.get(rel)!;
+          archives++;
+          // Archive n (1 = the oldest) of the scope, in the format's own file.
+          const n = walk.length - 1 - i;
+          const folder = scope.folder === '/' ? '/feeds/' : scope.folder;
+          expect(rel).toBe(`${folder}archive/${n}/${file}`);
+          expect(feed.archive, rel).toBe(true);
+          expect(feed.current, rel).toBe(`${siteUrl}${walk[0]}`);
+          expect(feed.nextArchive, rel).toBe(i === 0 ? undefined : `${siteUrl}${walk[i]}`);
+          expect(feed.items.length, rel).toBeLessThanOrEqual(50);
+        });
+      }
+    }
+    expect(archives).toBeGreaterThan(0);
   });
 
   it('describes itself: self link, home page, language, and an updated date from the data (the newest item\'s)', () => {
-    for (const scope of scopes) {
-      for (const file of ['rss.xml', 'atom.xml', 'feed.json']) {
-        const feed = feeds.get(`${scope.folder}${file}`)!;
-        expect(feed.self, feed.file).toBe(`${siteUrl}${feed.file}`);
-        expect(resolveInternal(siteDir, sitePath(feed.home ?? '')), `${feed.file} home ${feed.home}`).not.toBeNull();
-        expect(feed.language, feed.file).toBe(scope.language);
-        if (feed.items.length > 0) expect(feed.updated, feed.file).toBe(Math.max(...feed.items.map((i) => i.updated)));
-        else expect(Number.isNaN(feed.updated) || feed.updated <= Date.parse(releases[0]!.release_date), feed.file).toBe(true);
-      }
+    for (const feed of feeds.values()) {
+      const scope = scopes.find((s) => [...s.walks.values()].some((walk) => walk.includes(feed.file)))!;
+      expect(feed.self, feed.file).toBe(`${siteUrl}${feed.file}`);
+      expect(resolveInternal(siteDir, sitePath(feed.home ?? '')), `${feed.file} home ${feed.home}`).not.toBeNull();
+      expect(feed.language, feed.file).toBe(scope.language);
+      if (feed.items.length > 0) expect(feed.updated, feed.file).toBe(Math.max(...feed.items.map((i) => i.updated)));
+      else expect(Number.isNaN(feed.updated) || feed.updated <= Date.parse(releases[0]!.release_date), feed.file).toBe(true);
     }
   });
 
@@ -326,7 +407,7 @@ describe('feeds', () => {
     expect(withPdf).toBeGreaterThan(0);
     // A release's PDF is the file its page offers.
     for (const release of releases.filter((r) => r.pdf)) {
-      const item = feeds.get('/feed.json')!.items.find((i) => i.url === urlOf(release))!;
+      const item = scopes[0]!.walks.get('feed.json')!.flatMap((rel) => feeds.get(rel)!.items).find((i) => i.url === urlOf(release))!;
       const pdf = item.files.find((f) => f.type === 'application/pdf');
       expect(pdf, release.permalink).toBeDefined();
       expect(pages.get(`${release.permalink}/`)!.html, release.permalink).toContain(`href="${sitePath(pdf!.url)}"`);

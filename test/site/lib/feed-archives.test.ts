@@ -121,7 +121,7 @@ function walk(documents: Map<string, string>, start: string, file: FeedFile): Ar
     expect(seen.some((d) => d.url === url), `${url} visited twice`).toBe(false);
     const body = documents.get(url);
     expect(body, `${url} is a document of the feed`).toBeDefined();
-    const doc = { ...read(body!, file), url };
+    const doc: Read & { url: string } = { ...read(body!, file), url };
     seen.push(doc);
     url = doc.prev;
   }
