@@ -9,8 +9,9 @@
  *   /<permalink>/             press release (`/100314-slug/`) or custom page (`/pages/about-us/`)
  *   /releases/, /releases/2/  every release, newest first, paginated
  *   /<lang>/, /<lang>/2/      releases in one language (`/nl/`), interface in that language
- *   /archive/, /archive/2025/, /archive/2025/03/
- *   /tags/, /tags/<slug>/
+ *   /archive/, /archive/2025/, /archive/2025/03/       (long ones paginated: /archive/2025/page/2/, /archive/2025/03/page/2/)
+ *   /tags/, /tags/<slug>/, /tags/<slug>/2/
+ *   /rss.xml, /atom.xml, /feed.json, /feeds/…          feeds and their archives (src/lib/feeds.ts)
  *   /media-kits/, /media-kits/<id>-<slug>/             (from the kit's permalink `/media_kits/<id>-<slug>`)
  *   /media/, /media/<section>/, /media/<section>/2/    media library: images, videos, audio, documents
  *   /coverage/, /coverage/2/ (#clipping-<id>)          clippings, newest first
@@ -76,15 +77,23 @@ export function hrefOf(segments: readonly string[]): string {
 export const homeHref = '/';
 export const releasesHref = (page = 1) => (page <= 1 ? '/releases/' : `/releases/${page}/`);
 export const languageHref = (lang: string, page = 1) => (page <= 1 ? `/${lang}/` : `/${lang}/${page}/`);
-export const archiveHref = (year?: number, month?: number) =>
-  year === undefined ? '/archive/' : month === undefined ? `/archive/${year}/` : `/archive/${year}/${String(month).padStart(2, '0')}/`;
+/** Releases per page of a tag's listing and of the archive's year and month listings (rows). */
+export const LISTING_PAGE_SIZE = 20;
+/**
+ * The archive, a year or a month of it, and their further pages. `page/<n>/` rather than
+ * a bare number, which would read like a month (`/archive/2025/2/` next to `/archive/2025/02/`).
+ */
+export const archiveHref = (year?: number, month?: number, page = 1) => {
+  const listing = year === undefined ? '/archive/' : month === undefined ? `/archive/${year}/` : `/archive/${year}/${String(month).padStart(2, '0')}/`;
+  return page <= 1 || year === undefined ? listing : `${listing}page/${page}/`;
+};
 export const tagsHref = '/tags/';
 
 /** A tag's path segment: its slug when safe, else `tag-<id>`. */
 export function tagSegment(tag: { id: number; slug: string }): string {
   return SEGMENT.test(tag.slug) && tag.slug.length <= 120 ? tag.slug : `tag-${tag.id}`;
 }
-export const tagHref = (tag: { id: number; slug: string }) => `/tags/${tagSegment(tag)}/`;
+export const tagHref = (tag: { id: number; slug: string }, page = 1) => (page <= 1 ? `/tags/${tagSegment(tag)}/` : `/tags/${tagSegment(tag)}/${page}/`);
 
 
 /**
