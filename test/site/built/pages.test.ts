@@ -35,6 +35,31 @@ beforeAll(async () => {
 
 const pageAt = (permalink: string) => pages.get(`${permalink.replace(/\/$/, '')}/`);
 
+/** Releases per page of a tag's and the archive's listings (LISTING_PAGE_SIZE in src/lib/paths.ts). */
+const LISTING_PAGE_SIZE = 20;
+const newestFirst = (a: ApiRelease, b: ApiRelease) => Date.parse(b.release_date) - Date.parse(a.release_date) || a.id - b.id;
+
+/**
+ * The pages of a paginated listing (`first`, then `more(2)`, `more(3)`, … while they exist) and the
+ * release links of their rows, in order. Each page links the next with rel=next.
+ */
+function listed(first: string, more: (n: number) => string): { paths: string[]; releases: string[] } {
+  const paths: string[] = [];
+  const releases: string[] = [];
+  for (let n = 1; pages.has(n === 1 ? first : more(n)); n++) {
+    const page = pages.get(n === 1 ? first : more(n))!;
+    paths.push(page.path);
+    for (const article of elements(page.doc, 'article')) {
+      const link = elements(article, 'a').find((a) => /^\/\d+-/.test(a.attribs.href ?? ''));
+      if (link) releases.push(link.attribs.href!);
+    }
+    const next = elements(page.doc, 'a').find((a) => a.attribs.rel === 'next')?.attribs.href;
+    expect(next, page.path).toBe(pages.has(more(n + 1)) ? more(n + 1) : undefined);
+  }
+  expect(pages.has(more(1)), more(1)).toBe(false);
+  return { paths, releases };
+}
+
 describe('press releases', () => {
   it('has every public release of the API at its permalink', () => {
     expect(releases.length).toBeGreaterThan(40);
@@ -90,33 +115,44 @@ describe('press releases', () => {
     }
   });
 
-  it('files each release in the archive under its year and month (Amsterdam time)', () => {
+  it('files each release in the archive under its year and month (Amsterdam time), newest first, 20 a page', () => {
     const ym = new Intl.DateTimeFormat('en', { timeZone: 'Europe/Amsterdam', year: 'numeric', month: '2-digit' });
-    for (const r of releases) {
+    const expected = new Map<string, ApiRelease[]>();
+    for (const r of [...releases].sort(newestFirst)) {
       const parts = ym.formatToParts(new Date(r.release_date));
       const year = parts.find((p) => p.type === 'year')!.value;
       const month = parts.find((p) => p.type === 'month')!.value;
-      for (const listing of [`/archive/${year}/`, `/archive/${year}/${month}/`]) {
-        const page = pages.get(listing);
-        expect(page, listing).toBeDefined();
-        expect(page!.html.includes(`href="${r.permalink}/"`), `${r.permalink} in ${listing}`).toBe(true);
-      }
+      for (const listing of [`/archive/${year}/`, `/archive/${year}/${month}/`]) expected.set(listing, [...(expected.get(listing) ?? []), r]);
     }
+    let paginated = 0;
+    for (const [listing, list] of expected) {
+      const { paths, releases: rows } = listed(listing, (n) => `${listing}page/${n}/`);
+      expect(rows, listing).toEqual(list.map((r) => `${r.permalink}/`));
+      expect(paths.length, listing).toBe(Math.max(1, Math.ceil(list.length / LISTING_PAGE_SIZE)));
+      if (paths.length > 1) paginated++;
+    }
+    // The demo has a year long enough for a second page.
+    expect(paginated).toBeGreaterThan(0);
     expect(pages.has('/archive/')).toBe(true);
   });
 });
 
 describe('tags', () => {
-  it('has a landing page per tag listing every release tagged with it', () => {
+  it('has a landing page per tag listing every release tagged with it, newest first, 20 a page', () => {
     expect(pages.has('/tags/')).toBe(true);
+    let paginated = 0;
     for (const tag of tags) {
-      const page = pages.get(`/tags/${tag.slug}/`);
-      expect(page, tag.slug).toBeDefined();
-      expect(elements(page!.doc, 'h1').map(text)).toEqual([tag.name]);
-      for (const r of releases.filter((x) => x.tags.some((t) => t.slug === tag.slug))) {
-        expect(page!.html.includes(`href="${r.permalink}/"`), `${r.permalink} on /tags/${tag.slug}/`).toBe(true);
-      }
+      const first = `/tags/${tag.slug}/`;
+      const { paths, releases: rows } = listed(first, (n) => `${first}${n}/`);
+      expect(paths.length, tag.slug).toBeGreaterThan(0);
+      for (const p of paths) expect(elements(pages.get(p)!.doc, 'h1').map(text), p).toEqual([tag.name]);
+      const tagged = releases.filter((x) => x.tags.some((t) => t.slug === tag.slug)).sort(newestFirst);
+      expect(rows, first).toEqual(tagged.map((r) => `${r.permalink}/`));
+      expect(paths.length, first).toBe(Math.max(1, Math.ceil(tagged.length / LISTING_PAGE_SIZE)));
+      if (paths.length > 1) paginated++;
     }
+    // The demo has a tag with more releases than one page holds.
+    expect(paginated).toBeGreaterThan(0);
   });
 });
 
