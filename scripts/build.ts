@@ -112,8 +112,9 @@ async function main(): Promise<number> {
     try {
       await build({ root, outDir: staging, integrations: [planned.integration] });
       await checkSite(staging, planned.files());
+      // The build's last lines: what the data policy did, and where its report is.
       const report = await writeDataReport(out);
-      if (report) console.log(`data report: ${report}`);
+      if (report) console.log(`${report.summary}\ndata report: ${report.file}`);
       locks.assertHeld();
       await publish(staging, out, id);
       return EXIT.ok;

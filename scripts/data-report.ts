@@ -9,13 +9,16 @@ import { startedLoaderRuntime } from '../content-loaders/runtime.ts';
 
 export const dataReportPath = (out: string): string => `${out}.data-report.json`;
 
-/** Writes the report of this process's build, if the loaders ran; returns its path or undefined. */
-export async function writeDataReport(out: string): Promise<string | undefined> {
+/**
+ * Writes the report of this process's build, if the loaders ran; returns its path and the one-line
+ * summary (fields dropped, items skipped, non-public items kept out), or undefined.
+ */
+export async function writeDataReport(out: string): Promise<{ file: string; summary: string } | undefined> {
   const runtime = await startedLoaderRuntime()?.catch(() => undefined);
   if (!runtime) return undefined;
   const file = dataReportPath(out);
   const tmp = `${file}.${process.pid}.tmp`;
   await writeFile(tmp, `${JSON.stringify(runtime.issues.report(), null, 2)}\n`);
   await rename(tmp, file);
-  return file;
+  return { file, summary: runtime.issues.summary() };
 }
