@@ -73,6 +73,8 @@ export function shown(value: unknown): string {
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
 
+const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
 export function warningLine(w: DataWarning): string {
   const where = `${w.collection}: item ${w.itemId} from ${w.endpoint}`;
   switch (w.kind) {
@@ -187,7 +189,7 @@ export class DataIssues {
       ].filter(Boolean);
       if (bits.length > 0) parts.push(`${name} ${bits.join(', ')}`);
     }
-    const head = `data policy: ${dropped} fields dropped, ${skipped} items skipped, ${replaced} fields replaced (safe paths), ${hidden} non-public items kept out`;
+    const head = `data policy: ${count(dropped, 'field')} dropped, ${count(skipped, 'item')} skipped, ${count(replaced, 'field')} replaced (safe paths), ${count(hidden, 'non-public item')} kept out`;
     const lift = this.nextLift === null ? '' : `; next embargo lifts at ${new Date(this.nextLift).toISOString()}`;
     return parts.length > 0 ? `${head} (${parts.join('; ')})${lift}` : `${head}${lift}`;
   }

@@ -177,7 +177,7 @@ describe('one bad value does not stop the press room', () => {
     expect(report.collections.pressReleases).toMatchObject({ received: listed.length, fieldsDropped: 1, fieldsReplaced: 3, itemsSkipped: 1 });
     expect(report.collections.clippings).toMatchObject({ fieldsDropped: 2, itemsSkipped: 0 });
     expect(report.warnings.every((w) => w.collection && w.itemId && w.field && w.value)).toBe(true);
-    expect(run.runtime.issues.summary()).toMatch(/^data policy: \d+ fields dropped, 1 items skipped, 4 fields replaced/);
+    expect(run.runtime.issues.summary()).toMatch(/^data policy: \d+ fields? dropped, 1 item skipped, 4 fields replaced/);
   });
 
   it('fails on the first warning in strict mode, before the store is touched', async () => {
