@@ -68,5 +68,6 @@ export function createImagePipeline(options: ImagePipelineOptions): ImagePipelin
     published: () => publisher.published,
     emit: publisher.emit,
     pruneCache: (maxAgeMs) => store.prune(maxAgeMs),
+    originals: () => sources.originals(),
   };
 }

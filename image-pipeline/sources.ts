@@ -11,13 +11,13 @@ import { rm } from 'node:fs/promises';
 import type { FetchLike } from '../content-loaders/client/request.ts';
 import { retrying } from '../content-loaders/client/retry.ts';
 import { guardedDownload } from './download.ts';
-import { RefusedError, asRefusal } from './errors.ts';
+import { RefusedError, asRefusal, type RefusalKind } from './errors.ts';
 import type { HostPolicy } from './host-policy.ts';
 import { acceptedFormats, checkPixels, inspect, type SourceKind } from './inspect.ts';
 import type { Settings } from './settings.ts';
 import { FORMAT_INFO, IMAGE_FORMATS, sniff } from './sniff.ts';
 import type { BlobInfo, SourceRecord, Store } from './store.ts';
-import type { Limit, PipelineStats } from './types.ts';
+import type { Limit, OriginalOutcome, PipelineStats } from './types.ts';
 
 /** An original in the cache: what is known about it, and the file holding its bytes. */
 export interface Source extends SourceRecord {
@@ -29,7 +29,12 @@ export interface Sources {
   source(url: string, kind: SourceKind): Promise<Source>;
   /** Marks a source whose decode failed as refused, on disk too, so later builds skip the decode. */
   markBroken(src: Source, kind: SourceKind, error: RefusedError): Promise<void>;
+  /** What every original asked for so far came to, one per URL, by URL (see OriginalOutcome). */
+  originals(): Promise<OriginalOutcome[]>;
 }
+
+/** Refusals of the bytes themselves: the cache record holds those bytes' SHA-256. */
+const REFUSED_FOR_THEIR_BYTES: ReadonlySet<RefusalKind> = new Set(['format', 'pixels', 'broken', 'truncated']);
 
 export interface SourcesContext {
   store: Store;
@@ -138,6 +143,24 @@ export function createSources({ store, stats, settings, cpu, fetch, policy }: So
       sources.set(`${kind} ${src.url}`, rejected);
       const { path: _p, v: _v, ...rest } = src;
       await store.writeRecord({ ...rest, refused: { kind: error.kind, message: error.message, caps: capsOf(kind) } });
+    },
+    async originals() {
+      const byUrl = new Map<string, OriginalOutcome>();
+      for (const [key, pending] of sources) {
+        const as = key.slice(0, key.indexOf(' ')) as SourceKind;
+        const url = key.slice(key.indexOf(' ') + 1);
+        const outcome = await pending.then(
+          (src): OriginalOutcome => ({ url, as, sha256: src.sha256 }),
+          async (error: RefusedError): Promise<OriginalOutcome> => {
+            const record = !error.retryable && REFUSED_FOR_THEIR_BYTES.has(error.kind) ? await store.readRecord(url) : undefined;
+            return record ? { url, as, sha256: record.sha256 } : { url, as, refused: error.kind, retryable: error.retryable };
+          },
+        );
+        // Asked for as a picture and as a download: the outcome that has bytes says most.
+        const held = byUrl.get(url);
+        if (!held || (!('sha256' in held) && 'sha256' in outcome)) byUrl.set(url, outcome);
+      }
+      return [...byUrl.values()].sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
     },
   };
 }

@@ -246,6 +246,16 @@ export interface ImagePipelineOptions {
   log?: PipelineLog;
 }
 
+/**
+ * What one original a build asked for came to: the SHA-256 of the bytes it used (also of bytes it
+ * refused for what they are: format, pixels, a broken or cut-off picture), or the refusal that left
+ * it without bytes (host policy, a 4xx, or a transport failure another attempt may cure: `retryable`).
+ * `as`: asked for as a picture (`image`) or a download (`file`), which sets the caps.
+ */
+export type OriginalOutcome =
+  | { url: string; as: 'image' | 'file'; sha256: string }
+  | { url: string; as: 'image' | 'file'; refused: RefusalKind; retryable: boolean };
+
 export interface ImagePipeline {
   picture(media: MediaInput | null | undefined, options?: PictureOptions): Promise<Picture>;
   download(item: MediaItemInput | null | undefined, options?: CallOptions): Promise<Download | null>;
@@ -266,4 +276,6 @@ export interface ImagePipeline {
   emit(mediaDir: string): Promise<{ files: number }>;
   /** Once every page is rendered: removes cache files no build has used for `maxAgeMs` (see Store.prune). */
   pruneCache(maxAgeMs: number): Promise<{ files: number; bytes: number }>;
+  /** Every original this build asked for and what it came to (for the build's fingerprint). */
+  originals(): Promise<OriginalOutcome[]>;
 }

@@ -11,6 +11,7 @@
  * end as one-line NewsroomApiErrors. The key lives only in this closure: not on
  * the client object, not in stats, endpoints, errors or cache files.
  */
+import { createHash } from 'node:crypto';
 import { AttemptFailure, NewsroomApiError, sanitizeCause } from './errors.ts';
 import type { PruneResult } from '../cache-pruning.ts';
 import { createHttpCache, type CachedResponse, type HttpCache } from './http-cache.ts';
@@ -116,6 +117,11 @@ export interface NewsroomClient {
   /** Path and query as they appear in errors and logs, e.g. `/v1/pressrooms/4201/press_releases?page=2&limit=100`. */
   endpoint(path: string, query?: Query): string;
   stats(): ClientStats;
+  /**
+   * Every answer this client used, by endpoint: the SHA-256 of its body (a 304's body is the
+   * cached one), the last one when asked twice. What a build was made from, for its fingerprint.
+   */
+  answers(): ReadonlyMap<string, string>;
   /** Once every page is rendered: removes HTTP cache entries no build has used for `maxAgeMs` (nothing without a cache). */
   pruneCache(maxAgeMs: number): Promise<PruneResult>;
 }
@@ -213,6 +219,7 @@ export function createNewsroomClient(options: NewsroomClientOptions): NewsroomCl
   const total = emptyGroupStats();
   const groups = new Map<string, GroupStats>();
   let cacheWriteErrors = 0;
+  const answers = new Map<string, string>();
   let inFlight = 0;
   let busySince = 0;
   let busyMs = 0;
@@ -272,6 +279,7 @@ export function createNewsroomClient(options: NewsroomClientOptions): NewsroomCl
           let parsed: unknown;
           try {
             parsed = JSON.parse(body.toString('utf8'));
+            answers.set(endpoint, createHash('sha256').update(body).digest('hex'));
           } catch (error) {
             const type = response.headers.get('content-type') ?? 'no content type';
             throw new AttemptFailure({
@@ -372,6 +380,8 @@ export function createNewsroomClient(options: NewsroomClientOptions): NewsroomCl
     },
 
     pages: pagesOf,
+
+    answers: () => answers,
 
     pruneCache: (maxAgeMs) => cache?.prune(maxAgeMs) ?? Promise.resolve({ files: 0, bytes: 0 }),
 
