@@ -12,7 +12,7 @@
  * (DEMO_UPSTREAM); nothing is imported from the emulator by a build against a
  * real API.
  */
-import { startEmulator, type RunningEmulator } from './server.ts';
+import type { RunningEmulator } from './server.ts';
 
 export interface EmbeddedApi {
   emulator: RunningEmulator;
@@ -64,6 +64,8 @@ export async function closeEmbeddedApis(): Promise<void> {
  * which opens real connections).
  */
 export async function startEmbeddedApi(env: Record<string, string | undefined> = process.env, { stableOrigin = false } = {}): Promise<EmbeddedApi> {
+  // Loaded only when the demo is built: a build against a real API never loads the emulator (or its generators).
+  const { startEmulator } = await import('./server.ts');
   const emulator = await startEmulator({ frozenClock: true, port: EMBEDDED_PORT }).catch((error: NodeJS.ErrnoException) => {
     if (error.code !== 'EADDRINUSE') throw error;
     return startEmulator({ frozenClock: true, port: 0 });

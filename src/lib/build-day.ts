@@ -15,7 +15,9 @@
  * whatever the real date); else the machine's clock. It is fixed once per build
  * (`fixBuildClock`, called by the site's integration) so every page sees the same.
  */
-import { startOfDay, format } from 'date-fns';
+// Subpath imports: the package index loads every date-fns function (seconds on a busy machine).
+import { format } from 'date-fns/format';
+import { startOfDay } from 'date-fns/startOfDay';
 import { tz } from '@date-fns/tz';
 import { sourceDateEpoch } from '../../content-loaders/data-policy/clock.ts';
 
