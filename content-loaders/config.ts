@@ -58,7 +58,7 @@ export type ConfigVariable = (typeof CONFIG_VARIABLES)[number];
 
 const SECRET_VARIABLES: ReadonlySet<string> = new Set(['PRESSROOM_API_KEY', 'PRESSROOM_WEBHOOK_SECRET']);
 /** Names this project sets for others (the receiver, for the deploy command) and never reads. */
-const SET_FOR_OTHERS: ReadonlySet<string> = new Set(['PRESSROOM_SITE_DIR']);
+const SET_FOR_OTHERS: ReadonlySet<string> = new Set(['PRESSROOM_SITE_DIR', 'PRESSROOM_CHANGES']);
 
 export class ConfigError extends Error {
   override name = 'ConfigError';

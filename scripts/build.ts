@@ -4,11 +4,16 @@
  * cannot finish leaves the previous site exactly as it was. One build per
  * project and per output folder at a time (build-lock.ts); a second one waits
  * for the first. Default output: `dist/`.
+ *
+ * Before rendering, the no-change check (no-change.ts) compares everything
+ * that decides the site with the fingerprint beside it (`DIR.fingerprint.json`):
+ * when nothing changed the site is confirmed as it is and nothing renders
+ * (`--force` renders anyway). Every build that exits 0 writes its change
+ * report beside the site (`DIR.changes.json`, change-report.ts).
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { build } from 'astro';
-import { ConfigError, upstreamOf } from '../content-loaders/config.ts';
+import { ConfigError, loadConfig, upstreamOf, type Upstream } from '../content-loaders/config.ts';
 import { loadDotEnv } from '../content-loaders/dot-env.ts';
 import { closeEmbeddedApis, demoRequested, requestDemo } from '../emulator/embedded.ts';
 import { assertSnapshotFolder } from '../content-loaders/snapshot/manifest.ts';
@@ -17,6 +22,12 @@ import { EXIT, UsageError, integerFlag, parseCommandLine, type CommandSpec } fro
 import { checkSite, plannedOutput } from './site-check.ts';
 import { writeDataReport } from './data-report.ts';
 import { assertReplaceable, createStaging, publish, removeFolder, removeFolderNow, runId, sweepBeside } from './staged-output.ts';
+import { startedLoaderRuntime } from '../content-loaders/runtime.ts';
+import { codeInputs, configurationOf, type CodeInputs } from './build-inputs.ts';
+import { changeReport, changeSummary, writeChangeReport } from './change-report.ts';
+import { FINGERPRINT_FORMAT, builtDay, originalsRecorder, readFingerprint, removeFingerprint, unsettled, writeFingerprint, type Fingerprint } from './fingerprint.ts';
+import { confirmUnchanged } from './no-change.ts';
+import { byPath, loadTree, readTree, storeTree, type Tree } from './output-tree.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 /** What every build of this site writes: an existing --out without them is not replaced. */
@@ -35,6 +46,7 @@ const BUILD_COMMAND: CommandSpec = {
     wait: { type: 'string', value: 'SECONDS', help: `how long to wait for another build of this project or folder to finish (default ${DEFAULT_WAIT_S}; 0: fail at once)` },
     demo: { type: 'boolean', help: 'build the bundled demo press room (a fictional company, every page marked noindex and "demo")' },
     strict: { type: 'boolean', help: 'fail on any data warning (a dropped field, a skipped item); same as PRESSROOM_STRICT=1' },
+    force: { type: 'boolean', help: 'render even when nothing changed since the site in --out was built (see DIR.fingerprint.json)' },
   },
   variables: {
     PRESSROOM_API_URL: 'the Newsroom API base URL',
@@ -50,6 +62,10 @@ const BUILD_COMMAND: CommandSpec = {
   notes: [
     'With no PRESSROOM_* variable at all (in the environment or .env) it builds the bundled demo press room;',
     'any PRESSROOM_* variable without PRESSROOM_API_URL or PRESSROOM_SNAPSHOT is a configuration error.',
+    'When the code, the configuration, every API answer and media original (304s), the build day and the site',
+    'itself are as recorded in DIR.fingerprint.json, it confirms the site and renders nothing ("nothing changed',
+    'since ..."); --force renders anyway. Every good build writes DIR.changes.json: the files and URLs added,',
+    'changed and removed (what a CDN must purge), and DIR.data-report.json when it rendered.',
   ],
 };
 
@@ -75,9 +91,10 @@ async function main(): Promise<number> {
   process.chdir(root);
   loadDotEnv(root);
   if (values.strict) process.env.PRESSROOM_STRICT = '1';
+  let upstream: Upstream;
   try {
     if (values.demo) requestDemo(process.env);
-    const upstream = upstreamOf(process.env, { demo: demoRequested() });
+    upstream = upstreamOf(process.env, { demo: demoRequested() });
     if (upstream === 'demo') {
       const why = values.demo ? '--demo was given' : 'no PRESSROOM_* variable is set';
       console.log(`build: DEMO: building the bundled demo press room of a fictional company (${why}); every page is marked noindex and "demo". Set PRESSROOM_API_URL and PRESSROOM_ID to build yours.`);
@@ -107,16 +124,45 @@ async function main(): Promise<number> {
   process.once('SIGTERM', onSignal);
   try {
     for (const note of await sweepBeside(out)) console.log(`build: ${note}`);
+    const started = performance.now();
+    const code = await codeInputs(root);
+    const configuration = configurationOf(process.env, upstream);
+    const siteUrl = loadConfig(process.env).siteUrl;
+    const recorded = await readFingerprint(out);
+    if (values.force) {
+      console.log('build: rendering: --force was given');
+    } else {
+      const verdict = await confirmUnchanged({ root, out, env: process.env, upstream, code, configuration, recorded });
+      if (verdict.unchanged) {
+        await writeChangeReport(out, changeReport(verdict.tree, verdict.tree, siteUrl));
+        const seconds = ((performance.now() - started) / 1000).toFixed(1);
+        console.log(
+          `build: nothing changed since ${verdict.since.replace(/\.\d+Z$/, 'Z')}: ${out} confirmed ` +
+            `(${verdict.answers} API answers, ${verdict.originals} media originals, ${verdict.tree.size} files checked in ${seconds} s)`,
+        );
+        return EXIT.ok;
+      }
+      console.log(`build: rendering: ${verdict.reason}`);
+    }
     staging = await createStaging(root, id);
     const planned = plannedOutput();
+    const media = originalsRecorder();
     try {
-      await build({ root, outDir: staging, integrations: [planned.integration] });
+      const { build } = await import('astro');
+      await build({ root, outDir: staging, integrations: [planned.integration, media.integration] });
       await checkSite(staging, planned.files());
       // The build's last lines: what the data policy did, and where its report is.
       const report = await writeDataReport(out);
-      if (report) console.log(`${report.summary}\ndata report: ${report.file}`);
+      if (report) console.log(`${report.summary}
+data report: ${report.file}`);
+      const built = (await readTree(staging)).tree;
+      const previous = existsSync(out) ? (await readTree(out, 'missing' in recorded ? undefined : loadTree(recorded.output))).tree : undefined;
       locks.assertHeld();
+      await removeFingerprint(out);
       await publish(staging, out, id);
+      const changes = changeReport(previous, built, siteUrl);
+      console.log(`build: changes: ${changeSummary(changes)}; report: ${await writeChangeReport(out, changes)}`);
+      await recordFingerprint(out, built, { code, configuration, originals: media.originals() });
       return EXIT.ok;
     } catch (error) {
       await writeDataReport(out).catch(() => undefined);
@@ -136,6 +182,34 @@ async function main(): Promise<number> {
     process.off('SIGTERM', onSignal);
     await locks.release();
   }
+}
+
+/** Writes what this build was made from beside the site it published, unless it cannot vouch for it. */
+async function recordFingerprint(
+  out: string,
+  built: Tree,
+  { code, configuration, originals }: { code: CodeInputs; configuration: Fingerprint['configuration']; originals: Fingerprint['media'] | undefined },
+): Promise<void> {
+  const runtime = await startedLoaderRuntime()?.catch(() => undefined);
+  const why = runtime ? unsettled(originals) : 'the build did not load the press room';
+  if (why) {
+    console.log(`build: no fingerprint written: ${why}; the next build renders again`);
+    return;
+  }
+  // Published by a rename the files keep the mtimes hashed in staging; copied across file systems they are hashed again.
+  const published = (await readTree(out, built)).tree;
+  const answers = [...runtime!.client.answers()].sort(([a], [b]) => byPath(a, b));
+  await writeFingerprint(out, {
+    format: FINGERPRINT_FORMAT,
+    builtAt: new Date().toISOString(),
+    code,
+    configuration,
+    buildDay: await builtDay(out),
+    nextEmbargoLift: runtime!.issues.report().nextEmbargoLift,
+    api: Object.fromEntries(answers),
+    media: originals!,
+    output: storeTree(published),
+  });
 }
 
 function firstLine(error: unknown): string {

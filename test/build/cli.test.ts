@@ -50,7 +50,7 @@ function command(script: string, args: string[], env: Record<string, string> = {
 
 const NO_STACK = /\n\s+at |Error: |node:internal/;
 const COMMANDS = [
-  { name: 'build', script: 'scripts/build.ts', flags: ['--out DIR', '--wait SECONDS', '--demo', '--strict'], variables: ['PRESSROOM_API_URL', 'PRESSROOM_SNAPSHOT', 'PRESSROOM_STRICT', 'PRESSROOM_CACHE_DIR'] },
+  { name: 'build', script: 'scripts/build.ts', flags: ['--out DIR', '--wait SECONDS', '--demo', '--strict', '--force'], variables: ['PRESSROOM_API_URL', 'PRESSROOM_SNAPSHOT', 'PRESSROOM_STRICT', 'PRESSROOM_CACHE_DIR'] },
   { name: 'snapshot', script: 'scripts/snapshot.ts', flags: ['--out DIR', '--demo'], required: ['--out DIR'], variables: ['PRESSROOM_API_URL', 'PRESSROOM_API_KEY'] },
   { name: 'archive', script: 'scripts/archive.ts', flags: ['--out DIR', '--snapshot SNAPSHOT', '--wait SECONDS', '--demo'], required: ['--out DIR'], variables: ['PRESSROOM_SNAPSHOT'] },
   { name: 'webhooks', script: 'scripts/webhooks.ts', flags: ['--port PORT', '--host HOST', '--out DIR', '--debounce-ms MS'], variables: ['PRESSROOM_WEBHOOK_SECRET', 'PRESSROOM_DEPLOY_COMMAND'] },

@@ -1,0 +1,124 @@
+/**
+ * What decides a build's output, each gathered the way the no-change check
+ * and the build itself both see it: the code (every product source file and
+ * package-lock.json, with the Node version), the configuration (the
+ * PRESSROOM_* values that change what is written; never the API key: the
+ * answers it gets are fingerprinted themselves), the upstream (the demo
+ * emulator, a snapshot or the API) with its answers, and the build's clock.
+ */
+import { createHash } from 'node:crypto';
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { loadConfig, type Upstream } from '../content-loaders/config.ts';
+import { createLoaderRuntime, type LoaderRuntime } from '../content-loaders/runtime.ts';
+import { SOURCES } from '../content-loaders/sources/index.ts';
+import { sourceDateEpoch } from '../content-loaders/data-policy/clock.ts';
+import { byPath } from './output-tree.ts';
+
+/** The project's own code: everything here can change what a build writes. */
+export const CODE_PATHS = [
+  'package.json',
+  'package-lock.json',
+  'astro.config.mjs',
+  'tsconfig.json',
+  'src',
+  'content-loaders',
+  'image-pipeline',
+  'emulator',
+  'public',
+  'scripts',
+  'offline-archive',
+  'webhook-receiver',
+] as const;
+
+/** Top-level entries of the repository that never change a built site (tests, docs, benchmarks, CI). */
+export const NOT_CODE = ['.ci', '.gitignore', 'README.md', 'bench', 'docs', 'test', 'vitest.config.ts'] as const;
+
+export interface CodeInputs {
+  /** `process.version`: Intl data and the like come with Node. */
+  node: string;
+  /** Path → SHA-256, sorted. */
+  files: Record<string, string>;
+}
+
+/** Every file of CODE_PATHS under `root`, hashed. */
+export async function codeInputs(root: string): Promise<CodeInputs> {
+  const names: string[] = [];
+  for (const entry of CODE_PATHS) {
+    const full = path.join(root, entry);
+    const found = await readdir(full, { recursive: true, withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOTDIR') return null;
+      if (error.code === 'ENOENT') return [];
+      throw error;
+    });
+    if (found === null) names.push(entry);
+    else for (const item of found) if (item.isFile()) names.push(path.relative(root, path.join(item.parentPath, item.name)).split(path.sep).join('/'));
+  }
+  const files: Record<string, string> = {};
+  for (const name of names.sort(byPath)) files[name] = createHash('sha256').update(await readFile(path.join(root, name))).digest('hex');
+  return { node: process.version, files };
+}
+
+/**
+ * The configuration that decides what is written, by variable name (values as the build reads
+ * them). Left out: PRESSROOM_API_KEY (what it can read is in the answers), PRESSROOM_CONCURRENCY,
+ * PRESSROOM_CACHE_DIR, PRESSROOM_WEBHOOK_SECRET and PRESSROOM_DEPLOY_COMMAND (they change how, not what).
+ */
+export function configurationOf(env: Record<string, string | undefined>, upstream: Upstream): Record<string, string | null> {
+  const config = loadConfig(env);
+  return {
+    upstream,
+    PRESSROOM_API_URL: upstream === 'api' ? (config.apiUrl ?? null) : null,
+    PRESSROOM_ID: upstream === 'api' ? (config.pressroomId ?? null) : null,
+    PRESSROOM_SNAPSHOT: upstream === 'snapshot' && config.snapshotDir ? path.resolve(config.snapshotDir) : null,
+    PRESSROOM_SITE_URL: config.siteUrl,
+    PRESSROOM_IMAGE_HOSTS: [...config.imageHosts].sort().join(',') || null,
+    PRESSROOM_STRICT: config.strict ? '1' : '0',
+    SOURCE_DATE_EPOCH: sourceDateEpoch(env) === undefined ? null : String(sourceDateEpoch(env)! / 1000),
+  };
+}
+
+/** The first variable whose value differs, in words. */
+export function configurationDifference(recorded: Record<string, string | null>, now: Record<string, string | null>): string | undefined {
+  for (const name of [...new Set([...Object.keys(recorded), ...Object.keys(now)])].sort(byPath)) {
+    if ((recorded[name] ?? null) !== (now[name] ?? null)) {
+      return name === 'upstream' ? `the press room now comes from ${now[name] === 'api' ? 'the API' : `the ${now[name]}`}` : `${name} changed`;
+    }
+  }
+  return undefined;
+}
+
+/** The first code file added, removed or changed, in words. */
+export function codeDifference(recorded: CodeInputs, now: CodeInputs): string | undefined {
+  if (recorded.node !== now.node) return `Node changed (${recorded.node} → ${now.node})`;
+  for (const [name, sha] of Object.entries(now.files)) {
+    if (!(name in recorded.files)) return `the code changed (${name} was added)`;
+    if (recorded.files[name] !== sha) return `the code changed (${name})`;
+  }
+  for (const name of Object.keys(recorded.files)) if (!(name in now.files)) return `the code changed (${name} was removed)`;
+  return undefined;
+}
+
+/**
+ * Every answer the build's loaders would ask for, asked now through the HTTP cache (a 304 each
+ * when nothing changed) by a runtime of its own: endpoint → SHA-256 of the body.
+ */
+export async function currentAnswers(runtime: LoaderRuntime): Promise<ReadonlyMap<string, string>> {
+  const context = { now: runtime.now, issues: runtime.issues, log: () => {} };
+  await Promise.all(Object.values(SOURCES).map((source) => source.fetch(runtime.client, context)));
+  return runtime.client.answers();
+}
+
+/** The first endpoint whose answer differs, in words. */
+export function answersDifference(recorded: Record<string, string>, now: ReadonlyMap<string, string>): string | undefined {
+  const changed = [...new Set([...Object.keys(recorded), ...now.keys()])].sort(byPath).filter((endpoint) => recorded[endpoint] !== now.get(endpoint));
+  if (changed.length === 0) return undefined;
+  const first = changed[0]!;
+  const what = !(first in recorded) ? 'is new' : !now.has(first) ? 'is no longer asked for' : 'changed';
+  return changed.length === 1 ? `the API answer ${first} ${what}` : `${changed.length} API answers differ (first: ${first} ${what})`;
+}
+
+/** A loader runtime of its own for the check (its own client, counters and data-policy log; the same caches). */
+export function checkRuntime(env: Record<string, string | undefined>): Promise<LoaderRuntime> {
+  return createLoaderRuntime({ env });
+}

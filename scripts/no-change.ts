@@ -1,0 +1,105 @@
+/**
+ * The no-change check, run by `npm run build` before anything renders: can
+ * the site in `out` be confirmed as it is? Yes only when everything that
+ * decided its bytes is what the fingerprint beside it recorded, cheapest
+ * first, stopping at the first difference:
+ *
+ *   code (every product source file, package-lock.json, Node) → configuration
+ *   → the site itself (its files, by size and mtime, re-hashed where those moved)
+ *   → the embargo clock (no recorded embargo has lifted) → the build day
+ *   → every API answer (the loaders' own requests, through the HTTP cache: 304s)
+ *   → every media original (conditional requests: 304s)
+ *
+ * Any difference, or anything that cannot be checked (no fingerprint, the API
+ * unreachable), is a reason to render; the check itself writes nothing.
+ */
+import path from 'node:path';
+import { loadConfig, type Upstream } from '../content-loaders/config.ts';
+import { publicationInstant } from '../content-loaders/data-policy/clock.ts';
+import type { LoaderRuntime } from '../content-loaders/runtime.ts';
+import { startEmbeddedApi, type EmbeddedApi } from '../emulator/embedded.ts';
+import { revalidateOriginals } from '../image-pipeline/revalidate.ts';
+import { buildDayOf, chooseBuildClock } from '../src/lib/build-day.ts';
+import { answersDifference, checkRuntime, codeDifference, configurationDifference, currentAnswers, type CodeInputs } from './build-inputs.ts';
+import type { Fingerprint } from './fingerprint.ts';
+import { loadTree, readTree, treeDifference, type Tree } from './output-tree.ts';
+
+export interface NoChangeCheck {
+  root: string;
+  out: string;
+  env: Record<string, string | undefined>;
+  upstream: Upstream;
+  /** This checkout's code and this run's configuration, as the build records them. */
+  code: CodeInputs;
+  configuration: Record<string, string | null>;
+  recorded: Fingerprint | { missing: string };
+  /** The machine's clock, ms (default now; tests move it). */
+  now?: number;
+}
+
+export type Verdict =
+  | { unchanged: true; since: string; tree: Tree; answers: number; originals: number }
+  | { unchanged: false; reason: string };
+
+/** The image cache of a build run from `root` (image-pipeline/integration.ts puts it there too). */
+export const imageCacheDir = (root: string, env: Record<string, string | undefined>): string => path.resolve(root, loadConfig(env).cacheDir ?? '.cache', 'images');
+
+export async function confirmUnchanged({ root, out, env, upstream, code, configuration, recorded, now = Date.now() }: NoChangeCheck): Promise<Verdict> {
+  const render = (reason: string): Verdict => ({ unchanged: false, reason });
+  if ('missing' in recorded) return render(recorded.missing);
+
+  const codeChange = codeDifference(recorded.code, code);
+  if (codeChange) return render(codeChange);
+  const configChange = configurationDifference(recorded.configuration, configuration);
+  if (configChange) return render(configChange);
+
+  let tree: Tree;
+  try {
+    tree = (await readTree(out, loadTree(recorded.output))).tree;
+  } catch (error) {
+    return render(`${out} cannot be read back (${(error as Error).message})`);
+  }
+  if (tree.size === 0) return render(`there is no site in ${out}`);
+  const damage = treeDifference(loadTree(recorded.output), tree);
+  if (damage) return render(`the site in ${out} is not as built: ${damage}`);
+
+  if (recorded.nextEmbargoLift && Date.parse(recorded.nextEmbargoLift) <= publicationInstant(env, now)) {
+    return render(`an embargo lifted at ${recorded.nextEmbargoLift}`);
+  }
+
+  // From here on the upstream is asked: the demo's own emulator, a snapshot, or the API.
+  const checkEnv = { ...env };
+  let embedded: EmbeddedApi | undefined;
+  try {
+    if (upstream === 'demo') embedded = await startEmbeddedApi(checkEnv, { stableOrigin: true });
+    if (recorded.buildDay) {
+      const clock = chooseBuildClock(env, embedded?.emulator.store().clock.now().getTime(), now);
+      const today = buildDayOf(clock.instant, recorded.buildDay.timeZone).date;
+      if (today !== recorded.buildDay.day) return render(`the build day is ${today}, the site's is ${recorded.buildDay.day}`);
+    }
+
+    let runtime: LoaderRuntime;
+    let answers: ReadonlyMap<string, string>;
+    try {
+      runtime = await checkRuntime(checkEnv);
+      answers = await currentAnswers(runtime);
+    } catch (error) {
+      return render(`the API answers could not be checked (${(error as Error).message.split('\n')[0]})`);
+    }
+    const answerChange = answersDifference(recorded.api, answers);
+    if (answerChange) return render(answerChange);
+
+    const media = await revalidateOriginals(recorded.media, {
+      fetch: runtime.fetch,
+      limit: (fn) => runtime.client.limit(fn),
+      apiUrl: runtime.client.baseUrl,
+      imageHosts: runtime.config.imageHosts,
+      checkAddresses: runtime.mode === 'live',
+      cacheDir: imageCacheDir(root, env),
+    });
+    if (media.difference) return render(media.difference);
+    return { unchanged: true, since: recorded.builtAt, tree, answers: answers.size, originals: recorded.media.length };
+  } finally {
+    await embedded?.close();
+  }
+}
