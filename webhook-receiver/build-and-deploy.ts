@@ -2,7 +2,10 @@
  * What a webhook sets off: `scripts/build.ts --out <out>` in a child process
  * (a fresh Astro each time; it swaps the new site in only when it succeeds, so
  * a failed build keeps the previous one), then PRESSROOM_DEPLOY_COMMAND in a
- * shell with PRESSROOM_SITE_DIR set to the site, when the build succeeded.
+ * shell with PRESSROOM_SITE_DIR set to the site and PRESSROOM_CHANGES to the
+ * build's change report (`<out>.changes.json`: what to purge from a CDN), when
+ * the build succeeded (also when it only confirmed an unchanged site: the
+ * report then lists nothing).
  * The build's route-by-route lines are left out of the log; its summary lines
  * (loading, images, search, pages built, failure) are passed through. Each
  * child gets only the secrets it needs: the build the API key, the deploy
@@ -12,6 +15,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { changeReportPath } from '../scripts/change-report.ts';
 import type { BuildOutcome } from './build-queue.ts';
 
 export interface BuildAndDeployOptions {
@@ -30,27 +34,31 @@ export interface BuildAndDeploy {
   stop(): void;
 }
 
-const SUMMARY_LINE = /loaded \d+ collections|images: |search: |page\(s\) built|build failed|left exactly as it was|no site was published|waiting for another build|another build is running/;
+const SUMMARY_LINE =
+  /loaded \d+ collections|images: |search: |page\(s\) built|build failed|left exactly as it was|no site was published|waiting for another build|another build is running|nothing changed since|build: rendering: |build: changes: /;
 
 export function buildAndDeploy({ root, out, deployCommand, env, log, timeoutMs = 30 * 60_000 }: BuildAndDeployOptions): BuildAndDeploy {
   const children = new Set<ChildProcess>();
   const buildEnv = without(env, ['PRESSROOM_WEBHOOK_SECRET']);
-  const deployEnv = { ...without(env, ['PRESSROOM_WEBHOOK_SECRET', 'PRESSROOM_API_KEY']), PRESSROOM_SITE_DIR: out };
+  const deployEnv = { ...without(env, ['PRESSROOM_WEBHOOK_SECRET', 'PRESSROOM_API_KEY']), PRESSROOM_SITE_DIR: out, PRESSROOM_CHANGES: changeReportPath(out) };
   const run = async (): Promise<BuildOutcome> => {
     const started = performance.now();
     let failure: string | undefined;
+    let confirmed = false;
     const build = await runChild(process.execPath, [path.join(root, 'scripts', 'build.ts'), '--out', out], { cwd: root, env: buildEnv, shell: false, timeoutMs, children }, (line) => {
       if (/^build failed: /.test(line)) failure = line.slice('build failed: '.length);
-      if (SUMMARY_LINE.test(line)) log(`build: ${line.replace(/^\S+ \[[^\]]+\] /, '')}`);
+      if (/^build: nothing changed since /.test(line)) confirmed = true;
+      if (SUMMARY_LINE.test(line)) log(`build: ${line.replace(/^\S+ \[[^\]]+\] /, '').replace(/^build: /, '')}`);
     });
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    const built = confirmed ? `confirmed ${out} (nothing changed)` : `built ${out}`;
     if (build.timedOut) return { ok: false, summary: `build stopped after ${Math.round(timeoutMs / 60_000)} min (its time limit); the previous site was kept` };
     if (build.code !== 0) return { ok: false, summary: `build failed after ${seconds} s (${failure ?? build.lastError ?? `exit ${build.code}`}); the previous site was kept` };
-    if (!deployCommand) return { ok: true, summary: `built ${out} in ${seconds} s (no PRESSROOM_DEPLOY_COMMAND)` };
+    if (!deployCommand) return { ok: true, summary: `${built} in ${seconds} s (no PRESSROOM_DEPLOY_COMMAND)` };
     const deploy = await runChild(deployCommand, [], { cwd: root, env: deployEnv, shell: true, timeoutMs, children }, (line) => log(`deploy: ${line}`));
-    if (deploy.timedOut) return { ok: false, summary: `built ${out} in ${seconds} s, but PRESSROOM_DEPLOY_COMMAND was stopped after ${Math.round(timeoutMs / 60_000)} min (its time limit)` };
-    if (deploy.code !== 0) return { ok: false, summary: `built ${out} in ${seconds} s, but PRESSROOM_DEPLOY_COMMAND failed (exit ${deploy.code})` };
-    return { ok: true, summary: `built ${out} in ${seconds} s and deployed` };
+    if (deploy.timedOut) return { ok: false, summary: `${built} in ${seconds} s, but PRESSROOM_DEPLOY_COMMAND was stopped after ${Math.round(timeoutMs / 60_000)} min (its time limit)` };
+    if (deploy.code !== 0) return { ok: false, summary: `${built} in ${seconds} s, but PRESSROOM_DEPLOY_COMMAND failed (exit ${deploy.code})` };
+    return { ok: true, summary: `${built} in ${seconds} s and deployed` };
   };
   return {
     run,
