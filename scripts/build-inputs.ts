@@ -80,7 +80,8 @@ export function configurationOf(env: Record<string, string | undefined>, upstrea
 
 /** The first variable whose value differs, in words. */
 export function configurationDifference(recorded: Record<string, string | null>, now: Record<string, string | null>): string | undefined {
-  for (const name of [...new Set([...Object.keys(recorded), ...Object.keys(now)])].sort(byPath)) {
+  // Where the press room comes from first: it explains the other differences.
+  for (const name of ['upstream', ...[...new Set([...Object.keys(recorded), ...Object.keys(now)])].sort(byPath)]) {
     if ((recorded[name] ?? null) !== (now[name] ?? null)) {
       return name === 'upstream' ? `the press room now comes from ${now[name] === 'api' ? 'the API' : `the ${now[name]}`}` : `${name} changed`;
     }

@@ -92,9 +92,12 @@ async function main(): Promise<number> {
   loadDotEnv(root);
   if (values.strict) process.env.PRESSROOM_STRICT = '1';
   let upstream: Upstream;
+  let configuration: Record<string, string | null>;
   try {
     if (values.demo) requestDemo(process.env);
     upstream = upstreamOf(process.env, { demo: demoRequested() });
+    // Also checks what loadConfig does not, such as SOURCE_DATE_EPOCH.
+    configuration = configurationOf(process.env, upstream);
     if (upstream === 'demo') {
       const why = values.demo ? '--demo was given' : 'no PRESSROOM_* variable is set';
       console.log(`build: DEMO: building the bundled demo press room of a fictional company (${why}); every page is marked noindex and "demo". Set PRESSROOM_API_URL and PRESSROOM_ID to build yours.`);
@@ -126,7 +129,6 @@ async function main(): Promise<number> {
     for (const note of await sweepBeside(out)) console.log(`build: ${note}`);
     const started = performance.now();
     const code = await codeInputs(root);
-    const configuration = configurationOf(process.env, upstream);
     const siteUrl = loadConfig(process.env).siteUrl;
     const recorded = await readFingerprint(out);
     if (values.force) {
