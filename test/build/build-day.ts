@@ -67,8 +67,9 @@ export function buildDayTests(setup: () => { root: string; tmp: string; snapshot
       const before = await hashes(out);
       const env = { ...process.env, PRESSROOM_SNAPSHOT: snapshot, PRESSROOM_API_URL: '', SOURCE_DATE_EPOCH: '2026-11-01' };
       const failed = await run(process.execPath, ['scripts/build.ts', '--out', out], { cwd: root, env }).catch((e: { code: number; stderr: string }) => e);
-      expect((failed as { code: number }).code).toBe(1);
-      expect((failed as { stderr: string }).stderr).toMatch(/build failed: SOURCE_DATE_EPOCH="2026-11-01" is not a whole number of seconds/);
+      // A configuration error, found before anything runs (README, Commands: exit 2).
+      expect((failed as { code: number }).code).toBe(2);
+      expect((failed as { stderr: string }).stderr).toMatch(/^build: SOURCE_DATE_EPOCH="2026-11-01" is not a whole number of seconds/);
       expect(await hashes(out)).toEqual(before);
     }, 120_000);
   });

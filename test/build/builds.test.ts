@@ -26,6 +26,7 @@ import { readManifest, sha256Hex } from '../../content-loaders/snapshot/manifest
 import { loadPages, urlsOf } from '../site/helpers.ts';
 import { buildDayTests, expectArchiveEventPhases } from './build-day.ts';
 import { dataPolicyBuildTests } from './data-policy-builds.ts';
+import { noChangeTests } from './no-change.ts';
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '..', '..');
@@ -151,7 +152,7 @@ describe('building from a snapshot', () => {
     if (firstRunningAsThirdStarts) expect(thirdDone.output).toMatch(/^build: waiting for another build on .* to finish: \d+ s of at most 600 s \(the lock of one that crashed is taken over 60 s after its last sign of life\)$/m);
     expect(await tree(out)).toEqual(afterFirst);
     // Nothing left beside the site or in the project's staging area.
-    expect(await readdir(path.dirname(out))).toEqual(['site', 'site.data-report.json']);
+    expect(await readdir(path.dirname(out))).toEqual(['site', 'site.changes.json', 'site.data-report.json', 'site.fingerprint.json']);
     expect(await readdir(path.join(root, '.building')).catch(() => [])).toEqual([]);
   }, 900_000);
 
@@ -255,7 +256,9 @@ describe('building from a snapshot', () => {
       PRESSROOM_API_KEY: key,
       PRESSROOM_WEBHOOK_SECRET: secret,
       // The deploy command sees the site folder, and neither the API key nor the webhook secret.
-      PRESSROOM_DEPLOY_COMMAND: 'cp "$PRESSROOM_SITE_DIR/index.html" "$PRESSROOM_SITE_DIR.deployed.html" && printf %s "$PRESSROOM_WEBHOOK_SECRET$PRESSROOM_API_KEY" > "$PRESSROOM_SITE_DIR.secret-seen"',
+      // It also gets the build's change report (what to purge from a CDN).
+      PRESSROOM_DEPLOY_COMMAND:
+        'cp "$PRESSROOM_SITE_DIR/index.html" "$PRESSROOM_SITE_DIR.deployed.html" && cp "$PRESSROOM_CHANGES" "$PRESSROOM_SITE_DIR.changes-seen.json" && printf %s "$PRESSROOM_WEBHOOK_SECRET$PRESSROOM_API_KEY" > "$PRESSROOM_SITE_DIR.secret-seen"',
     };
     // The README's service recipe: the pinned Node binary runs the receiver itself (no npm in between).
     const receiver = spawn(path.join(root, 'node_modules', '.bin', 'node'), ['scripts/webhooks.ts', '--port', '0', '--out', out, '--debounce-ms', '200'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -295,6 +298,8 @@ describe('building from a snapshot', () => {
       expect(existsSync(path.join(out, 'index.html'))).toBe(true);
       expect(existsSync(`${out}.deployed.html`)).toBe(true);
       expect(await readFile(`${out}.secret-seen`, 'utf8')).toBe('');
+      expect(await readFile(`${out}.changes-seen.json`, 'utf8')).toBe(await readFile(`${out}.changes.json`, 'utf8'));
+      expect(JSON.parse(await readFile(`${out}.changes.json`, 'utf8'))).toMatchObject({ format: 'pressroom-changes/1', previous: false, removed: [] });
       expect(existsSync(path.join(out, 'media-kits', kit.permalink.split('/').pop()!, 'index.html'))).toBe(false);
       expect(existsSync(path.join(out, 'media-kits', 'index.html'))).toBe(true);
       expect(output).not.toContain(secret);
@@ -320,6 +325,9 @@ describe('building from a snapshot', () => {
       const files = Object.keys(await tree(out));
       expect(files.length).toBeGreaterThan(100);
       for (const file of files) expect((await readFile(path.join(out, file))).includes(key), file).toBe(false);
+      // Nor what the build keeps beside the site: its fingerprint (no salted hash either: the key is no input), reports.
+      for (const beside of ['fingerprint.json', 'changes.json', 'data-report.json']) expect((await readFile(`${out}.${beside}`, 'utf8')).includes(key), beside).toBe(false);
+      expect(Object.keys((JSON.parse(await readFile(`${out}.fingerprint.json`, 'utf8')) as { configuration: object }).configuration)).not.toContain('PRESSROOM_API_KEY');
       const cache = path.join(root, '.cache', 'pressroom-http');
       for (const entry of await readdir(cache, { recursive: true, withFileTypes: true })) {
         if (entry.isFile()) expect((await readFile(path.join(entry.parentPath, entry.name))).includes(key), entry.name).toBe(false);
@@ -386,3 +394,4 @@ describe('building from a snapshot', () => {
 
 buildDayTests(() => ({ root, tmp, snapshot }));
 dataPolicyBuildTests(() => ({ root, tmp }));
+noChangeTests(() => ({ root, tmp }));
