@@ -12,6 +12,7 @@
  * report beside the site (`DIR.changes.json`, change-report.ts).
  */
 import { existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { ConfigError, loadConfig, upstreamOf, type Upstream } from '../content-loaders/config.ts';
 import { loadDotEnv } from '../content-loaders/dot-env.ts';
@@ -24,7 +25,7 @@ import { writeDataReport } from './data-report.ts';
 import { assertReplaceable, createStaging, publish, removeFolder, removeFolderNow, runId, sweepBeside } from './staged-output.ts';
 import { startedLoaderRuntime } from '../content-loaders/runtime.ts';
 import { codeInputs, configurationOf, type CodeInputs } from './build-inputs.ts';
-import { changeReport, changeSummary, writeChangeReport } from './change-report.ts';
+import { changeReport, changeReportPath, changeSummary, writeChangeReport, type ChangeReport } from './change-report.ts';
 import { FINGERPRINT_FORMAT, builtDay, originalsRecorder, readFingerprint, removeFingerprint, unsettled, writeFingerprint, type Fingerprint } from './fingerprint.ts';
 import { confirmUnchanged } from './no-change.ts';
 import { byPath, loadTree, readTree, storeTree, type Tree } from './output-tree.ts';
@@ -134,7 +135,10 @@ async function main(): Promise<number> {
     if (values.force) {
       console.log('build: rendering: --force was given');
     } else {
-      const verdict = await confirmUnchanged({ root, out, env: process.env, upstream, code, configuration, recorded });
+      // The check only ever saves work: whatever goes wrong in it, the build renders.
+      const verdict = await confirmUnchanged({ root, out, env: process.env, upstream, code, configuration, recorded }).catch(
+        (error: unknown) => ({ unchanged: false, reason: `the no-change check failed (${firstLine(error)})` }) as const,
+      );
       if (verdict.unchanged) {
         await writeChangeReport(out, changeReport(verdict.tree, verdict.tree, siteUrl));
         const seconds = ((performance.now() - started) / 1000).toFixed(1);
@@ -149,23 +153,23 @@ async function main(): Promise<number> {
     staging = await createStaging(root, id);
     const planned = plannedOutput();
     const media = originalsRecorder();
+    let changes: ChangeReport;
+    let built: Tree;
     try {
       const { build } = await import('astro');
       await build({ root, outDir: staging, integrations: [planned.integration, media.integration] });
       await checkSite(staging, planned.files());
       // The build's last lines: what the data policy did, and where its report is.
       const report = await writeDataReport(out);
-      if (report) console.log(`${report.summary}
-data report: ${report.file}`);
-      const built = (await readTree(staging)).tree;
+      if (report) console.log(`${report.summary}\ndata report: ${report.file}`);
+      built = (await readTree(staging)).tree;
       const previous = existsSync(out) ? (await readTree(out, 'missing' in recorded ? undefined : loadTree(recorded.output))).tree : undefined;
+      changes = changeReport(previous, built, siteUrl);
       locks.assertHeld();
+      // What described the previous site must never stand beside the new one.
       await removeFingerprint(out);
+      await rm(changeReportPath(out), { force: true });
       await publish(staging, out, id);
-      const changes = changeReport(previous, built, siteUrl);
-      console.log(`build: changes: ${changeSummary(changes)}; report: ${await writeChangeReport(out, changes)}`);
-      await recordFingerprint(out, built, { code, configuration, originals: media.originals() });
-      return EXIT.ok;
     } catch (error) {
       await writeDataReport(out).catch(() => undefined);
       console.error(`\nbuild failed: ${firstLine(error)}`);
@@ -175,6 +179,16 @@ data report: ${report.file}`);
       const left = await removeFolder(staging);
       if (left) console.error(`build: could not remove the staging folder ${staging} (${firstLine(left)}); the next build removes it`);
     }
+    try {
+      console.log(`build: changes: ${changeSummary(changes)}; report: ${await writeChangeReport(out, changes)}`);
+    } catch (error) {
+      console.error(`build: ${out} is the new site, but its change report could not be written (${firstLine(error)}); purge the whole site from the CDN`);
+      return EXIT.failed;
+    }
+    await recordFingerprint(out, built, { code, configuration, originals: media.originals() }).catch((error: unknown) =>
+      console.error(`build: no fingerprint written (${firstLine(error)}); the next build renders again`),
+    );
+    return EXIT.ok;
   } catch (error) {
     if (error instanceof ConfigError) return EXIT.usage;
     console.error(`build failed: ${firstLine(error)}`);
