@@ -53,14 +53,16 @@ export async function confirmUnchanged({ root, out, env, upstream, code, configu
   const configChange = configurationDifference(recorded.configuration, configuration);
   if (configChange) return render(configChange);
 
+  let built: Tree;
   let tree: Tree;
   try {
-    tree = (await readTree(out, loadTree(recorded.output))).tree;
+    built = loadTree(recorded.output);
+    tree = (await readTree(out, built)).tree;
   } catch (error) {
     return render(`${out} cannot be read back (${(error as Error).message})`);
   }
   if (tree.size === 0) return render(`there is no site in ${out}`);
-  const damage = treeDifference(loadTree(recorded.output), tree);
+  const damage = treeDifference(built, tree);
   if (damage) return render(`the site in ${out} is not as built: ${damage}`);
 
   if (recorded.nextEmbargoLift && Date.parse(recorded.nextEmbargoLift) <= publicationInstant(env, now)) {
