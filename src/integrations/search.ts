@@ -1,18 +1,18 @@
 /**
  * Static search: after the build, indexes the built pages with Pagefind and
- * writes its bundle to `<outDir>/pagefind/` (searched by src/pages/search.astro
+ * writes its bundles to `<outDir>/pagefind/` (searched by src/pages/search.astro
  * in the browser: no server, no key, no third-party request).
  *
  * - Indexes the real output folder the build wrote (the `dir` of
  *   `astro:build:done`: scripts/build.ts builds into a staging folder and swaps
  *   it in only on success, so a failed index leaves the previous site as it was).
- * - Pages are added one by one in path order, never the search page or the 404.
- *   Only content inside `data-pagefind-body` is indexed once any page has it;
- *   filters come from <SearchMeta> (src/components/SearchMeta.astro).
- * - One index for the whole site, in the press room's language (`forceLanguage`,
- *   from the home page's <html lang>): Pagefind would otherwise split the index
- *   per language and a search page could only ever search its own language;
- *   languages are a filter instead.
+ * - Only pages that mark their content with `data-pagefind-body` are indexed,
+ *   never the search page or the 404; filters come from <SearchMeta>
+ *   (src/components/SearchMeta.astro).
+ * - One bundle per language (`pagefind/nl/`, …), each stemmed with its own
+ *   Snowball rules, named in `pagefind/bundles.json`
+ *   (src/search/pagefind-bundles.ts); the search page loads every bundle, or
+ *   only the one its language filter names, and merges the results.
  * - The same pages give the same bytes: Pagefind names its files by content
  *   hash and writes no timestamp (checked by test/site/built/search.test.ts).
  * - The search page's controller is a classic script bundled from
@@ -26,7 +26,10 @@ import { fileURLToPath } from 'node:url';
 import type { AstroIntegration, AstroIntegrationLogger } from 'astro';
 import { PAGEFIND_DIR } from '../lib/search.ts';
 import { searchScripts } from '../search/bundle.ts';
-import { SEARCH_DIR } from '../search/format.ts';
+import { NOT_SEARCHED, searchDocument, sitePathOf } from '../search/documents.ts';
+import { SEARCH_DIR, type PageMeta } from '../search/format.ts';
+import { PAGEFIND_MANIFEST, VOCABULARY_FILTER, VOCABULARY_URL, type PagefindManifest } from '../search/pagefind-bundles.ts';
+import { indexLanguage, words } from '../search/terms.ts';
 
 export interface SearchIndexOptions {
   /** Site paths never indexed (relative to the output folder, `/` separators). */
@@ -34,8 +37,6 @@ export interface SearchIndexOptions {
   /** Where the bundle goes (default `<siteDir>/pagefind`). */
   outputPath?: string;
 }
-
-const DEFAULT_EXCLUDE = ['search/index.html', '404.html', '404/index.html'];
 
 export default function search(options: SearchIndexOptions = {}): AstroIntegration {
   return {
@@ -57,7 +58,8 @@ export default function search(options: SearchIndexOptions = {}): AstroIntegrati
 export interface IndexReport {
   pages: number;
   files: number;
-  language: string;
+  /** The bundles written, one per language (ISO 639-1), most pages first. */
+  languages: string[];
   ms: number;
 }
 
@@ -69,50 +71,125 @@ export async function writeSearchController(siteDir: string): Promise<void> {
   await writeFile(path.join(siteDir, SEARCH_DIR, controller.name), controller.code);
 }
 
-/** Indexes the HTML pages of a built site into `<siteDir>/pagefind/`. */
+type PagefindModule = typeof import('pagefind');
+
+/** Indexes the HTML pages of a built site into `<siteDir>/pagefind/<language>/`, one Pagefind bundle per language. */
 export async function buildSearchIndex(siteDir: string, options: SearchIndexOptions & { logger?: AstroIntegrationLogger } = {}): Promise<IndexReport> {
   const started = performance.now();
-  const exclude = new Set(options.exclude ?? DEFAULT_EXCLUDE);
   const outputPath = options.outputPath ?? path.join(siteDir, PAGEFIND_DIR);
-  const files = (await readdir(siteDir, { recursive: true }))
-    .map((f) => f.split(path.sep).join('/'))
-    .filter((f) => f.endsWith('.html') && !f.startsWith(`${PAGEFIND_DIR}/`) && !exclude.has(f))
-    .sort();
-  const language = await siteLanguage(siteDir);
+  const languages = await searchablePagesByLanguage(siteDir, options.exclude ?? NOT_SEARCHED);
+  const manifest: PagefindManifest = { bundles: [], filters: filterCounts([...languages.values()].flatMap((g) => g.documents)) };
 
   // Imported here: the Pagefind service is a child process, started only when a build indexes.
   const pagefind = await import('pagefind');
   try {
-    const { index, errors } = await pagefind.createIndex({ forceLanguage: language, keepIndexUrl: false });
-    if (!index) throw new Error(`search index: Pagefind did not start: ${errors.join('; ')}`);
-    for (const file of files) {
-      const url = `/${file.replace(/(^|\/)index\.html$/, '$1')}`;
-      const added = await index.addHTMLFile({ url, content: await readFile(path.join(siteDir, file), 'utf8') });
-      if (added.errors.length > 0) throw new Error(`search index: ${url}: ${added.errors.join('; ')}`);
-    }
     await rm(outputPath, { recursive: true, force: true });
-    const written = await index.writeFiles({ outputPath });
-    if (written.errors.length > 0) throw new Error(`search index: ${written.errors.join('; ')}`);
-    const count = (await readdir(outputPath, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).length;
-    // Pages without `data-pagefind-body` are left out once any page has it: the entry file says how many went in.
-    const entry = JSON.parse(await readFile(path.join(outputPath, 'pagefind-entry.json'), 'utf8')) as { languages: Record<string, { page_count: number }> };
-    const pages = Object.values(entry.languages).reduce((n, l) => n + l.page_count, 0);
-    const report = { pages, files: count, language, ms: Math.round(performance.now() - started) };
-    options.logger?.info(`search: ${pages} of ${files.length} pages indexed (${language}), ${count} files in /${PAGEFIND_DIR}/, ${report.ms} ms`);
-    return report;
+    for (const [language, group] of languages) {
+      const vocabulary = vocabularyFor(language, languages);
+      await writeLanguageBundle(pagefind, siteDir, language, group.files, vocabulary, path.join(outputPath, language));
+      manifest.bundles.push({ language, pages: group.files.length, vocabulary: vocabulary.length > 0 });
+    }
   } finally {
     await pagefind.close();
   }
+  await mkdir(outputPath, { recursive: true });
+  await writeFile(path.join(outputPath, PAGEFIND_MANIFEST), `${JSON.stringify(manifest)}\n`);
+
+  const files = (await readdir(outputPath, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).length;
+  const report = { pages: manifest.bundles.reduce((n, b) => n + b.pages, 0), files, languages: manifest.bundles.map((b) => b.language), ms: Math.round(performance.now() - started) };
+  const perLanguage = manifest.bundles.map((b) => `${b.language} ${b.pages}`).join(', ');
+  options.logger?.info(`search: ${report.pages} pages indexed, each language with its own stemming (${perLanguage}), ${files} files in /${PAGEFIND_DIR}/, ${report.ms} ms`);
+  return report;
 }
 
-/** The press room's language: the home page's <html lang> (Pagefind wants ISO 639-1, so the primary subtag). */
-async function siteLanguage(siteDir: string): Promise<string> {
-  try {
-    const home = await readFile(path.join(siteDir, 'index.html'), 'utf8');
-    const lang = /<html\b[^>]*\blang="([A-Za-z]{2,3})(?:[-_][^"]*)?"/i.exec(home)?.[1];
-    if (lang) return lang.toLowerCase();
-  } catch {
-    // no home page: fall through
-  }
-  return 'en';
+interface LanguageGroup {
+  /** Site-relative HTML files, in path order. */
+  files: string[];
+  /** What each of them says it is (<SearchMeta>), in the same order. */
+  documents: PageMeta[];
+  /** Every word of those pages, lower-cased. */
+  words: Set<string>;
 }
+
+/**
+ * The pages that mark content to search (`data-pagefind-body`), grouped by
+ * their language's primary subtag, most pages first. Only those go into an
+ * index: Pagefind would index a whole page when none of its index's pages marks
+ * any content.
+ */
+async function searchablePagesByLanguage(siteDir: string, skip: readonly string[]): Promise<Map<string, LanguageGroup>> {
+  const excluded = new Set(skip);
+  const files = (await readdir(siteDir, { recursive: true }))
+    .map((f) => f.split(path.sep).join('/'))
+    .filter((f) => f.endsWith('.html') && !f.startsWith(`${PAGEFIND_DIR}/`) && !excluded.has(f))
+    .sort();
+  const groups = new Map<string, LanguageGroup>();
+  for (const file of files) {
+    const document = searchDocument(await readFile(path.join(siteDir, file), 'utf8'), sitePathOf(file));
+    if (!document) continue;
+    const language = indexLanguage(document.lang);
+    const group = groups.get(language) ?? { files: [], documents: [], words: new Set<string>() };
+    groups.set(language, group);
+    const { text, ...meta } = document;
+    group.files.push(file);
+    group.documents.push(meta);
+    for (const word of words(`${meta.title} ${meta.tags.join(' ')} ${text}`)) group.words.add(word.toLowerCase());
+  }
+  return new Map([...groups].sort(([a, x], [b, y]) => y.files.length - x.files.length || a.localeCompare(b)));
+}
+
+/** How many pages have each filter value, as Pagefind counts them (keys sorted: the same pages give the same bytes). */
+function filterCounts(documents: PageMeta[]): PagefindManifest['filters'] {
+  const counts: Record<string, Map<string, number>> = { type: new Map(), language: new Map(), year: new Map(), tag: new Map() };
+  const add = (key: string, value: string | null) => {
+    if (value) counts[key]!.set(value, (counts[key]!.get(value) ?? 0) + 1);
+  };
+  for (const doc of documents) {
+    add('type', doc.type);
+    add('language', doc.lang);
+    add('year', doc.year);
+    for (const tag of doc.tags) add('tag', tag);
+  }
+  const sorted = (values: Map<string, number>) => Object.fromEntries([...values].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  return Object.fromEntries(Object.entries(counts).map(([key, values]) => [key, sorted(values)]));
+}
+
+/**
+ * The words of the other languages' pages that this language's pages lack, sorted.
+ * Each bundle holds them in one hidden record: Pagefind searches a word it does
+ * not know as its longest known prefix, so without them a Dutch word typed into
+ * the search would find English pages by some short prefix ("bedrijven" → "be").
+ */
+function vocabularyFor(language: string, groups: Map<string, LanguageGroup>): string[] {
+  const own = groups.get(language)?.words ?? new Set<string>();
+  const others = new Set<string>();
+  for (const [other, group] of groups) {
+    if (other === language) continue;
+    for (const word of group.words) if (!own.has(word)) others.add(word);
+  }
+  return [...others].sort();
+}
+
+/** One language's bundle: its pages stemmed with that language's rules, plus the hidden vocabulary record. */
+async function writeLanguageBundle(pagefind: PagefindModule, siteDir: string, language: string, files: string[], vocabulary: string[], outputPath: string): Promise<void> {
+  const { index, errors } = await pagefind.createIndex({ forceLanguage: language, keepIndexUrl: false });
+  if (!index) throw new Error(`search index: Pagefind did not start: ${errors.join('; ')}`);
+  for (const file of files) {
+    const url = sitePathOf(file);
+    const added = await index.addHTMLFile({ url, content: await readFile(path.join(siteDir, file), 'utf8') });
+    if (added.errors.length > 0) throw new Error(`search index: ${url}: ${added.errors.join('; ')}`);
+  }
+  if (vocabulary.length > 0) {
+    const added = await index.addCustomRecord({ url: VOCABULARY_URL, content: vocabulary.join(' '), language, filters: { [VOCABULARY_FILTER]: ['1'] }, meta: { title: '' } });
+    if (added.errors.length > 0) throw new Error(`search index: the ${language} vocabulary record: ${added.errors.join('; ')}`);
+  }
+  const written = await index.writeFiles({ outputPath });
+  if (written.errors.length > 0) throw new Error(`search index (${language}): ${written.errors.join('; ')}`);
+  // The search page has its own interface (src/search/client/): Pagefind's ready-made ones (~430 KB a bundle) are never loaded.
+  await Promise.all(PAGEFIND_UI_FILES.map((file) => rm(path.join(outputPath, file), { force: true })));
+}
+
+const PAGEFIND_UI_FILES = [
+  'pagefind-ui.js', 'pagefind-ui.css', 'pagefind-modular-ui.js', 'pagefind-modular-ui.css',
+  'pagefind-component-ui.js', 'pagefind-component-ui.css', 'pagefind-highlight.js',
+];

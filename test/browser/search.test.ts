@@ -3,7 +3,8 @@
  * release title finds that release, filters narrow the results, the header's
  * search box lands on the search page, and the index is all local files.
  */
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { mkdir } from 'node:fs/promises';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -117,6 +118,47 @@ describe.skipIf(!hasChromium)('search', () => {
     }
   });
 
+  it('searches each language with its own rules: a word of one language finds pages of that language only', async () => {
+    const all = releases(siteDir);
+    const pressRoomLang = all[0]!.lang;
+    // A word of a foreign-language release (a Dutch word, say) that no searchable page in another language has.
+    const searchable = readdirSync(siteDir, { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.html'))
+      .map((f) => readFileSync(path.join(siteDir, f), 'utf8'))
+      .filter((html) => html.includes('data-pagefind-body'))
+      .map((html) => ({ lang: /<html[^>]*\blang="([^"]+)"/.exec(html)?.[1] ?? '', text: html.replace(/<[^>]+>/g, ' ').toLowerCase() }));
+    let found: { release: (typeof all)[number]; word: string } | undefined;
+    for (const release of all.filter((r) => r.lang !== pressRoomLang)) {
+      const own = readFileSync(path.join(siteDir, release.href, 'index.html'), 'utf8').replace(/<[^>]+>/g, ' ').toLowerCase();
+      const pagesWith = (word: string) => searchable.filter((p) => p.text.includes(word));
+      const word = [...new Set(own.match(/\p{L}{7,}/gu) ?? [])]
+        .map((w) => ({ w, pages: pagesWith(w) }))
+        .filter(({ pages }) => pages.length > 0 && pages.every((p) => p.lang === release.lang))
+        .sort((a, b) => a.pages.length - b.pages.length || a.w.localeCompare(b.w))[0]?.w;
+      if (word) {
+        found = { release, word };
+        break;
+      }
+    }
+    expect(found, 'a release with a word of its own language').toBeDefined();
+    const { release, word } = found!;
+    const w = await watchedPage(browser, server.origin);
+    try {
+      const results = await searchAfter(w.page, () => w.page.goto(`${server.origin}/search/?q=${encodeURIComponent(word)}`));
+      expect(results.hrefs).toContain(release.href);
+      // Each bundle knows the other languages' words, so none answers with pages matching a short prefix of it.
+      expect(new Set(results.langs), `results for "${word}"`).toEqual(new Set([release.lang]));
+      // Every language's bundle was asked (no filter), each from its own folder.
+      for (const lang of new Set(all.map((r) => r.lang.slice(0, 2)))) {
+        expect(w.requests.some((u) => u.includes(`/pagefind/${lang}/pagefind.js`)), lang).toBe(true);
+      }
+      expect(w.pageErrors).toEqual([]);
+      expect(w.failed).toEqual([]);
+    } finally {
+      await w.context.close();
+    }
+  });
+
   it('opens with the filters of its address (/search/?q=…&lang=…)', async () => {
     const all = releases(siteDir);
     const release = all.find((r) => r.lang !== all[0]!.lang) ?? all[0]!;
@@ -127,6 +169,9 @@ describe.skipIf(!hasChromium)('search', () => {
       expect(await w.page.locator('#search-language').inputValue()).toBe(release.lang);
       expect(results.hrefs).toContain(release.href);
       expect(new Set(results.langs)).toEqual(new Set([release.lang]));
+      // A language filter loads that language's search bundle alone.
+      const bundles = w.requests.map((u) => /\/pagefind\/([^/]+)\/pagefind\.js/.exec(u)?.[1]).filter(Boolean);
+      expect(bundles).toEqual([release.lang.slice(0, 2)]);
     } finally {
       await w.context.close();
     }

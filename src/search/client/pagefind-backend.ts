@@ -1,46 +1,99 @@
 /**
- * The served site's search: Pagefind's bundle under `pagefind/`, a module it
- * loads itself (which is why it needs HTTP). Its excerpts come as HTML with
- * `<mark>`s; only their text and marks are kept.
+ * The served site's search: one Pagefind bundle per language under
+ * `pagefind/<language>/` (src/search/pagefind-bundles.ts), each a module
+ * Pagefind loads itself (which is why it needs HTTP) and each stemming the
+ * query with its own language's rules. Filters and their counts come from the
+ * manifest; a bundle loads when a search first needs it. A language filter
+ * searches that language's bundle alone; otherwise every bundle is searched and
+ * the results merged: by score for a query, newest first for filters alone.
+ * Excerpts come as HTML with `<mark>`s; only their text and marks are kept.
  */
 import type { ExcerptPart } from '../engine.ts';
+import { PAGEFIND_MANIFEST, VOCABULARY_FILTER, type PagefindManifest } from '../pagefind-bundles.ts';
 import type { ResultView, SearchBackend } from './backend.ts';
+import { mergeNewestFirst } from './merge-results.ts';
 
 interface PagefindData {
   url: string;
   excerpt: string;
   meta: Record<string, string | undefined>;
 }
+interface PagefindResult {
+  score: number;
+  data(): Promise<PagefindData>;
+}
+type PagefindFilters = Record<string, string | Record<string, string>>;
 interface Pagefind {
   options(options: Record<string, unknown>): Promise<void>;
   init(): Promise<void>;
-  search(term: string | null, options?: { filters?: Record<string, string>; sort?: Record<string, 'asc' | 'desc'> }): Promise<{ results: Array<{ data(): Promise<PagefindData> }> } | null>;
+  search(term: string | null, options?: { filters?: PagefindFilters; sort?: Record<string, 'asc' | 'desc'> }): Promise<{ results: PagefindResult[] } | null>;
   filters(): Promise<Record<string, Record<string, number>>>;
+}
+interface Bundle {
+  language: string;
+  vocabulary: boolean;
+  pagefind: Pagefind;
 }
 
 /** `siteRoot` as the page writes it (`/`); `datedTypes`: types whose filter-only listing is sorted newest first. */
 export async function pagefindBackend(siteRoot: string, datedTypes: readonly string[]): Promise<SearchBackend> {
-  const pagefind = (await import(new URL(`${siteRoot}pagefind/pagefind.js`, location.href).href)) as Pagefind;
-  await pagefind.options({ excerptLength: 28, excerptEllipsis: '…' });
-  await pagefind.init();
+  const base = new URL(`${siteRoot}pagefind/`, location.href);
+  const response = await fetch(new URL(PAGEFIND_MANIFEST, base));
+  if (!response.ok) throw new Error(`search: ${PAGEFIND_MANIFEST} answered ${response.status}`);
+  const manifest = (await response.json()) as PagefindManifest;
+  // Each bundle's pagefind.js is its own module, so each keeps its own language's stemmer; loaded when a search first needs it.
+  const loaded = new Map<string, Promise<Bundle>>();
+  const bundle = ({ language, vocabulary }: PagefindManifest['bundles'][number]): Promise<Bundle> => {
+    let pending = loaded.get(language);
+    if (!pending) {
+      pending = (async () => {
+        const pagefind = (await import(new URL(`${language}/pagefind.js`, base).href)) as Pagefind;
+        await pagefind.options({ excerptLength: 28, excerptEllipsis: '…' });
+        await pagefind.init();
+        return { language, vocabulary, pagefind };
+      })();
+      loaded.set(language, pending);
+    }
+    return pending;
+  };
+  const view = viewOf();
+
   return {
-    filterValues: () => pagefind.filters(),
+    filterValues: async () => manifest.filters,
     search: async (term, filters) => {
-      const dated = (filters.type !== undefined && datedTypes.includes(filters.type)) || filters.year !== undefined;
-      const response = await pagefind.search(term || null, term || !dated ? { filters } : { filters, sort: { date: 'desc' } });
-      return (response?.results ?? []).map((result) => async (): Promise<ResultView> => {
-        const data = await result.data();
-        return {
-          href: /^\/(?![/\\])/.test(data.url) ? data.url : '#',
-          title: data.meta.title || data.url,
-          type: data.meta.type ?? '',
-          lang: data.meta.language ?? '',
-          date: data.meta.date ?? null,
-          excerpt: excerptParts(data.excerpt),
-        };
-      });
+      const dated = !term && ((filters.type !== undefined && datedTypes.includes(filters.type)) || filters.year !== undefined);
+      const wanted = filters.language ? manifest.bundles.filter((b) => b.language === languageOf(filters.language!)) : manifest.bundles;
+      const answers = await Promise.all(
+        wanted.map(async (entry) => {
+          const b = await bundle(entry);
+          const options = { filters: b.vocabulary ? { ...filters, not: { [VOCABULARY_FILTER]: '1' } } : { ...filters } };
+          const response = await b.pagefind.search(term || null, dated ? { ...options, sort: { date: 'desc' } } : options);
+          return response?.results ?? [];
+        }),
+      );
+      if (dated) return mergeNewestFirst(answers, async (result) => view(await result.data()));
+      return answers
+        .flat()
+        .sort((a, b) => b.score - a.score)
+        .map((result) => async () => view(await result.data()));
     },
   };
+}
+
+/** The bundle a language filter's value belongs to: its primary subtag, as the indexer groups pages. */
+function languageOf(lang: string): string {
+  return /^[A-Za-z]{2,3}/.exec(lang)?.[0]?.toLowerCase() ?? 'und';
+}
+
+function viewOf(): (data: PagefindData) => ResultView {
+  return (data) => ({
+    href: /^\/(?![/\\])/.test(data.url) ? data.url : '#',
+    title: data.meta.title || data.url,
+    type: data.meta.type ?? '',
+    lang: data.meta.language ?? '',
+    date: data.meta.date ?? null,
+    excerpt: excerptParts(data.excerpt),
+  });
 }
 
 function excerptParts(html: string): ExcerptPart[] {

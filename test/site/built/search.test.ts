@@ -1,6 +1,6 @@
 /**
  * The static search index of the built site (src/integrations/search.ts):
- * Pagefind's bundle is in /pagefind/, one index for every language, only the
+ * Pagefind's bundles are in /pagefind/<language>/, one per language, only the
  * pages that mark their content, with the filters the search page offers, and
  * the same pages always give the same bytes.
  */
@@ -10,6 +10,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildSearchIndex } from '../../../src/integrations/search.ts';
+import { PAGEFIND_MANIFEST, type PagefindManifest } from '../../../src/search/pagefind-bundles.ts';
+import { indexLanguage } from '../../../src/search/terms.ts';
 import { elements, listFiles, loadPages, type BuiltPage } from '../helpers.ts';
 
 const siteDir = inject('siteDir');
@@ -33,16 +35,30 @@ function searchMeta(page: BuiltPage): Map<string, string[]> {
 const hasBody = (page: BuiltPage) => page.html.includes('data-pagefind-body');
 
 describe('the search index', () => {
-  it('is written to /pagefind/ with one index for the whole site', async () => {
-    expect(existsSync(path.join(bundle, 'pagefind-entry.json')), 'no /pagefind/ in the build: astro.config.mjs must list search() (src/integrations/search.ts) last').toBe(true);
-    const entry = JSON.parse(await readFile(path.join(bundle, 'pagefind-entry.json'), 'utf8')) as { languages: Record<string, { page_count: number }> };
-    const languages = Object.keys(entry.languages);
-    expect(languages).toHaveLength(1);
-    const indexed = entry.languages[languages[0]!]!.page_count;
-    expect(indexed).toBe(pages.filter(hasBody).length);
-    const files = (await listFiles(bundle)).map((f) => path.relative(bundle, f));
-    expect(files).toContain('pagefind.js');
-    expect(files.some((f) => f.startsWith('wasm.'))).toBe(true);
+  it('is written to /pagefind/ as one bundle per language, each stemmed with its own rules', async () => {
+    expect(existsSync(path.join(bundle, PAGEFIND_MANIFEST)), 'no /pagefind/ in the build: astro.config.mjs must list search() (src/integrations/search.ts) last').toBe(true);
+    const manifest = JSON.parse(await readFile(path.join(bundle, PAGEFIND_MANIFEST), 'utf8')) as PagefindManifest;
+    const searchable = pages.filter(hasBody);
+    const expected = new Map<string, number>();
+    for (const page of searchable) {
+      const lang = indexLanguage(searchMeta(page).get('language')?.[0]);
+      expected.set(lang, (expected.get(lang) ?? 0) + 1);
+    }
+    expect(expected.size, 'the demo publishes in three languages').toBe(3);
+    expect(new Map(manifest.bundles.map((b) => [b.language, b.pages]))).toEqual(expected);
+    for (const { language, pages: count, vocabulary } of manifest.bundles) {
+      const dir = path.join(bundle, language);
+      const entry = JSON.parse(await readFile(path.join(dir, 'pagefind-entry.json'), 'utf8')) as { languages: Record<string, { page_count: number; wasm: string }> };
+      // One language per bundle, with that language's stemmer: Dutch pages are never stemmed with English rules.
+      expect(Object.keys(entry.languages), language).toEqual([language]);
+      expect(entry.languages[language]!.wasm, language).toBe(language);
+      // Its pages, and the hidden vocabulary record of the other languages' words.
+      expect(entry.languages[language]!.page_count, language).toBe(count + (vocabulary ? 1 : 0));
+      expect(vocabulary, language).toBe(true);
+      const files = (await listFiles(dir)).map((f) => path.relative(dir, f));
+      expect(files).toContain('pagefind.js');
+      expect(files).toContain(`wasm.${language}.pagefind`);
+    }
   });
 
   it('indexes release, topic and custom pages with their filters, never the listings, the search page or the 404', () => {
