@@ -52,7 +52,7 @@ export async function readManifest(dir: string): Promise<Manifest> {
   try {
     text = await readFile(path.join(dir, MANIFEST_FILE), 'utf8');
   } catch (error) {
-    throw new Error(`cannot read ${path.join(dir, MANIFEST_FILE)} (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+    throw new Error(`cannot read ${path.join(dir, MANIFEST_FILE)} (${(error as NodeJS.ErrnoException).code ?? String(error)})`, { cause: error });
   }
   const parsed = manifest.safeParse(JSON.parse(text));
   if (!parsed.success) {
@@ -67,6 +67,6 @@ export async function assertSnapshotFolder(dir: string, what = 'PRESSROOM_SNAPSH
   try {
     await readManifest(path.resolve(dir));
   } catch (error) {
-    throw new Error(`${what} is not a readable snapshot: ${(error as Error).message}`);
+    throw new Error(`${what} is not a readable snapshot: ${(error as Error).message}`, { cause: error });
   }
 }

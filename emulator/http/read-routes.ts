@@ -265,6 +265,7 @@ function show<T extends { id: number }>(listing: Listing<T>) {
 }
 
 /** Releases, clippings and events mixed, newest first, each with its `type`. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- listings of different record types, each row used only with its own listing
 function mixed(sources: Array<Listing<any>>, { timeline = false } = {}) {
   return (req: ReadRequest): ReadResult => {
     const params = listParams(req);

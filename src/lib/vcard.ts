@@ -35,7 +35,7 @@ export function splitName(name: string): { family: string; given: string } {
   return { given: words[0]!, family: words.slice(1).join(' ') };
 }
 
-const PHONE = /^\+?[\d\s().\/-]{5,40}$/;
+const PHONE = /^\+?[\d\s()./-]{5,40}$/;
 const EMAIL = /^[^\s@<>"'(),;:\\]+@[^\s@<>"'(),;:\\]+\.[^\s@<>"'(),;:\\]+$/;
 /** A URI value is not escaped, so it must have nothing that would need it. */
 const SAFE_URL = /^https?:\/\/[^\s,;\\"<>]+$/i;

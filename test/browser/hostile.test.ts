@@ -7,7 +7,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { sanitizeArticle, sanitizeBasic } from '../../src/lib/sanitize.ts';
-import { HOSTILE, PWN } from '../helpers/hostile-html.ts';
+import { HOSTILE } from '../helpers/hostile-html.ts';
 import { noChromium, clickEveryLink, hasChromium, launchChromium, pwnedMarker, serveStatic, watchedPage, type StaticServer } from './helpers.ts';
 
 const siteDir = inject('siteDir');

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { mkdir } from 'node:fs/promises';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { distinctiveWord, generation, releases, searchAfter, type Results } from './search-helpers.ts';
+import { distinctiveWord, releases, searchAfter, type Results } from './search-helpers.ts';
 import { DESKTOP, MOBILE, noChromium, SCREENSHOT_DIR, axeViolations, hasChromium, launchChromium, screenshot, screenshotPath, serveStatic, watchedPage, type StaticServer } from './helpers.ts';
 
 const siteDir = inject('siteDir');

@@ -100,7 +100,7 @@ describe('emulator CLI', () => {
       const url = await new Promise<string>((resolve, reject) => {
         child.stdout.on('data', (chunk) => {
           stdout += chunk;
-          const match = /listening on (http:\/\/\S+)[^]*\n  management .*\n/.exec(stdout);
+          const match = /listening on (http:\/\/\S+)[^]*\n {2}management .*\n/.exec(stdout);
           if (match) resolve(match[1]!);
         });
         child.once('exit', () => reject(new Error(`emulator exited before listening: ${stderr}`)));
