@@ -32,7 +32,7 @@ export const CODE_PATHS = [
 ] as const;
 
 /** Top-level entries of the repository that never change a built site (tests, docs, benchmarks, CI). */
-export const NOT_CODE = ['.ci', '.gitignore', 'README.md', 'bench', 'docs', 'test', 'vitest.config.ts'] as const;
+export const NOT_CODE = ['.ci', '.gitignore', '.prettierignore', '.prettierrc.json', 'README.md', 'bench', 'docs', 'eslint.config.js', 'test', 'vitest.config.ts'] as const;
 
 export interface CodeInputs {
   /** `process.version`: Intl data and the like come with Node. */
