@@ -23,8 +23,12 @@ export interface PressroomConfig {
   pressroomId: string | undefined;
   /** `PRESSROOM_API_KEY` (non-enumerable). */
   readonly apiKey: string | undefined;
-  /** `PRESSROOM_SITE_URL` without a trailing slash. */
+  /** `PRESSROOM_SITE_URL` without a trailing slash (`https://example.com/press`). */
   siteUrl: string;
+  /** The site URL's origin: Astro's `site` (`https://example.com`). */
+  siteOrigin: string;
+  /** The site URL's path, Astro's `base`: `/` at the root of the host, else `/press` (no trailing slash). */
+  basePath: string;
   /** `PRESSROOM_SNAPSHOT`: snapshot folder, as given. */
   snapshotDir: string | undefined;
   /** `PRESSROOM_IMAGE_HOSTS`: lower-cased host names, no duplicates. */
@@ -81,6 +85,14 @@ function isHostName(host: string): boolean {
   return host.split('.').every((label) => HOST_LABEL.test(label));
 }
 
+/** `''`, `/` or `/<segment>/…` with an optional trailing slash; a segment follows the rule src/lib/paths.ts applies to the site's own paths. */
+const SITE_PATH = /^(\/[A-Za-z0-9][A-Za-z0-9._~-]*)*\/?$/;
+
+/** The path of a URL as written (`https://x/a/../b?q` → `/a/../b`), before any resolution; `''` without a scheme (the URL check names that). */
+function rawPathOf(value: string): string {
+  return /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*([^?#]*)/.exec(value)?.[1] ?? '';
+}
+
 /** Zod check for an http(s) URL; `what` is what the message says is expected. */
 function httpUrl(what: string) {
   return z
@@ -115,11 +127,13 @@ const schema = z.object({
     .string()
     .regex(/^[\x21-\x7e]+$/, { message: 'a single token of printable characters without spaces' })
     .optional(),
-  PRESSROOM_SITE_URL: httpUrl('an http:// or https:// URL (the public site, e.g. https://press.example.com)')
-    // Every page links root-absolute (/releases/): a site under a path would publish broken canonical URLs and links.
-    .refine((url) => new URL(url).pathname === '/', {
-      message: 'the root of its host, with no path (serving the site under a path is not supported yet: use its own host, e.g. https://press.example.com)',
+  PRESSROOM_SITE_URL: z
+    .string()
+    // Checked on the text as given: `new URL` would quietly resolve `/a/../b` to `/b`.
+    .refine((value) => SITE_PATH.test(rawPathOf(value)), {
+      message: 'an http:// or https:// URL whose path, if any, is plain folder names (letters, digits, -, _, ., ~; no "..", no empty or encoded parts), e.g. https://example.com/press/',
     })
+    .pipe(httpUrl('an http:// or https:// URL (the public site, e.g. https://press.example.com or https://example.com/press/)'))
     .default(DEFAULT_SITE_URL),
   PRESSROOM_SNAPSHOT: z
     .string()
@@ -240,6 +254,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     apiUrl: v.PRESSROOM_API_URL,
     pressroomId: v.PRESSROOM_ID,
     siteUrl: v.PRESSROOM_SITE_URL,
+    siteOrigin: new URL(v.PRESSROOM_SITE_URL).origin,
+    basePath: new URL(v.PRESSROOM_SITE_URL).pathname.replace(/(.)\/+$/, '$1'),
     snapshotDir: v.PRESSROOM_SNAPSHOT,
     imageHosts: v.PRESSROOM_IMAGE_HOSTS ?? [],
     concurrency: v.PRESSROOM_CONCURRENCY ?? DEFAULT_CONCURRENCY,

@@ -15,15 +15,16 @@
  *
  * Pure functions: the endpoints in src/pages/ give them the site data.
  */
+import { sitePath } from './paths.ts';
 import { el, textEl, xmlDocument } from './xml.ts';
 
 export const NEWS_WINDOW_MS = 2 * 24 * 60 * 60 * 1000;
 /** Google: at most 1,000 `news:news` entries per sitemap file. */
 const NEWS_SITEMAP_LIMIT = 1000;
-export const NEWS_SITEMAP_PATH = '/sitemap-news.xml';
-const newsSitemapPartPath = (part: number) => `/sitemap-news-${part}.xml`;
+export const NEWS_SITEMAP_PATH = sitePath('/sitemap-news.xml');
+const newsSitemapPartPath = (part: number) => sitePath(`/sitemap-news-${part}.xml`);
 /** What @astrojs/sitemap writes (filenameBase `sitemap`). */
-export const SITEMAP_INDEX_PATH = '/sitemap-index.xml';
+export const SITEMAP_INDEX_PATH = sitePath('/sitemap-index.xml');
 
 export interface NewsArticle {
   /** Absolute canonical URL. */
@@ -105,14 +106,16 @@ export interface RobotsOptions {
   nofollow: boolean;
   /** Absolute URLs of the sitemaps. */
   sitemaps: readonly string[];
+  /** The site's base path (`/press/`): the rules cover the site, not the whole host. Default `/`. */
+  base?: string;
 }
 
-export function robotsTxt({ noindex, nofollow, sitemaps }: RobotsOptions): string {
+export function robotsTxt({ noindex, nofollow, sitemaps, base = '/' }: RobotsOptions): string {
   const lines = ['User-agent: *'];
   if (noindex) {
-    lines.push('Disallow: /', '', '# The press room asks not to be indexed (noindex): no sitemaps are offered.');
+    lines.push(`Disallow: ${base}`, '', '# The press room asks not to be indexed (noindex): no sitemaps are offered.');
   } else {
-    lines.push('Allow: /');
+    lines.push(`Allow: ${base}`);
     if (nofollow) lines.push('', '# The press room asks robots not to follow links (nofollow): every page says so in its robots meta tag.');
     lines.push('', ...sitemaps.map((url) => `Sitemap: ${url}`));
   }

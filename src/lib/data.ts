@@ -7,7 +7,7 @@
 import { getCollection, type CollectionEntry, type CollectionKey } from 'astro:content';
 import { yearMonthIn } from './dates.ts';
 import { httpHref } from './format.ts';
-import { clippingHref, isLanguageCode, hrefOf, permalinkSegments, tagHref } from './paths.ts';
+import { clippingHref, homeHref, isLanguageCode, hrefOf, permalinkSegments, sitePath, tagHref } from './paths.ts';
 import { ianaTimeZone } from './timezones.ts';
 import { currentBuildDay, eventPhase, type BuildDay } from './build-day.ts';
 import { htmlToText } from './sanitize.ts';
@@ -133,15 +133,15 @@ async function load(): Promise<SiteData> {
   const releases: Release[] = [];
   for (const { data } of releaseEntries.sort((a, b) => newestFirst<Data<'pressReleases'>>((r) => r.release_date)(a.data, b.data))) {
     const segments = permalinkSegments(data.permalink);
-    if (!segments) warn(`press release ${data.id}: permalink ${JSON.stringify(data.permalink)} is not a safe path; published at /${data.id}/`);
-    const href = claim(segments ? hrefOf(segments) : `/${data.id}/`, `press release ${data.id}`);
+    if (!segments) warn(`press release ${data.id}: permalink ${JSON.stringify(data.permalink)} is not a safe path; published at ${sitePath(`/${data.id}/`)}`);
+    const href = claim(segments ? hrefOf(segments) : sitePath(`/${data.id}/`), `press release ${data.id}`);
     if (href) releases.push({ ...data, href, bodyText: htmlToText(data.body_html) });
   }
 
   const pages: CustomPage[] = [];
   for (const { data } of pageEntries.sort((a, b) => a.data.position - b.data.position || a.data.id - b.data.id)) {
     const segments = permalinkSegments(data.permalink, { allowFirst: ['pages'] });
-    const fallback = /^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(data.slug) ? `/pages/${data.slug}/` : `/pages/${data.id}/`;
+    const fallback = /^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(data.slug) ? sitePath(`/pages/${data.slug}/`) : sitePath(`/pages/${data.id}/`);
     if (!segments) warn(`page ${data.id}: permalink ${JSON.stringify(data.permalink)} is not a safe path; published at ${fallback}`);
     const href = claim(segments ? hrefOf(segments) : fallback, `page ${data.id}`);
     if (href) pages.push({ ...data, href });
@@ -281,7 +281,7 @@ export function isProtectedKit(kit: { is_locked: boolean; is_password_protected:
 
 /** The press room's own website when it is an http(s) URL, else this site's home page. */
 export function pressroomUrl(site: SiteData, siteUrl: URL | undefined): string {
-  return httpHref(site.pressroom.urls.homepage) ?? new URL('/', siteUrl).href;
+  return httpHref(site.pressroom.urls.homepage) ?? new URL(homeHref, siteUrl).href;
 }
 
 /** Kits worth showing on the home page: public (not locked/protected), with media, most recently updated first. */

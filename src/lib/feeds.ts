@@ -30,7 +30,7 @@ import { FEED_FILES, FEED_FORMATS, absoluteUrls, stableId, type Feed, type FeedF
 import { languageName, translator } from './i18n.ts';
 import { hasPicture, logoMedia, pdfDownload, type PictureSource } from './images.ts';
 import { inlineImageRewriter } from './inline-images.ts';
-import { languageHref, releasesHref, tagSegment, tagsHref } from './paths.ts';
+import { languageHref, releasesHref, sitePath, tagSegment, tagsHref } from './paths.ts';
 import { htmlToText, sanitizeArticle, truncate } from './sanitize.ts';
 
 export type FeedScope = { kind: 'all' } | { kind: 'language'; language: string } | { kind: 'tag'; tag: Tag };
@@ -42,10 +42,10 @@ function feedFolder(scope: FeedScope): string {
   return `/feeds/tags/${tagSegment(scope.tag)}/`;
 }
 
-/** Site path of one feed file, e.g. `/feeds/nl/atom.xml`, or of one of its archives (`/feeds/nl/archive/3/atom.xml`). */
+/** Site path of one feed file, e.g. `/feeds/nl/atom.xml`, or of one of its archives (`/feeds/nl/archive/3/atom.xml`); under the base path. */
 export function feedHref(scope: FeedScope, file: FeedFile, archive: number | null = null): string {
-  if (archive === null) return `${feedFolder(scope)}${file}`;
-  return `${scope.kind === 'all' ? '/feeds/' : feedFolder(scope)}archive/${archive}/${file}`;
+  if (archive === null) return sitePath(`${feedFolder(scope)}${file}`);
+  return sitePath(`${scope.kind === 'all' ? '/feeds/' : feedFolder(scope)}archive/${archive}/${file}`);
 }
 
 export { FEED_FILES, FEED_FORMATS, type FeedFile };

@@ -12,7 +12,7 @@
  */
 import { coverageHrefOf, type SiteData } from './data.ts';
 import { libraryItemHrefs } from './media-library.ts';
-import { LEGACY_SECTIONS, eventHref, hrefOf, landingPath, mediaAnchor, mediaKitHref, permalinkSegments, redirectPages } from './paths.ts';
+import { LEGACY_SECTIONS, eventHref, hrefOf, landingPath, mediaAnchor, mediaKitHref, permalinkSegments, redirectPages, routeOf } from './paths.ts';
 
 export interface LegacyRedirect {
   /** Site path of the redirect page, without its slashes (`media_kits/840025-northwind-hubs`). */
@@ -46,7 +46,7 @@ export function legacyRedirects(site: SiteData): LegacyRedirect[] {
     const path = segments.join('/');
     if (redirects.has(path)) continue;
     redirects.set(path, { path, to: release.href, title: release.title });
-    redirectPages().add(hrefOf(segments));
+    redirectPages().add(routeOf(segments));
   }
   for (const { permalink, to, title } of wanted) {
     if (!permalink || !to) continue;

@@ -13,6 +13,7 @@
  * working address. Same data, same bytes: no clock is read. The structure words of llms.txt and
  * llms-full.txt are English (as in the convention's examples); the content keeps its own language.
  */
+import { SITEMAP_INDEX_PATH } from './crawlers.ts';
 import { getSite, isProtectedKit, type Release, type SiteData } from './data.ts';
 import { FEED_FILES, feedHref, feedTitle, releaseFeedItem, type FeedScope } from './feeds.ts';
 import { languageName } from './i18n.ts';
@@ -69,7 +70,7 @@ function sectionItems(site: SiteData, abs: (path: string) => string): md.Inline[
     ...(site.clippings.length > 0 ? [item(coverageHref(), 'Coverage', 'articles about the company in the press')] : []),
     ...(site.events.length > 0 ? [item(eventsHref, 'Events', 'upcoming and past events, with calendar files')] : []),
     ...(site.contacts.length > 0 ? [item(contactsHref, 'Press contacts', 'e-mail, phone and vCards')] : []),
-    item('/sitemap-index.xml', 'Sitemap', 'every page of the site'),
+    item(SITEMAP_INDEX_PATH, 'Sitemap', 'every page of the site'),
   ];
 }
 

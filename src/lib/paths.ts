@@ -4,6 +4,11 @@
  * newsroom keep working; every path is checked here so no id or slug from the
  * API can escape `dist/` or shadow one of the site's own sections.
  *
+ * Every path below is written under the site's base path (PRESSROOM_SITE_URL's path, Astro's
+ * `base`): `/releases/` is published as `/press/releases/` for `https://example.com/press/`.
+ * Every href this module gives is already under it (`sitePath`); the build writes the files
+ * at the root of dist/ all the same (`routePath` is the path without the base).
+ *
  * URL scheme (trailing slash everywhere: the build writes `<path>/index.html`):
  *   /                         home (press room language)
  *   /<permalink>/             press release (`/100314-slug/`) or custom page (`/pages/about-us/`)
@@ -40,6 +45,24 @@ const RESERVED_SEGMENTS = new Set([
 /** Sitemap files the build writes at the root: `sitemap-<n>.xml` (@astrojs/sitemap past 45,000 URLs), `sitemap-news-<n>.xml`. */
 const SITEMAP_FILE = /^sitemap(-news)?-\d+\.xml$/i;
 
+/**
+ * The base path the site is served under, from Astro (`import.meta.env.BASE_URL`): `/` or `/press/`,
+ * always ending in `/`. Plain Node (scripts, astro.config.mjs) has no import.meta.env: those use
+ * base-less paths only (`isLegacyPath`).
+ */
+export const BASE_PATH: string = (import.meta.env?.BASE_URL ?? '/').replace(/\/?$/, '/');
+
+/** A root-relative site path (`/releases/`) as the site publishes it, under the base path (`/press/releases/`). */
+export function sitePath(path: string, base = BASE_PATH): string {
+  return `${base}${path.replace(/^\//, '')}`;
+}
+
+/** The path of a site href without the base path (`/press/releases/` → `/releases/`): where dist/ holds it. */
+export function routePath(href: string, base = BASE_PATH): string {
+  if (href.startsWith(base)) return `/${href.slice(base.length)}`;
+  return base.length > 1 && href === base.slice(0, -1) ? '/' : href;
+}
+
 /** A language code usable as `/<lang>/`. */
 export function isLanguageCode(lang: string): boolean {
   return /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/.test(lang);
@@ -69,14 +92,17 @@ export function landingPath(permalink: string): string | null {
   }
 }
 
-/** The href of a path made of safe segments, with the trailing slash the build writes. */
-export function hrefOf(segments: readonly string[]): string {
+/** The path of safe segments without the base (`/news/x/`), with the trailing slash the build writes. */
+export function routeOf(segments: readonly string[]): string {
   return segments.length === 0 ? '/' : `/${segments.join('/')}/`;
 }
 
-export const homeHref = '/';
-export const releasesHref = (page = 1) => (page <= 1 ? '/releases/' : `/releases/${page}/`);
-export const languageHref = (lang: string, page = 1) => (page <= 1 ? `/${lang}/` : `/${lang}/${page}/`);
+/** The href of a path made of safe segments. */
+export const hrefOf = (segments: readonly string[]): string => sitePath(routeOf(segments));
+
+export const homeHref = sitePath('/');
+export const releasesHref = (page = 1) => sitePath(page <= 1 ? '/releases/' : `/releases/${page}/`);
+export const languageHref = (lang: string, page = 1) => sitePath(page <= 1 ? `/${lang}/` : `/${lang}/${page}/`);
 /** Releases per page of a tag's listing and of the archive's year and month listings (rows). */
 export const LISTING_PAGE_SIZE = 20;
 /**
@@ -85,15 +111,15 @@ export const LISTING_PAGE_SIZE = 20;
  */
 export const archiveHref = (year?: number, month?: number, page = 1) => {
   const listing = year === undefined ? '/archive/' : month === undefined ? `/archive/${year}/` : `/archive/${year}/${String(month).padStart(2, '0')}/`;
-  return page <= 1 || year === undefined ? listing : `${listing}page/${page}/`;
+  return sitePath(page <= 1 || year === undefined ? listing : `${listing}page/${page}/`);
 };
-export const tagsHref = '/tags/';
+export const tagsHref = sitePath('/tags/');
 
 /** A tag's path segment: its slug when safe, else `tag-<id>`. */
 export function tagSegment(tag: { id: number; slug: string }): string {
   return SEGMENT.test(tag.slug) && tag.slug.length <= 120 ? tag.slug : `tag-${tag.id}`;
 }
-export const tagHref = (tag: { id: number; slug: string }, page = 1) => (page <= 1 ? `/tags/${tagSegment(tag)}/` : `/tags/${tagSegment(tag)}/${page}/`);
+export const tagHref = (tag: { id: number; slug: string }, page = 1) => sitePath(page <= 1 ? `/tags/${tagSegment(tag)}/` : `/tags/${tagSegment(tag)}/${page}/`);
 
 
 /**
@@ -121,28 +147,28 @@ type RedirectHolder = { [REDIRECT_PAGES]?: Set<string> };
 
 /**
  * Redirect pages outside the legacy sections (a release's unusable permalink, resolved), as
- * `/path/`. Kept on globalThis: the routes are made in the pages' module graph, the sitemap
+ * `/path/` without the base path. Kept on globalThis: the routes are made in the pages' module graph, the sitemap
  * filter (astro.config.mjs) reads them in the config's, later in the same build.
  */
 export function redirectPages(): Set<string> {
   return ((globalThis as RedirectHolder)[REDIRECT_PAGES] ??= new Set());
 }
 
-/** True for a site path (`/media_kits/1-x/`) that is a redirect page: never in the sitemap or the search index. */
+/** True for a site path without the base (`/media_kits/1-x/`) that is a redirect page: never in the sitemap or the search index. */
 export function isLegacyPath(pathname: string): boolean {
   const first = pathname.replace(/^\/+/, '').split('/')[0] ?? '';
   if ((LEGACY_SECTIONS as readonly string[]).includes(first)) return true;
   return redirectPages().has(`/${pathname.replace(/^\/+|\/+$/g, '')}/`);
 }
 
-export const mediaKitsHref = '/media-kits/';
-export const mediaKitHref = (kit: { id: number; permalink: string | null }): string => `/media-kits/${itemSegment(kit)}/`;
+export const mediaKitsHref = sitePath('/media-kits/');
+export const mediaKitHref = (kit: { id: number; permalink: string | null }): string => sitePath(`/media-kits/${itemSegment(kit)}/`);
 
 /** Sections of the media library, in the order the overview shows them. */
 export const MEDIA_SECTIONS = ['images', 'videos', 'audio', 'documents'] as const;
 export type MediaSection = (typeof MEDIA_SECTIONS)[number];
 export const mediaHref = (section?: MediaSection, page = 1): string =>
-  section === undefined ? '/media/' : page <= 1 ? `/media/${section}/` : `/media/${section}/${page}/`;
+  sitePath(section === undefined ? '/media/' : page <= 1 ? `/media/${section}/` : `/media/${section}/${page}/`);
 
 const MEDIA_TYPES = new Set(['image', 'movie', 'video', 'sound', 'document']);
 /** A media item's anchor where it is listed (`#image-91001`): ids are per type upstream; an unknown type is `media`. */
@@ -150,26 +176,26 @@ export const mediaAnchor = (item: { type: string; id: number }): string => `${ME
 
 /** Clippings per page of /coverage/. */
 export const COVERAGE_PAGE_SIZE = 20;
-export const coverageHref = (page = 1): string => (page <= 1 ? '/coverage/' : `/coverage/${page}/`);
+export const coverageHref = (page = 1): string => sitePath(page <= 1 ? '/coverage/' : `/coverage/${page}/`);
 export const clippingAnchor = (clipping: { id: number }): string => `clipping-${clipping.id}`;
 /** Where a clipping is on /coverage/: its page (from its position, newest first) and anchor. */
 export const clippingHref = (clipping: { id: number }, position: number): string =>
   `${coverageHref(Math.floor(position / COVERAGE_PAGE_SIZE) + 1)}#${clippingAnchor(clipping)}`;
 
-export const eventsHref = '/events/';
-export const eventHref = (event: { id: number; permalink: string }): string => `/events/${itemSegment(event)}/`;
-export const eventIcsHref = (event: { id: number; permalink: string }): string => `/events/${itemSegment(event)}.ics`;
-export const calendarHref = '/events/calendar.ics';
+export const eventsHref = sitePath('/events/');
+export const eventHref = (event: { id: number; permalink: string }): string => sitePath(`/events/${itemSegment(event)}/`);
+export const eventIcsHref = (event: { id: number; permalink: string }): string => sitePath(`/events/${itemSegment(event)}.ics`);
+export const calendarHref = sitePath('/events/calendar.ics');
 
-export const contactsHref = '/contacts/';
+export const contactsHref = sitePath('/contacts/');
 export const contactAnchor = (contact: { id: number }): string => `contact-${contact.id}`;
 export const contactSegment = (contact: { id: number; name: string }): string => {
   const slug = slugify(contact.name);
   return slug ? `${contact.id}-${slug}` : String(contact.id);
 };
-export const contactVcfHref = (contact: { id: number; name: string }): string => `/contacts/${contactSegment(contact)}.vcf`;
+export const contactVcfHref = (contact: { id: number; name: string }): string => sitePath(`/contacts/${contactSegment(contact)}.vcf`);
 
-export const llmsTxtHref = '/llms.txt';
-export const llmsFullTxtHref = '/llms-full.txt';
+export const llmsTxtHref = sitePath('/llms.txt');
+export const llmsFullTxtHref = sitePath('/llms-full.txt');
 /** A release's Markdown twin, in its page's own folder: `/123-slug/` → `/123-slug/index.md`. */
 export const markdownTwinHref = (release: { href: string }): string => `${release.href}index.md`;

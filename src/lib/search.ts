@@ -11,8 +11,9 @@
  */
 import { baseLanguage } from './i18n.ts';
 import { yearMonthIn } from './dates.ts';
+import { sitePath } from './paths.ts';
 
-export const searchHref = '/search/';
+export const searchHref = sitePath('/search/');
 
 /** Where the Pagefind bundle is written and served from (a reserved segment of paths.ts). */
 export const PAGEFIND_DIR = 'pagefind';

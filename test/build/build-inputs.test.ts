@@ -63,6 +63,10 @@ describe('build inputs', () => {
     expect(configurationOf(howItRuns, 'api')).toEqual(plain);
     expect(JSON.stringify(configurationOf(howItRuns, 'api'))).not.toContain('SECRET');
     expect(configurationDifference(plain, configurationOf({ ...base, PRESSROOM_SITE_URL: 'https://news.example.com' }, 'api'))).toBe('PRESSROOM_SITE_URL changed');
+    // A path is the base every URL is written under: a new path is a new site, a trailing slash is not.
+    const underPath = configurationOf({ ...base, PRESSROOM_SITE_URL: 'https://press.example.com/press' }, 'api');
+    expect(configurationDifference(plain, underPath)).toBe('PRESSROOM_SITE_URL changed');
+    expect(configurationDifference(underPath, configurationOf({ ...base, PRESSROOM_SITE_URL: 'https://press.example.com/press/' }, 'api'))).toBeUndefined();
     expect(configurationDifference(plain, configurationOf({ ...base, PRESSROOM_IMAGE_HOSTS: 'b.example.com,a.example.com' }, 'api'))).toBe('PRESSROOM_IMAGE_HOSTS changed');
     expect(configurationDifference(plain, configurationOf({ ...base, SOURCE_DATE_EPOCH: '1790000000' }, 'api'))).toBe('SOURCE_DATE_EPOCH changed');
     expect(configurationDifference(plain, configurationOf({ ...base, PRESSROOM_STRICT: '1' }, 'api'))).toBe('PRESSROOM_STRICT changed');

@@ -61,6 +61,12 @@ describe('the change report', () => {
     expect(first.previous).toBe(false);
     expect(first.counts).toEqual({ added: 5, changed: 0, removed: 0 });
   });
+
+  it('purges under the site URL\'s path when the site is served under one', () => {
+    const report = changeReport(tree({ 'index.html': 'a' }), tree({ 'index.html': 'b', 'rss.xml': 'c' }), 'https://example.com/press/');
+    expect(report.site).toBe('https://example.com/press');
+    expect(report.purge).toEqual(['https://example.com/press/', 'https://example.com/press/index.html', 'https://example.com/press/rss.xml']);
+  });
 });
 
 describe("a site's file list", () => {

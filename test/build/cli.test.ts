@@ -104,7 +104,20 @@ describe('configuration mistakes stop a build before anything runs: one line, ex
   it('PRESSROOM_SITE_URL without a scheme, named before Astro sees it', async () => {
     const noScheme = await command('scripts/build.ts', ['--out', site], { PRESSROOM_API_URL: 'https://api.example.com', PRESSROOM_ID: '1234', PRESSROOM_SITE_URL: 'press.example.com' });
     expect(noScheme.code).toBe(2);
-    expect(noScheme.stderr).toBe('build: PRESSROOM_SITE_URL must be an http:// or https:// URL (the public site, e.g. https://press.example.com), got "press.example.com"\n');
+    expect(noScheme.stderr).toBe('build: PRESSROOM_SITE_URL must be an http:// or https:// URL (the public site, e.g. https://press.example.com or https://example.com/press/), got "press.example.com"\n');
+    await untouched();
+  });
+
+  it('PRESSROOM_SITE_URL with a dot segment or a query in its path, named before Astro sees it', async () => {
+    const base = { PRESSROOM_API_URL: 'https://api.example.com', PRESSROOM_ID: '1234' };
+    const dots = await command('scripts/build.ts', ['--out', site], { ...base, PRESSROOM_SITE_URL: 'https://example.com/a/../press/' });
+    expect(dots.code).toBe(2);
+    expect(dots.stderr).toBe(
+      'build: PRESSROOM_SITE_URL must be an http:// or https:// URL whose path, if any, is plain folder names (letters, digits, -, _, ., ~; no "..", no empty or encoded parts), e.g. https://example.com/press/, got "https://example.com/a/../press/"\n',
+    );
+    const query = await command('scripts/build.ts', ['--out', site], { ...base, PRESSROOM_SITE_URL: 'https://example.com/press/?v=1' });
+    expect(query.code).toBe(2);
+    expect(query.stderr).toMatch(/^build: PRESSROOM_SITE_URL must be .* without a query or fragment, got "https:\/\/example.com\/press\/\?v=1"\n$/);
     await untouched();
   });
 

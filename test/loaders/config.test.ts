@@ -182,13 +182,39 @@ describe('loadConfig errors: one line naming the variable, the value and what is
   });
 
   it('PRESSROOM_SITE_URL', () => {
-    const underPath = configError({ PRESSROOM_SITE_URL: 'https://example.com/press/' });
-    expect(underPath.message).toBe(
-      'PRESSROOM_SITE_URL must be the root of its host, with no path (serving the site under a path is not supported yet: use its own host, e.g. https://press.example.com), got "https://example.com/press/"',
-    );
     const bad = configError({ PRESSROOM_SITE_URL: 'press.example.com' });
     expectOneLine(bad, 'PRESSROOM_SITE_URL');
     expect(bad.message).toContain('got "press.example.com"');
+  });
+
+  it('PRESSROOM_SITE_URL with a path: the base the site is served under, with or without its trailing slash', () => {
+    for (const value of ['https://example.com/press', 'https://example.com/press/']) {
+      expect(loadConfig({ PRESSROOM_SITE_URL: value })).toMatchObject({ siteUrl: 'https://example.com/press', siteOrigin: 'https://example.com', basePath: '/press' });
+    }
+    expect(loadConfig({ PRESSROOM_SITE_URL: 'http://example.com:8080/news/press-room/' })).toMatchObject({
+      siteUrl: 'http://example.com:8080/news/press-room',
+      siteOrigin: 'http://example.com:8080',
+      basePath: '/news/press-room',
+    });
+    expect(loadConfig({ PRESSROOM_SITE_URL: 'https://press.example.com/' })).toMatchObject({ siteOrigin: 'https://press.example.com', basePath: '/' });
+    expect(loadConfig({})).toMatchObject({ siteOrigin: 'http://localhost:4321', basePath: '/' });
+  });
+
+  it('PRESSROOM_SITE_URL: a query, a fragment, dot segments, empty or encoded parts are one line each', () => {
+    for (const value of ['https://example.com/press?lang=en', 'https://example.com/press/#top']) {
+      const bad = configError({ PRESSROOM_SITE_URL: value });
+      expectOneLine(bad, 'PRESSROOM_SITE_URL');
+      expect(bad.message).toBe(
+        `PRESSROOM_SITE_URL must be an http:// or https:// URL (the public site, e.g. https://press.example.com or https://example.com/press/) without a query or fragment, got "${value}"`,
+      );
+    }
+    for (const value of ['https://example.com/a/../press/', 'https://example.com/./press', 'https://example.com/press/..', 'https://example.com//press', 'https://example.com/%2e%2e/press', 'https://example.com/.well-known/', 'https://example.com/pr ess/']) {
+      const bad = configError({ PRESSROOM_SITE_URL: value });
+      expectOneLine(bad, 'PRESSROOM_SITE_URL');
+      expect(bad.message).toBe(
+        `PRESSROOM_SITE_URL must be an http:// or https:// URL whose path, if any, is plain folder names (letters, digits, -, _, ., ~; no "..", no empty or encoded parts), e.g. https://example.com/press/, got ${JSON.stringify(value)}`,
+      );
+    }
   });
 
   it('PRESSROOM_SNAPSHOT', () => {

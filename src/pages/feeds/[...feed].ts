@@ -6,10 +6,12 @@
  */
 import type { APIRoute, GetStaticPaths } from 'astro';
 import { feedResponse, feedRoutes, type FeedRoute } from '../../lib/feeds.ts';
+import { routePath } from '../../lib/paths.ts';
 
 export const getStaticPaths = (async () =>
   (await feedRoutes())
-    .filter((route) => route.href.startsWith('/feeds/'))
-    .map((route) => ({ params: { feed: route.href.slice('/feeds/'.length) }, props: { route } }))) satisfies GetStaticPaths;
+    .map((route) => ({ path: routePath(route.href), route }))
+    .filter(({ path }) => path.startsWith('/feeds/'))
+    .map(({ path, route }) => ({ params: { feed: path.slice('/feeds/'.length) }, props: { route } }))) satisfies GetStaticPaths;
 
 export const GET: APIRoute<{ route: FeedRoute }> = ({ props, site }) => feedResponse(props.route.scope, props.route.file, site, props.route.archive);

@@ -35,7 +35,10 @@ interface Bundle {
   pagefind: Pagefind;
 }
 
-/** `siteRoot` as the page writes it (`/`); `datedTypes`: types whose filter-only listing is sorted newest first. */
+/**
+ * `siteRoot` as the page writes it (`/`, `/press/` under a base path); `datedTypes`: types whose filter-only listing is sorted newest first.
+ * Result URLs come with the base path: Pagefind puts the folder above `pagefind/` (`/press/pagefind/en/` → `/press/`) before the indexed `/releases/`.
+ */
 export async function pagefindBackend(siteRoot: string, datedTypes: readonly string[]): Promise<SearchBackend> {
   const base = new URL(`${siteRoot}pagefind/`, location.href);
   const response = await fetch(new URL(PAGEFIND_MANIFEST, base));
