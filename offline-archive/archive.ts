@@ -85,7 +85,7 @@ export async function makeArchive({ root, out, snapshot, env, log, demo = false 
     const planned = plannedOutput();
     await buildFromSnapshot(root, snapshotDir, siteDir, env, planned.integration);
     await checkSite(siteDir, planned.files());
-    const { pages, search } = await openFromFolder(siteDir);
+    const { pages, search } = await openFromFolder(siteDir, loadConfig(env).basePath);
     log(`archive: search index of ${search.documents} pages (${search.languages.join(', ')}), ${search.files} files, ${formatBytes(search.bytes)}, ${search.ms} ms`);
     await writeFile(path.join(staging, 'index.html'), openerPage());
     const files = await zipFolder(staging, path.basename(out), zipStaging);
@@ -115,13 +115,13 @@ async function buildFromSnapshot(root: string, snapshotDir: string, siteDir: str
  * Makes a built site work from a folder: the search index as script files (Pagefind needs a web
  * server), then every page's links made relative. Returns how many pages, and the index's figures.
  */
-export async function openFromFolder(siteDir: string): Promise<{ pages: number; search: SearchIndexReport }> {
+export async function openFromFolder(siteDir: string, basePath = '/'): Promise<{ pages: number; search: SearchIndexReport }> {
   const search = await writeSearchIndex(siteDir);
-  return { pages: await linkForFolder(siteDir), search };
+  return { pages: await linkForFolder(siteDir, basePath.replace(/\/?$/, '/')), search };
 }
 
-/** Rewrites every page for opening from a folder; returns how many. */
-async function linkForFolder(siteDir: string): Promise<number> {
+/** Rewrites every page for opening from a folder (`siteBase`: the base path its URLs are under); returns how many. */
+async function linkForFolder(siteDir: string, siteBase: string): Promise<number> {
   const entries = (await readdir(siteDir, { recursive: true, withFileTypes: true })).map((e) => ({
     sitePath: path.relative(siteDir, path.join(e.parentPath, e.name)).split(path.sep).join('/'),
     folder: e.isDirectory(),
@@ -131,7 +131,7 @@ async function linkForFolder(siteDir: string): Promise<number> {
   const isFolder = (sitePath: string) => folders.has(sitePath.replace(/\/+$/, ''));
   for (const page of pages) {
     const file = path.join(siteDir, page);
-    await writeFile(file, relativeLinks(await readFile(file, 'utf8'), page, isFolder));
+    await writeFile(file, relativeLinks(await readFile(file, 'utf8'), page, isFolder, siteBase));
   }
   return pages.length;
 }

@@ -16,6 +16,10 @@
  * resolved against it, made relative to the page, and the base's `href` is
  * removed (a base pointing at another site is left alone, with every URL that
  * depends on it).
+ *
+ * A site served under a base path (`/press/`, PRESSROOM_SITE_URL's path) writes its URLs
+ * under it (`/press/releases/`) while dist/ holds the files at its root: `siteBase` is that
+ * path, and a root-absolute URL outside it leaves the site.
  */
 import path from 'node:path';
 import { Parser } from 'htmlparser2';
@@ -131,10 +135,21 @@ function quoted(value: string, quote: string | null | undefined): string {
   return quote === "'" ? `'${amp.replace(/'/g, '&#39;')}'` : `"${amp.replace(/"/g, '&quot;')}"`;
 }
 
-/** The page's HTML with every URL inside the site made relative to `page` (its path inside the site). */
-export function relativeLinks(html: string, page: string, isFolder: IsFolder = () => false): string {
+/** `/press/releases/` → `/releases/` for the base `/press/`; null for a path outside the base. */
+function withoutSiteBase(sitePath: string, siteBase: string): string | null {
+  if (siteBase === '/') return sitePath;
+  if (sitePath.startsWith(siteBase)) return `/${sitePath.slice(siteBase.length)}`;
+  const bare = siteBase.slice(0, -1);
+  return sitePath === bare || sitePath.startsWith(`${bare}?`) || sitePath.startsWith(`${bare}#`) ? `/${sitePath.slice(bare.length)}` : null;
+}
+
+/**
+ * The page's HTML with every URL inside the site made relative to `page` (its path inside the
+ * built folder); `siteBase` is the base path the site's URLs are written under (`/` or `/press/`).
+ */
+export function relativeLinks(html: string, page: string, isFolder: IsFolder = () => false, siteBase = '/'): string {
   const tags = readTags(html);
-  const pagePath = `/${page}`;
+  const pagePath = `${siteBase}${page}`;
   const found = baseOf(tags, pagePath);
   if (found?.base.kind === 'elsewhere') return html;
   const basePath = found?.base.path ?? pagePath;
@@ -144,7 +159,8 @@ export function relativeLinks(html: string, page: string, isFolder: IsFolder = (
     const trimmed = url.replace(ASCII_SPACE, '');
     // Without a <base>, '', '#x' and '?q' already mean this page, from a folder as on a server.
     if (!hasBase && (trimmed === '' || trimmed.startsWith('#') || trimmed.startsWith('?'))) return url;
-    const sitePath = sitePathOf(trimmed, basePath);
+    const resolved = sitePathOf(trimmed, basePath);
+    const sitePath = resolved === null ? null : withoutSiteBase(resolved, siteBase);
     return sitePath === null ? url : relativeUrl(sitePath, page, isFolder);
   };
 

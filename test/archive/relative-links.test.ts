@@ -129,3 +129,32 @@ describe('attributes in every quoting style, and what only looks like one', () =
     expect(relativeLinks(html, page)).toBe(html);
   });
 });
+
+describe('relativeLinks for a site under a base path', () => {
+  const base = '/press/';
+
+  it('makes the base-prefixed URLs relative to the page\'s place in the built folder, and leaves the rest of the host alone', () => {
+    const html = [
+      '<link rel="icon" href="/press/favicon.svg">',
+      '<meta http-equiv="refresh" content="0; url=/press/media-kits/1-x/">',
+      '<a href="/press/">home</a><a href="/press">bare</a><a href="/press/releases/?q=a#r">r</a>',
+      '<img src="/press/_media/a.jpg" srcset="/press/_media/a.webp 320w, /press/_media/b.webp 640w">',
+      '<a href="/other/">other site on the host</a><a href="/pressroom/">not the base</a><a href="https://press.example/press/x/">abs</a>',
+      '<a href="2/">relative</a><a href="../">up</a>',
+    ].join('');
+    expect(relativeLinks(html, 'media_kits/1-x/index.html', () => false, base)).toBe(
+      [
+        '<link rel="icon" href="../../favicon.svg">',
+        '<meta http-equiv="refresh" content="0; url=../../media-kits/1-x/index.html">',
+        '<a href="../../index.html">home</a><a href="../../index.html">bare</a><a href="../../releases/index.html?q=a#r">r</a>',
+        '<img src="../../_media/a.jpg" srcset="../../_media/a.webp 320w, ../../_media/b.webp 640w">',
+        '<a href="/other/">other site on the host</a><a href="/pressroom/">not the base</a><a href="https://press.example/press/x/">abs</a>',
+        '<a href="2/index.html">relative</a><a href="../index.html">up</a>',
+      ].join(''),
+    );
+  });
+
+  it('resolves relative URLs from the page\'s served address: `../` above the base leaves the site', () => {
+    expect(relativeLinks('<a href="../x/">out</a><a href="./">self</a>', 'index.html', () => false, base)).toBe('<a href="../x/">out</a><a href="index.html">self</a>');
+  });
+});

@@ -18,11 +18,12 @@ export interface ArchiveCopy {
   remove(): Promise<void>;
 }
 
-export async function archiveCopy(builtSite: string): Promise<ArchiveCopy> {
+/** `base`: the base path the site was built under (PRESSROOM_SITE_URL's path), as `npm run archive` reads it. */
+export async function archiveCopy(builtSite: string, base = '/'): Promise<ArchiveCopy> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'pressroom-archive-'));
   const siteDir = path.join(dir, 'site');
   await cp(builtSite, siteDir, { recursive: true });
-  const { pages } = await openFromFolder(siteDir);
+  const { pages } = await openFromFolder(siteDir, base);
   await writeFile(path.join(dir, 'index.html'), openerPage());
   return { dir, siteDir, pages, remove: () => rm(dir, { recursive: true, force: true }) };
 }
