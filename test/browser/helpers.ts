@@ -7,7 +7,7 @@
  */
 import { existsSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -61,10 +61,18 @@ export interface StaticServer {
   close(): Promise<void>;
 }
 
-/** Serves `dir` like a plain static host. */
-export async function serveStatic(dir: string): Promise<StaticServer> {
+/**
+ * Serves `dir` like a plain static host; with `base` (`/press/`) the folder is served under that path,
+ * as a host serving the site under a path does, and anything outside it is a 404.
+ */
+export async function serveStatic(dir: string, { base = '/' }: { base?: string } = {}): Promise<StaticServer> {
   const root = path.resolve(dir);
   const pages = new Map<string, string>();
+  const notFound = async (res: ServerResponse) => {
+    const page = path.join(root, '404.html');
+    res.writeHead(404, { 'content-type': TYPES['.html']! });
+    res.end(existsSync(page) ? await readFile(page) : 'not found');
+  };
   const server: Server = createServer((req, res) => {
     void (async () => {
       let pathname: string;
@@ -79,16 +87,18 @@ export async function serveStatic(dir: string): Promise<StaticServer> {
         res.writeHead(200, { 'content-type': TYPES['.html']!, 'cache-control': 'no-store' }).end(extra);
         return;
       }
-      const target = path.join(root, pathname);
+      if (!pathname.startsWith(base)) {
+        await notFound(res);
+        return;
+      }
+      const target = path.join(root, pathname.slice(base.length - 1));
       if (target !== root && !target.startsWith(root + path.sep)) {
         res.writeHead(403).end();
         return;
       }
       const file = await findFile(target, pathname.endsWith('/'));
       if (!file) {
-        const notFound = path.join(root, '404.html');
-        res.writeHead(404, { 'content-type': TYPES['.html']! });
-        res.end(existsSync(notFound) ? await readFile(notFound) : 'not found');
+        await notFound(res);
         return;
       }
       const body = await readFile(file);

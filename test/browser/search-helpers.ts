@@ -5,12 +5,12 @@ import type { Page } from 'playwright-core';
 
 export interface ReleaseRef { href: string; title: string; lang: string }
 
-/** Releases listed on /releases/ (first page), with their title and language from their own page. */
-export function releases(siteDir: string): ReleaseRef[] {
+/** Releases listed on /releases/ (first page), with their title and language from their own page; `base`: the site's base path. */
+export function releases(siteDir: string, base = '/'): ReleaseRef[] {
   const listing = readFileSync(path.join(siteDir, 'releases', 'index.html'), 'utf8');
-  const hrefs = [...new Set([...listing.matchAll(/href="(\/\d+-[^"/]+\/)"/g)].map((m) => m[1]!))];
+  const hrefs = [...new Set([...listing.matchAll(/href="([^"]+)"/g)].map((m) => m[1]!).filter((href) => href.startsWith(base) && /^\d+-[^/]+\/$/.test(href.slice(base.length))))];
   return hrefs.map((href) => {
-    const html = readFileSync(path.join(siteDir, href, 'index.html'), 'utf8');
+    const html = readFileSync(path.join(siteDir, href.slice(base.length), 'index.html'), 'utf8');
     const title = /<h1[^>]*>([^<]+)<\/h1>/.exec(html)?.[1]?.trim() ?? '';
     const lang = /<html[^>]*\blang="([^"]+)"/.exec(html)?.[1] ?? '';
     return { href, title: title.replace(/&amp;/g, '&').replace(/&#39;/g, "'").replace(/&quot;/g, '"'), lang };

@@ -7,7 +7,9 @@
  * with a fixed set of broken items among the good ones, and answered as to a
  * key with more rights than the public view (every hidden item leaked into
  * every route). It must publish completely, warn about each broken item and
- * publish nothing that is not public.
+ * publish nothing that is not public. It is served under a path
+ * (`UPSTREAM_BASE`, PRESSROOM_SITE_URL `https://press.example.test/press/`), so
+ * every test over it also covers a site under a base path.
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -20,20 +22,22 @@ import { TEST_MEDIA_CACHE } from '../helpers/emulator.ts';
 import { dataReportPath } from '../../scripts/data-report.ts';
 
 export const SITE_URL = 'https://press.example.test';
+/** The base path the upstream site is served under. */
+export const UPSTREAM_BASE = '/press/';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     siteDir: string;
     siteUrl: string;
     buildMs: number;
-    upstreamSite: { dir: string; log: string; report: string };
+    upstreamSite: { dir: string; log: string; report: string; siteUrl: string; base: string };
   }
 }
 
 /** The hostile upstream's emulator options (the site tests start the same one to know what to expect). */
 export const UPSTREAM_OPTIONS = { shapes: 'legacy', flaws: true, leakHidden: true, frozenClock: true, seed: 1 } as const satisfies EmulatorOptions;
 
-interface BuiltSite { dir: string; outDir: string; buildMs: number; upstream: { dir: string; log: string; report: string } }
+interface BuiltSite { dir: string; outDir: string; buildMs: number; upstream: { dir: string; log: string; report: string; siteUrl: string; base: string } }
 
 /**
  * One build per run, shared by every project that lists this file (site,
@@ -99,6 +103,7 @@ async function buildSite(): Promise<BuiltSite> {
     try {
       upstream = await runBuild(upstreamDir, {
         ...env,
+        PRESSROOM_SITE_URL: `${SITE_URL}${UPSTREAM_BASE}`,
         PRESSROOM_API_URL: api.url,
         PRESSROOM_ID: String(api.pressroom.id),
         SOURCE_DATE_EPOCH: String(Math.floor(Date.parse(DEMO_NOW) / 1000)),
@@ -107,7 +112,7 @@ async function buildSite(): Promise<BuiltSite> {
       await api.close();
     }
     if (upstream.code !== 0) throw new Error(`the site of the hostile upstream did not build (exit ${upstream.code}):\n${upstream.output.slice(-4000)}`);
-    return { dir, outDir, buildMs, upstream: { dir: upstreamDir, log: upstream.output, report: dataReportPath(upstreamDir) } };
+    return { dir, outDir, buildMs, upstream: { dir: upstreamDir, log: upstream.output, report: dataReportPath(upstreamDir), siteUrl: `${SITE_URL}${UPSTREAM_BASE}`, base: UPSTREAM_BASE } };
   } catch (error) {
     await rm(dir, { recursive: true, force: true });
     throw error;
