@@ -11,7 +11,7 @@
  *   <out>.zip          the same folder, zipped
  *
  * Written in a staging folder of the project (the zip beside `<out>`) and
- * swapped in only when complete (scripts/staged-output.ts): a failed run
+ * swapped in only when complete (src/output/staged-output.ts): a failed run
  * leaves the previous archive as it was, and a folder that is not an archive
  * is never replaced. The caller holds the build locks (scripts/build-lock.ts).
  */
@@ -23,8 +23,8 @@ import { readManifest } from '../content-loaders/snapshot/manifest.ts';
 import { recordSnapshot } from '../content-loaders/snapshot/record-press-room.ts';
 import { createGuardedOpener } from '../image-pipeline/index.ts';
 import { zipFiles } from '../image-pipeline/zip.ts';
-import { checkSite, plannedOutput } from '../scripts/site-check.ts';
-import { assertReplaceable, createStaging, publish, removeFolder, runId, sweepBeside } from '../scripts/staged-output.ts';
+import { checkSite, plannedOutput } from '../src/output/site-check.ts';
+import { assertReplaceable, createStaging, publish, removeFolder, runId, sweepBeside } from '../src/output/staged-output.ts';
 import { relativeLinks } from './relative-links.ts';
 import { writeSearchIndex, type SearchIndexReport } from '../src/search/index-files.ts';
 import { formatBytes } from '../content-loaders/format-bytes.ts';

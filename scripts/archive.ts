@@ -12,7 +12,7 @@ import { formatBytes } from '../content-loaders/format-bytes.ts';
 import { closeEmbeddedApis, demoRequested, requestDemo, startEmbeddedApi } from '../emulator/embedded.ts';
 import { assertSnapshotFolder } from '../content-loaders/snapshot/manifest.ts';
 import { ARCHIVE_SIGNATURE, makeArchive } from '../offline-archive/archive.ts';
-import { assertReplaceable } from './staged-output.ts';
+import { assertReplaceable } from '../src/output/staged-output.ts';
 import { acquireLocks, buildLocks } from './build-lock.ts';
 import { EXIT, integerFlag, parseCommandLine, type CommandSpec } from './cli.ts';
 

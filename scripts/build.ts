@@ -20,9 +20,9 @@ import { closeEmbeddedApis, demoRequested, requestDemo } from '../emulator/embed
 import { assertSnapshotFolder } from '../content-loaders/snapshot/manifest.ts';
 import { acquireLocks, buildLocks, type HeldLocks } from './build-lock.ts';
 import { EXIT, UsageError, integerFlag, parseCommandLine, type CommandSpec } from './cli.ts';
-import { checkSite, plannedOutput } from './site-check.ts';
+import { checkSite, plannedOutput } from '../src/output/site-check.ts';
 import { writeDataReport } from './data-report.ts';
-import { assertReplaceable, createStaging, publish, removeFolder, removeFolderNow, runId, sweepBeside } from './staged-output.ts';
+import { assertReplaceable, createStaging, publish, removeFolder, removeFolderNow, runId, sweepBeside } from '../src/output/staged-output.ts';
 import { startedLoaderRuntime } from '../content-loaders/runtime.ts';
 import { codeInputs, configurationOf, type CodeInputs } from './build-inputs.ts';
 import { changeReport, changeReportPath, changeSummary, writeChangeReport, type ChangeReport } from './change-report.ts';

@@ -13,7 +13,7 @@ import { createBuildQueue } from '../webhook-receiver/build-queue.ts';
 import { buildAndDeploy } from '../webhook-receiver/build-and-deploy.ts';
 import { WEBHOOK_PATH, startWebhookReceiver } from '../webhook-receiver/server.ts';
 import { EXIT, integerFlag, parseCommandLine, type CommandSpec } from './cli.ts';
-import { assertReplaceable } from './staged-output.ts';
+import { assertReplaceable } from '../src/output/staged-output.ts';
 
 const WEBHOOKS_COMMAND: CommandSpec = {
   name: 'webhooks',

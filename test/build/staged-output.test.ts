@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LockBusyError, acquireLocks } from '../../scripts/build-lock.ts';
-import { publish, sweepBeside } from '../../scripts/staged-output.ts';
+import { publish, sweepBeside } from '../../src/output/staged-output.ts';
 
 let tmp: string;
 beforeAll(async () => {
