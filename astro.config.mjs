@@ -7,8 +7,8 @@ import images from './image-pipeline/integration.ts';
 import search from './src/integrations/search.ts';
 import siteIcons from './src/integrations/site-icons.ts';
 import { isLegacyPath, routePath } from './src/lib/paths.ts';
-import { loadDotEnv } from './content-loaders/dot-env.ts';
-import { loadConfig } from './content-loaders/config.ts';
+import { loadDotEnv } from './src/config/dot-env.ts';
+import { loadConfig } from './src/config/environment.ts';
 
 // The configuration contract's .env file, before anything reads PRESSROOM_* (the site URL just below).
 loadDotEnv(fileURLToPath(new URL('.', import.meta.url)));

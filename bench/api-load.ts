@@ -11,9 +11,9 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { createNewsroomClient } from '../content-loaders/client/index.ts';
-import { SOURCES } from '../content-loaders/sources/index.ts';
-import { fetchOnlyContext } from '../content-loaders/sources/source.ts';
+import { createNewsroomClient } from '@pressroom-static/content-loaders';
+import { SOURCES } from '@pressroom-static/content-loaders';
+import { fetchOnlyContext } from '@pressroom-static/content-loaders';
 import { startEmulator } from '../emulator/server.ts';
 import { parseCommandLine } from '../scripts/cli.ts';
 

@@ -16,7 +16,7 @@ import pLimit from 'p-limit';
 import sharp from 'sharp';
 import { startEmulator } from '../emulator/server.ts';
 import { parseCommandLine } from '../scripts/cli.ts';
-import { mediaOriginalUrls } from '../content-loaders/media-urls.ts';
+import { mediaOriginalUrls } from '@pressroom-static/content-loaders';
 import { ENCODERS, type OutputFormat } from '../image-pipeline/encode.ts';
 import { createImagePipeline, type MediaInput } from '../image-pipeline/index.ts';
 import { FORMAT_INFO } from '../image-pipeline/sniff.ts';

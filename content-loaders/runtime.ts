@@ -1,19 +1,21 @@
 /**
- * The one client every loader of a build shares (one limiter, one HTTP
- * cache), built from the configuration: live from `PRESSROOM_API_URL`, or
- * replayed from `PRESSROOM_SNAPSHOT` with no network at all.
+ * What every loader of one build shares: one client (one limiter, one HTTP
+ * cache), the data policy's log and the build's clock, made from the options:
+ * live from `apiUrl`, or replayed from a `snapshot` with no network at all.
  *
- * Kept on `globalThis` because Astro loads the config, the integration and
- * the content config in separate module graphs; all of them must see the
- * same client and counters.
+ * A runtime is a plain value: whoever builds the site decides how long it
+ * lives and who shares it (`pressroomLoaders(options)` makes one on first use
+ * for its collections; an application whose config, integrations and content
+ * config run in separate module graphs keeps its own handle and passes
+ * `runtime`).
  */
 import path from 'node:path';
 import { createNewsroomClient, type NewsroomClient } from './client/index.ts';
-import { ConfigError, loadConfig, type PressroomConfig } from './config.ts';
-import { openSnapshot } from './snapshot/replay.ts';
 import type { FetchLike } from './client/request.ts';
-import { publicationInstant } from './data-policy/clock.ts';
+import { openSnapshot } from './snapshot/replay.ts';
+import type { Manifest } from './snapshot/manifest.ts';
 import { DataIssues } from './data-policy/issues.ts';
+import { LoaderOptionsError, parseLoaderOptions, type LoaderOptions, type ResolvedLoaderOptions } from './options.ts';
 
 export interface CollectionReport {
   collection: string;
@@ -29,42 +31,49 @@ export interface CollectionReport {
 }
 
 export interface LoaderRuntime {
-  config: PressroomConfig;
+  /** The checked options (the API key is not among its enumerable fields). */
+  options: ResolvedLoaderOptions;
   client: NewsroomClient;
   /** The fetch every download must use (the snapshot's in replay mode). */
   fetch: FetchLike;
-  /** `demo`: the bundled demo press room, reached in-process (emulator/embedded.ts). */
-  mode: 'live' | 'snapshot' | 'demo';
-  /** Filled by each loader as it finishes; read by the end-of-sync summary. */
+  /** `supplied`: requests go through the `fetch` of the options (an in-process API, a proxy). */
+  mode: 'live' | 'snapshot' | 'supplied';
+  /** The snapshot's manifest in snapshot mode. */
+  snapshot: Manifest | undefined;
+  /** Filled by each loader as it finishes; read by an end-of-sync summary. */
   reports: CollectionReport[];
   /** What the data policy did (warnings, skipped and non-public items), shared by every loader of the build. */
   issues: DataIssues;
-  /** The build's clock for embargoes (ms): see `publicationInstant`. */
+  /** The build's clock for embargoes (ms). */
   now: number;
   startedAt: number;
 }
 
-export interface RuntimeOptions {
-  env?: Record<string, string | undefined>;
-  /** Folder for the conditional-request cache (default `<PRESSROOM_CACHE_DIR or .cache>/pressroom-http` from the working directory). */
-  cacheDir?: string;
+/** The options without the key as an enumerable field, so logging a runtime never prints it. */
+function withHiddenKey(options: ResolvedLoaderOptions): ResolvedLoaderOptions {
+  const { apiKey, ...rest } = options;
+  const copy = rest as ResolvedLoaderOptions;
+  Object.defineProperty(copy, 'apiKey', { value: apiKey, enumerable: false });
+  return copy;
 }
 
-const KEY = Symbol.for('pressroom-static.loader-runtime');
-/** Set by emulator/embedded.ts when a build reads the bundled demo press room at a fixed origin. */
-const DEMO_UPSTREAM = Symbol.for('pressroom-static.demo-upstream');
-type Holder = { [KEY]?: Promise<LoaderRuntime>; [DEMO_UPSTREAM]?: { origin: string; fetch: FetchLike } };
-
-export async function createLoaderRuntime({ env = process.env, cacheDir }: RuntimeOptions): Promise<LoaderRuntime> {
-  const config = loadConfig(env);
-  const common = { concurrency: config.concurrency, apiKey: config.apiKey };
-  const policy = { issues: new DataIssues({ strict: config.strict }), now: publicationInstant(env) };
-  if (config.snapshotDir) {
+export async function createLoaderRuntime(input: LoaderOptions): Promise<LoaderRuntime> {
+  const options = withHiddenKey(parseLoaderOptions(input));
+  const { settingNames } = options;
+  const common = { concurrency: options.concurrency, apiKey: options.apiKey, settingNames };
+  const shared = {
+    options,
+    reports: [],
+    issues: new DataIssues({ strict: options.strict, strictName: settingNames.strict }),
+    now: options.now ?? Date.now(),
+    startedAt: performance.now(),
+  };
+  if (options.snapshot) {
     let replay;
     try {
-      replay = await openSnapshot(path.resolve(config.snapshotDir));
+      replay = await openSnapshot(path.resolve(options.snapshot));
     } catch (error) {
-      throw new ConfigError('PRESSROOM_SNAPSHOT', [`PRESSROOM_SNAPSHOT is not a readable snapshot: ${(error as Error).message}`]);
+      throw new LoaderOptionsError('snapshot', `snapshot is not a readable snapshot: ${(error as Error).message}`, { cause: error });
     }
     const client = createNewsroomClient({
       ...common,
@@ -73,45 +82,16 @@ export async function createLoaderRuntime({ env = process.env, cacheDir }: Runti
       fetch: replay.fetch,
       retries: 0,
     });
-    // Recorded from the bundled demo press room: the site marks itself as a demo (src/lib/demo.ts).
-    if (replay.manifest.api.demo) (globalThis as Record<symbol, unknown>)[Symbol.for('pressroom-static.demo-build')] = true;
-    return { config, client, fetch: replay.fetch, mode: 'snapshot', reports: [], ...policy, startedAt: performance.now() };
+    return { ...shared, client, fetch: replay.fetch, mode: 'snapshot', snapshot: replay.manifest };
   }
-  if (!config.apiUrl) {
-    throw new ConfigError('PRESSROOM_API_URL', ['PRESSROOM_API_URL is not set: give the Newsroom API base URL, or PRESSROOM_SNAPSHOT to build from a snapshot']);
-  }
-  if (!config.pressroomId) {
-    throw new ConfigError('PRESSROOM_ID', ['PRESSROOM_ID is not set: give the press room numeric id or domain']);
-  }
-  const demo = (globalThis as Holder)[DEMO_UPSTREAM];
-  const upstream = demo && demo.origin === config.apiUrl ? demo.fetch : undefined;
+  // The schema makes sure both are set without a snapshot.
   const client = createNewsroomClient({
     ...common,
-    baseUrl: config.apiUrl,
-    pressroomId: config.pressroomId,
-    cacheDir: cacheDir ?? path.resolve(config.cacheDir ?? '.cache', 'pressroom-http'),
-    ...(upstream ? { fetch: upstream } : {}),
+    baseUrl: options.apiUrl!,
+    pressroomId: options.pressroomId!,
+    ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}),
+    ...(options.fetch ? { fetch: options.fetch } : {}),
   });
-  if (upstream) return { config, client, fetch: upstream, mode: 'demo', reports: [], ...policy, startedAt: performance.now() };
-  return { config, client, fetch: (input, init) => fetch(input, init), mode: 'live', reports: [], ...policy, startedAt: performance.now() };
-}
-
-/** The runtime of this build, created on first use. */
-export function getLoaderRuntime(options: RuntimeOptions = {}): Promise<LoaderRuntime> {
-  const holder = globalThis as Holder;
-  holder[KEY] ??= createLoaderRuntime(options).catch((error: unknown) => {
-    delete holder[KEY];
-    throw error;
-  });
-  return holder[KEY];
-}
-
-/** The runtime of this build if one was started (never creates one): for what a command reports after a build. */
-export function startedLoaderRuntime(): Promise<LoaderRuntime> | undefined {
-  return (globalThis as Holder)[KEY];
-}
-
-/** Forget the runtime (tests, and a second build in the same process). */
-export function resetLoaderRuntime(): void {
-  delete (globalThis as Holder)[KEY];
+  if (options.fetch) return { ...shared, client, fetch: options.fetch, mode: 'supplied', snapshot: undefined };
+  return { ...shared, client, fetch: (input, init) => fetch(input, init), mode: 'live', snapshot: undefined };
 }

@@ -1,99 +1,55 @@
 /**
- * The demo press room as the default upstream: when nothing is configured,
- * the build (and the snapshot and archive commands) start the emulator
- * in-process on a loopback port and point the loaders at it. The clock is
- * frozen at the demo instant, so every build sees the same data.
+ * The demo press room as an in-process upstream: the build (and the snapshot
+ * and archive commands) start the emulator on a loopback port and hand the
+ * loaders its address. The clock is frozen at the demo instant, so every build
+ * sees the same data.
  *
  * For builds the demo is reached through a fixed origin (DEMO_ORIGIN) rather
- * than its port: requests to it are sent to whatever loopback port the
+ * than its port: `fetch` sends requests for it to whatever loopback port the
  * emulator got (4319 when free), and its answers name DEMO_ORIGIN, so media
  * URLs, and with them the HTTP and image caches, do not depend on which port
- * was free. The loaders' runtime finds that fetch on globalThis
- * (DEMO_UPSTREAM); nothing is imported from the emulator by a build against a
- * real API.
+ * was free. The application passes `apiUrl`, `pressroomId` and `fetch` to the
+ * loaders as options; nothing here touches the environment or globals.
  */
-import type { RunningEmulator } from './server.ts';
+import { startEmulator, type RunningEmulator } from './server.ts';
 
 export interface EmbeddedApi {
   emulator: RunningEmulator;
+  /** Where the loaders reach it: DEMO_ORIGIN with `stableOrigin`, else the emulator's own URL. */
+  apiUrl: string;
+  pressroomId: string;
+  /** With `stableOrigin`: the fetch that serves DEMO_ORIGIN (give it to the loaders and downloads). */
+  fetch: typeof fetch | undefined;
   close(): Promise<void>;
 }
 
 /** Where builds reach the demo press room, whatever port it listens on. `.invalid` never resolves anywhere else. */
 export const DEMO_ORIGIN = 'http://demo-press-room.invalid';
-/** The fetch a build's runtime uses for DEMO_ORIGIN: `{ origin, fetch }` on globalThis. */
-export const DEMO_UPSTREAM = Symbol.for('pressroom-static.demo-upstream');
 
 /** Preferred loopback port of the embedded demo API; any free port when it is taken. */
 const EMBEDDED_PORT = 4319;
 
-/** Variables that point a build at a press room; `--demo` clears them for its process. */
-const UPSTREAM_VARIABLES = ['PRESSROOM_API_URL', 'PRESSROOM_ID', 'PRESSROOM_API_KEY', 'PRESSROOM_SNAPSHOT'];
-const DEMO_REQUESTED = Symbol.for('pressroom-static.demo-requested');
-
-/** `--demo`: this process builds the demo press room whatever else is configured. */
-export function requestDemo(env: Record<string, string | undefined> = process.env): void {
-  for (const name of UPSTREAM_VARIABLES) delete env[name];
-  (globalThis as Record<symbol, unknown>)[DEMO_REQUESTED] = true;
-}
-
-export function demoRequested(): boolean {
-  return (globalThis as Record<symbol, unknown>)[DEMO_REQUESTED] === true;
-}
-
-/** Set while this process builds the demo press room: pages mark themselves as a demo (src/lib/demo.ts). */
-const DEMO_BUILD = Symbol.for('pressroom-static.demo-build');
-
-const OPEN = Symbol.for('pressroom-static.embedded-apis');
-type Holder = { [OPEN]?: Set<EmbeddedApi>; [DEMO_UPSTREAM]?: { origin: string; fetch: typeof fetch }; [DEMO_BUILD]?: boolean };
-const holder = globalThis as Holder;
-const open = (holder[OPEN] ??= new Set());
-
 /**
- * Closes every embedded API still running in this process. A build that
- * fails never reaches `astro:build:done`, so the build script calls this to
- * let the process exit instead of hanging on the open server.
+ * Starts the demo API: reached at DEMO_ORIGIN through `fetch` with `stableOrigin`
+ * (builds), else at the emulator's own URL (recording a snapshot, which opens real connections).
  */
-export async function closeEmbeddedApis(): Promise<void> {
-  await Promise.all([...open].map((api) => api.close()));
-}
-
-/**
- * Starts the demo API and sets PRESSROOM_API_URL / PRESSROOM_ID in `env` for the loaders:
- * DEMO_ORIGIN with `stableOrigin` (builds), else the emulator's own URL (recording a snapshot,
- * which opens real connections).
- */
-export async function startEmbeddedApi(env: Record<string, string | undefined> = process.env, { stableOrigin = false } = {}): Promise<EmbeddedApi> {
-  // Loaded only when the demo is built: a build against a real API never loads the emulator (or its generators).
-  const { startEmulator } = await import('./server.ts');
+export async function startEmbeddedApi({ stableOrigin = false } = {}): Promise<EmbeddedApi> {
   const emulator = await startEmulator({ frozenClock: true, port: EMBEDDED_PORT }).catch((error: NodeJS.ErrnoException) => {
     if (error.code !== 'EADDRINUSE') throw error;
     return startEmulator({ frozenClock: true, port: 0 });
   });
-  const apiUrl = stableOrigin ? DEMO_ORIGIN : emulator.url;
-  env.PRESSROOM_API_URL = apiUrl;
-  env.PRESSROOM_ID = String(emulator.pressroom.id);
-  if (stableOrigin) {
-    holder[DEMO_UPSTREAM] = { origin: DEMO_ORIGIN, fetch: viaOrigin(emulator.url) };
-    holder[DEMO_BUILD] = true;
-  }
-  const api: EmbeddedApi = {
+  let closed = false;
+  return {
     emulator,
+    apiUrl: stableOrigin ? DEMO_ORIGIN : emulator.url,
+    pressroomId: String(emulator.pressroom.id),
+    fetch: stableOrigin ? viaOrigin(emulator.url) : undefined,
     async close() {
-      if (!open.delete(api)) return;
+      if (closed) return;
+      closed = true;
       await emulator.close();
-      if (holder[DEMO_UPSTREAM]?.origin === apiUrl) {
-        delete holder[DEMO_UPSTREAM];
-        delete holder[DEMO_BUILD];
-      }
-      if (env.PRESSROOM_API_URL === apiUrl) {
-        delete env.PRESSROOM_API_URL;
-        delete env.PRESSROOM_ID;
-      }
     },
   };
-  open.add(api);
-  return api;
 }
 
 /** A fetch that sends DEMO_ORIGIN requests to `actual` and writes DEMO_ORIGIN back into its answers. */

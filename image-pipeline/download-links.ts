@@ -3,8 +3,8 @@
  * document's, sound's or movie's file, published under `_media/` by content
  * and labelled from its real bytes (`JPEG image · 2.4 MB`).
  */
-import { formatBytes } from '../content-loaders/format-bytes.ts';
-import { FILE_TYPES } from '../content-loaders/media-urls.ts';
+import { formatBytes } from '@pressroom-static/content-loaders';
+import { FILE_TYPES } from '@pressroom-static/content-loaders';
 import { asRefusal } from './errors.ts';
 import { safeFilename } from './filenames.ts';
 import type { SourceKind } from './inspect.ts';

@@ -41,7 +41,8 @@
  * build their own with `createImagePipeline`.
  */
 import path from 'node:path';
-import { getLoaderRuntime } from '../content-loaders/runtime.ts';
+import { buildRuntime } from '../src/config/build-runtime.ts';
+import { loadConfig } from '../src/config/environment.ts';
 import { createImagePipeline } from './pipeline.ts';
 import type {
   CallOptions,
@@ -124,13 +125,13 @@ export function currentImagePipeline(): Promise<ImagePipeline> | undefined {
 export function getImagePipeline(): Promise<ImagePipeline> {
   const h = holder();
   h.pipeline ??= (async () => {
-    const runtime = await getLoaderRuntime();
+    const runtime = await buildRuntime();
     const { settings } = h;
     return createImagePipeline({
       fetch: runtime.fetch,
       limit: (fn) => runtime.client.limit(fn),
       apiUrl: runtime.client.baseUrl,
-      imageHosts: runtime.config.imageHosts,
+      imageHosts: loadConfig(process.env).imageHosts,
       checkAddresses: runtime.mode === 'live',
       cacheDir: settings.cacheDir ?? path.resolve('.cache', 'images'),
       publicPath: settings.publicPath,

@@ -4,7 +4,7 @@
  * SHA-256 per file). Named by a hash of the manifest, so an unchanged kit is
  * found in the cache. Locked and password-protected kits get none.
  */
-import { formatBytes } from '../content-loaders/format-bytes.ts';
+import { formatBytes } from '@pressroom-static/content-loaders';
 import type { DownloadLinks } from './download-links.ts';
 import { safeFilename } from './filenames.ts';
 import { hash16, type Outputs } from './outputs.ts';

@@ -2,7 +2,7 @@
  * Reading what a media item declares: its renditions (names and sizes), the
  * URL of its original, and the file URL of a document, sound or movie.
  */
-import { originalUrlOf } from '../content-loaders/media-urls.ts';
+import { originalUrlOf } from '@pressroom-static/content-loaders';
 import { parseDimension, type Declared } from './encode.ts';
 import type { MediaInput, MediaItemInput, RenditionInput } from './types.ts';
 

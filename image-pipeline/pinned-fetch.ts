@@ -16,7 +16,7 @@
  */
 import { isIP, type LookupFunction } from 'node:net';
 import { Agent, buildConnector, fetch as undiciFetch } from 'undici';
-import type { FetchLike } from '../content-loaders/client/request.ts';
+import type { FetchLike } from '@pressroom-static/content-loaders';
 import { RefusedError } from './errors.ts';
 import { openGuarded } from './download.ts';
 import { bareHostname, createHostPolicy, type HostPolicy } from './host-policy.ts';

@@ -8,7 +8,7 @@
  * bytes do (the emulator's never do), so the URL alone proves nothing.
  */
 import { rm } from 'node:fs/promises';
-import type { FetchLike } from '../content-loaders/client/request.ts';
+import type { FetchLike } from '@pressroom-static/content-loaders';
 import { guardedDownload } from './download.ts';
 import { asRefusal } from './errors.ts';
 import { createHostPolicy } from './host-policy.ts';

@@ -4,7 +4,7 @@
  * Each module reads its limits from here, so a default is written down once.
  */
 import { availableParallelism } from 'node:os';
-import { defaultSleep } from '../content-loaders/client/retry.ts';
+import { defaultSleep } from '@pressroom-static/content-loaders';
 import type { Backoff, ImagePipelineOptions, Limit, PipelineLog } from './types.ts';
 
 const MiB = 1024 * 1024;

@@ -8,8 +8,8 @@
  * and no decode.
  */
 import { rm } from 'node:fs/promises';
-import type { FetchLike } from '../content-loaders/client/request.ts';
-import { retrying } from '../content-loaders/client/retry.ts';
+import type { FetchLike } from '@pressroom-static/content-loaders';
+import { retrying } from '@pressroom-static/content-loaders';
 import { guardedDownload } from './download.ts';
 import { RefusedError, asRefusal, type RefusalKind } from './errors.ts';
 import type { HostPolicy } from './host-policy.ts';

@@ -20,7 +20,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { pruneUnused, type PruneResult } from '../content-loaders/cache-pruning.ts';
+import { pruneUnused, type PruneResult } from '@pressroom-static/content-loaders';
 import type { RefusalKind } from './errors.ts';
 import type { FileFormat } from './sniff.ts';
 

@@ -4,8 +4,8 @@
  * inline and share images), the options of `createImagePipeline` and the
  * pipeline object itself. `index.ts` re-exports them; no code lives here.
  */
-import type { FetchLike } from '../content-loaders/client/request.ts';
-import type { RetryPolicy } from '../content-loaders/client/retry.ts';
+import type { FetchLike } from '@pressroom-static/content-loaders';
+import type { RetryPolicy } from '@pressroom-static/content-loaders';
 import type { OutputFormat } from './encode.ts';
 import type { RefusalKind } from './errors.ts';
 import type { LookupFn } from './host-policy.ts';

@@ -18,16 +18,17 @@
 import { cp, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { build, type AstroIntegration } from 'astro';
-import { loadConfig } from '../content-loaders/config.ts';
-import { readManifest } from '../content-loaders/snapshot/manifest.ts';
-import { recordSnapshot } from '../content-loaders/snapshot/record-press-room.ts';
+import { loadConfig } from '../src/config/environment.ts';
+import { publicationInstant } from '../src/config/clock.ts';
+import { readManifest } from '@pressroom-static/content-loaders';
+import { recordSnapshot } from '@pressroom-static/content-loaders';
 import { createGuardedOpener } from '../image-pipeline/index.ts';
 import { zipFiles } from '../image-pipeline/zip.ts';
 import { checkSite, plannedOutput } from '../src/output/site-check.ts';
 import { assertReplaceable, createStaging, publish, removeFolder, runId, sweepBeside } from '../src/output/staged-output.ts';
 import { relativeLinks } from './relative-links.ts';
 import { writeSearchIndex, type SearchIndexReport } from '../src/search/index-files.ts';
-import { formatBytes } from '../content-loaders/format-bytes.ts';
+import { formatBytes } from '@pressroom-static/content-loaders';
 
 export interface ArchiveOptions {
   /** The project (where astro.config.mjs is). */
@@ -37,6 +38,8 @@ export interface ArchiveOptions {
   snapshot?: string | undefined;
   /** The configured API is the bundled demo press room (the archive is marked as a demo). */
   demo?: boolean;
+  /** Where to record from instead of the configured API (the demo press room's own address). */
+  api?: { apiUrl: string; pressroomId: string } | undefined;
   /** Read for the API settings and given PRESSROOM_SNAPSHOT for the build. */
   env: NodeJS.ProcessEnv;
   log: (line: string) => void;
@@ -52,7 +55,7 @@ export interface ArchiveResult {
 /** What every archive holds: an existing --out without them is not replaced. */
 export const ARCHIVE_SIGNATURE = ['index.html', 'site', path.join('snapshot', 'manifest.json')];
 
-export async function makeArchive({ root, out, snapshot, env, log, demo = false }: ArchiveOptions): Promise<ArchiveResult> {
+export async function makeArchive({ root, out, snapshot, env, log, demo = false, api }: ArchiveOptions): Promise<ArchiveResult> {
   await assertReplaceable(out, ARCHIVE_SIGNATURE);
   const id = runId();
   for (const note of [...(await sweepBeside(out)), ...(await sweepBeside(`${out}.zip`))]) log(`archive: ${note}`);
@@ -67,9 +70,11 @@ export async function makeArchive({ root, out, snapshot, env, log, demo = false 
       await cp(snapshot, snapshotDir, { recursive: true });
       log(`archive: copied the snapshot ${snapshot}`);
     } else {
-      const config = loadConfig(env);
+      const configured = loadConfig(env);
+      const config = api ? Object.assign(configured, api) : configured;
       const recorded = await recordSnapshot({
         config,
+        now: publicationInstant(env),
         out: snapshotDir,
         openMedia: createGuardedOpener({ apiUrl: config.apiUrl!, imageHosts: config.imageHosts }),
         demo,

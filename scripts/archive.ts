@@ -6,11 +6,11 @@
  * bundled demo press room. Holds the same locks as a build.
  */
 import path from 'node:path';
-import { loadDotEnv } from '../content-loaders/dot-env.ts';
-import { upstreamOf } from '../content-loaders/config.ts';
-import { formatBytes } from '../content-loaders/format-bytes.ts';
-import { closeEmbeddedApis, demoRequested, requestDemo, startEmbeddedApi } from '../emulator/embedded.ts';
-import { assertSnapshotFolder } from '../content-loaders/snapshot/manifest.ts';
+import { loadDotEnv } from '../src/config/dot-env.ts';
+import { upstreamOf } from '../src/config/environment.ts';
+import { formatBytes } from '@pressroom-static/content-loaders';
+import { closeDemoApis, demoRequested, requestDemo, startDemoApi } from '../src/config/demo-upstream.ts';
+import { assertSnapshotFolder } from '@pressroom-static/content-loaders';
 import { ARCHIVE_SIGNATURE, makeArchive } from '../offline-archive/archive.ts';
 import { assertReplaceable } from '../src/output/staged-output.ts';
 import { acquireLocks, buildLocks } from './build-lock.ts';
@@ -73,11 +73,10 @@ async function main(): Promise<number> {
     return EXIT.failed;
   }
   try {
-    if (demo) {
-      const embedded = await startEmbeddedApi(process.env);
-      console.log(`archive: DEMO: archiving the bundled demo press room ${embedded.emulator.pressroom.id} (a fictional company)`);
-    }
-    const result = await makeArchive({ root, out, snapshot, demo, env: process.env, log: (line) => console.log(line) });
+    const embedded = demo ? await startDemoApi() : undefined;
+    if (embedded) console.log(`archive: DEMO: archiving the bundled demo press room ${embedded.emulator.pressroom.id} (a fictional company)`);
+    const api = embedded && { apiUrl: embedded.apiUrl, pressroomId: embedded.pressroomId };
+    const result = await makeArchive({ root, out, snapshot, demo, api, env: process.env, log: (line) => console.log(line) });
     console.log(`archive: ${result.files} files, ${result.pages} pages; ${result.zip} ${formatBytes(result.zipBytes)}; ${Math.round(performance.now() - started)} ms`);
     return EXIT.ok;
   } catch (error) {
@@ -92,5 +91,5 @@ async function main(): Promise<number> {
 try {
   process.exitCode = await main();
 } finally {
-  await closeEmbeddedApis();
+  await closeDemoApis();
 }

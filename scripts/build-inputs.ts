@@ -9,10 +9,12 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { loadConfig, type Upstream } from '../content-loaders/config.ts';
-import { createLoaderRuntime, type LoaderRuntime } from '../content-loaders/runtime.ts';
-import { SOURCES } from '../content-loaders/sources/index.ts';
-import { sourceDateEpoch } from '../content-loaders/data-policy/clock.ts';
+import { loadConfig, type Upstream } from '../src/config/environment.ts';
+import { SOURCES, type LoaderRuntime } from '@pressroom-static/content-loaders';
+import { createSiteRuntime } from '../src/config/build-runtime.ts';
+import { publicationInstant, sourceDateEpoch } from '../src/config/clock.ts';
+import type { DemoUpstream } from '../src/config/demo-upstream.ts';
+import { loaderOptionsOf } from '../src/config/loader-options.ts';
 import { byPath } from './output-tree.ts';
 
 /** The project's own code: everything here can change what a build writes. */
@@ -120,6 +122,6 @@ export function answersDifference(recorded: Record<string, string>, now: Readonl
 }
 
 /** A loader runtime of its own for the check (its own client, counters and data-policy log; the same caches). */
-export function checkRuntime(env: Record<string, string | undefined>): Promise<LoaderRuntime> {
-  return createLoaderRuntime({ env });
+export function checkRuntime(env: Record<string, string | undefined>, demo?: DemoUpstream): Promise<LoaderRuntime> {
+  return createSiteRuntime(loaderOptionsOf(loadConfig(env), publicationInstant(env), demo));
 }

@@ -14,16 +14,16 @@
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { ConfigError, loadConfig, upstreamOf, type Upstream } from '../content-loaders/config.ts';
-import { loadDotEnv } from '../content-loaders/dot-env.ts';
-import { closeEmbeddedApis, demoRequested, requestDemo } from '../emulator/embedded.ts';
-import { assertSnapshotFolder } from '../content-loaders/snapshot/manifest.ts';
+import { ConfigError, loadConfig, upstreamOf, type Upstream } from '../src/config/environment.ts';
+import { loadDotEnv } from '../src/config/dot-env.ts';
+import { closeDemoApis, demoRequested, requestDemo } from '../src/config/demo-upstream.ts';
+import { assertSnapshotFolder } from '@pressroom-static/content-loaders';
 import { acquireLocks, buildLocks, type HeldLocks } from './build-lock.ts';
 import { EXIT, UsageError, integerFlag, parseCommandLine, type CommandSpec } from './cli.ts';
 import { checkSite, plannedOutput } from '../src/output/site-check.ts';
 import { writeDataReport } from './data-report.ts';
 import { assertReplaceable, createStaging, publish, removeFolder, removeFolderNow, runId, sweepBeside } from '../src/output/staged-output.ts';
-import { startedLoaderRuntime } from '../content-loaders/runtime.ts';
+import { startedBuildRuntime } from '../src/config/build-runtime.ts';
 import { codeInputs, configurationOf, type CodeInputs } from './build-inputs.ts';
 import { changeReport, changeReportPath, changeSummary, writeChangeReport, type ChangeReport } from './change-report.ts';
 import { FINGERPRINT_FORMAT, builtDay, originalsRecorder, readFingerprint, removeFingerprint, unsettled, writeFingerprint, type Fingerprint } from './fingerprint.ts';
@@ -103,7 +103,7 @@ async function main(): Promise<number> {
       const why = values.demo ? '--demo was given' : 'no PRESSROOM_* variable is set';
       console.log(`build: DEMO: building the bundled demo press room of a fictional company (${why}); every page is marked noindex and "demo". Set PRESSROOM_API_URL and PRESSROOM_ID to build yours.`);
     }
-    if (upstream === 'snapshot') await assertSnapshotFolder(process.env.PRESSROOM_SNAPSHOT!);
+    if (upstream === 'snapshot') await assertSnapshotFolder(process.env.PRESSROOM_SNAPSHOT!, 'PRESSROOM_SNAPSHOT');
     await assertReplaceable(out, SITE_SIGNATURE);
   } catch (error) {
     console.error(`build: ${(error as Error).message}`);
@@ -206,7 +206,7 @@ async function recordFingerprint(
   built: Tree,
   { code, configuration, originals }: { code: CodeInputs; configuration: Fingerprint['configuration']; originals: Fingerprint['media'] | undefined },
 ): Promise<void> {
-  const runtime = await startedLoaderRuntime()?.catch(() => undefined);
+  const runtime = await startedBuildRuntime()?.catch(() => undefined);
   const why = runtime ? unsettled(originals) : 'the build did not load the press room';
   if (why) {
     console.log(`build: no fingerprint written: ${why}; the next build renders again`);
@@ -235,5 +235,5 @@ function firstLine(error: unknown): string {
 try {
   process.exitCode = await main();
 } finally {
-  await closeEmbeddedApis();
+  await closeDemoApis();
 }

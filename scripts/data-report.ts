@@ -5,7 +5,7 @@
  * Written for failed builds too (a strict build says why it stopped).
  */
 import { rename, writeFile } from 'node:fs/promises';
-import { startedLoaderRuntime } from '../content-loaders/runtime.ts';
+import { startedBuildRuntime } from '../src/config/build-runtime.ts';
 
 export const dataReportPath = (out: string): string => `${out}.data-report.json`;
 
@@ -14,7 +14,7 @@ export const dataReportPath = (out: string): string => `${out}.data-report.json`
  * summary (fields dropped, items skipped, non-public items kept out), or undefined.
  */
 export async function writeDataReport(out: string): Promise<{ file: string; summary: string } | undefined> {
-  const runtime = await startedLoaderRuntime()?.catch(() => undefined);
+  const runtime = await startedBuildRuntime()?.catch(() => undefined);
   if (!runtime) return undefined;
   const file = dataReportPath(out);
   const tmp = `${file}.${process.pid}.tmp`;

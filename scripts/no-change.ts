@@ -14,10 +14,10 @@
  * unreachable), is a reason to render; the check itself writes nothing.
  */
 import path from 'node:path';
-import { loadConfig, type Upstream } from '../content-loaders/config.ts';
-import { publicationInstant } from '../content-loaders/data-policy/clock.ts';
-import type { LoaderRuntime } from '../content-loaders/runtime.ts';
-import { startEmbeddedApi, type EmbeddedApi } from '../emulator/embedded.ts';
+import { loadConfig, type Upstream } from '../src/config/environment.ts';
+import { publicationInstant } from '../src/config/clock.ts';
+import type { LoaderRuntime } from '@pressroom-static/content-loaders';
+import { startDemoApi } from '../src/config/demo-upstream.ts';
 import { revalidateOriginals } from '../image-pipeline/revalidate.ts';
 import { buildDayOf, chooseBuildClock } from '../src/lib/build-day.ts';
 import { answersDifference, checkRuntime, codeDifference, configurationDifference, currentAnswers, type CodeInputs } from './build-inputs.ts';
@@ -70,10 +70,9 @@ export async function confirmUnchanged({ root, out, env, upstream, code, configu
   }
 
   // From here on the upstream is asked: the demo's own emulator, a snapshot, or the API.
-  const checkEnv = { ...env };
-  let embedded: EmbeddedApi | undefined;
+  let embedded: Awaited<ReturnType<typeof startDemoApi>> | undefined;
   try {
-    if (upstream === 'demo') embedded = await startEmbeddedApi(checkEnv, { stableOrigin: true });
+    if (upstream === 'demo') embedded = await startDemoApi({ stableOrigin: true });
     if (recorded.buildDay) {
       const clock = chooseBuildClock(env, embedded?.emulator.store().clock.now().getTime(), now);
       const today = buildDayOf(clock.instant, recorded.buildDay.timeZone).date;
@@ -83,7 +82,7 @@ export async function confirmUnchanged({ root, out, env, upstream, code, configu
     let runtime: LoaderRuntime;
     let answers: ReadonlyMap<string, string>;
     try {
-      runtime = await checkRuntime(checkEnv);
+      runtime = await checkRuntime(env, embedded && { apiUrl: embedded.apiUrl, pressroomId: embedded.pressroomId, fetch: embedded.fetch! });
       answers = await currentAnswers(runtime);
     } catch (error) {
       return render(`the API answers could not be checked (${(error as Error).message.split('\n')[0]})`);
@@ -95,7 +94,7 @@ export async function confirmUnchanged({ root, out, env, upstream, code, configu
       fetch: runtime.fetch,
       limit: (fn) => runtime.client.limit(fn),
       apiUrl: runtime.client.baseUrl,
-      imageHosts: runtime.config.imageHosts,
+      imageHosts: loadConfig(env).imageHosts,
       checkAddresses: runtime.mode === 'live',
       cacheDir: imageCacheDir(root, env),
     });

@@ -4,11 +4,12 @@
  * build it later with no network at all.
  */
 import path from 'node:path';
-import { loadDotEnv } from '../content-loaders/dot-env.ts';
-import { loadConfig, upstreamOf } from '../content-loaders/config.ts';
-import { formatBytes } from '../content-loaders/format-bytes.ts';
-import { recordSnapshot } from '../content-loaders/snapshot/record-press-room.ts';
-import { demoRequested, requestDemo, startEmbeddedApi } from '../emulator/embedded.ts';
+import { loadDotEnv } from '../src/config/dot-env.ts';
+import { loadConfig, upstreamOf } from '../src/config/environment.ts';
+import { formatBytes } from '@pressroom-static/content-loaders';
+import { recordSnapshot } from '@pressroom-static/content-loaders';
+import { demoRequested, requestDemo, startDemoApi } from '../src/config/demo-upstream.ts';
+import { publicationInstant } from '../src/config/clock.ts';
 import { createGuardedOpener } from '../image-pipeline/index.ts';
 import { EXIT, parseCommandLine, type CommandSpec } from './cli.ts';
 
@@ -51,13 +52,15 @@ async function main(): Promise<number> {
   }
   const out = path.resolve(values.out);
   const started = performance.now();
-  const embedded = demo ? await startEmbeddedApi(process.env) : undefined;
+  const embedded = demo ? await startDemoApi() : undefined;
   try {
-    const config = loadConfig(process.env);
+    const configured = loadConfig(process.env);
+    // The demo is recorded from the emulator's own address (real connections, as for any API).
+    const config = embedded ? Object.assign(configured, { apiUrl: embedded.apiUrl, pressroomId: embedded.pressroomId }) : configured;
     if (embedded) console.log(`snapshot: DEMO: recording the bundled demo press room ${embedded.emulator.pressroom.id} (a fictional company)`);
     // Media originals under the same host policy as a build's image downloads.
     const openMedia = createGuardedOpener({ apiUrl: config.apiUrl!, imageHosts: config.imageHosts });
-    const result = await recordSnapshot({ config, out, openMedia, demo, log: (line) => console.log(`snapshot: ${line}`) });
+    const result = await recordSnapshot({ config, out, openMedia, demo, now: publicationInstant(process.env), log: (line) => console.log(`snapshot: ${line}`) });
     console.log(
       `snapshot: wrote ${out}: ${result.apiResponses} API responses, ${result.mediaFiles} media originals` +
         `${result.mediaFailures.length ? ` (${result.mediaFailures.length} failed)` : ''}, ${formatBytes(result.bytes)} in ${Math.round(performance.now() - started)} ms`,

@@ -7,8 +7,8 @@
  * build and deploy to finish; a second one ends them.
  */
 import path from 'node:path';
-import { loadDotEnv } from '../content-loaders/dot-env.ts';
-import { loadConfig, upstreamOf } from '../content-loaders/config.ts';
+import { loadDotEnv } from '../src/config/dot-env.ts';
+import { loadConfig, upstreamOf } from '../src/config/environment.ts';
 import { createBuildQueue } from '../webhook-receiver/build-queue.ts';
 import { buildAndDeploy } from '../webhook-receiver/build-and-deploy.ts';
 import { WEBHOOK_PATH, startWebhookReceiver } from '../webhook-receiver/server.ts';

@@ -1,8 +1,10 @@
-/** Every collection of the press room, loaded from the Newsroom API (or a snapshot). */
+/** Every collection of the press room, loaded from the Newsroom API (or a snapshot) by @pressroom-static/content-loaders. */
 import { defineCollection } from 'astro:content';
-import { pressroomLoaders } from '../content-loaders/loaders/index.ts';
+import { pressroomLoaders } from '@pressroom-static/content-loaders';
+import { buildRuntime } from './config/build-runtime.ts';
 
-const loaders = pressroomLoaders();
+// The runtime the integrations share (its options come from the PRESSROOM_* configuration, see src/config/).
+const loaders = pressroomLoaders({ runtime: () => buildRuntime() });
 
 export const collections = {
   pressroom: defineCollection({ loader: loaders.pressroom }),

@@ -12,7 +12,7 @@
  * the client object, not in stats, endpoints, errors or cache files.
  */
 import { createHash } from 'node:crypto';
-import { AttemptFailure, NewsroomApiError, sanitizeCause } from './errors.ts';
+import { AttemptFailure, NewsroomApiError, sanitizeCause, type SettingNames } from './errors.ts';
 import type { PruneResult } from '../cache-pruning.ts';
 import { createHttpCache, type CachedResponse, type HttpCache } from './http-cache.ts';
 import { DEFAULT_CONCURRENCY, createLimiter, type Limiter } from './limiter.ts';
@@ -62,6 +62,8 @@ export interface NewsroomClientOptions {
   /** Told about every retry (for a log line; holds no secret). */
   onRetry?: (event: { endpoint: string; attempt: number; delayMs: number; reason: string }) => void;
   userAgent?: string;
+  /** How error advice names the settings (default: this package's option names). */
+  settingNames?: Readonly<SettingNames>;
 }
 
 export interface RequestOptions {
@@ -186,6 +188,9 @@ export function createNewsroomClient(options: NewsroomClientOptions): NewsroomCl
     throw new TypeError('apiKey must be printable ASCII without spaces (value hidden)');
   }
   const secrets: readonly string[] = apiKey === undefined ? [] : [apiKey];
+  /** Every error a caller sees carries the request's URL and the caller's names for settings. */
+  const named = (error: unknown): unknown =>
+    error instanceof NewsroomApiError ? error.with({ url: new URL(error.endpoint, parsedBase.origin).href, settingNames: options.settingNames }) : error;
 
   const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
   const limit = createLimiter(concurrency);
@@ -286,7 +291,7 @@ export function createNewsroomClient(options: NewsroomClientOptions): NewsroomCl
               kind: 'invalid-json',
               retryable: false,
               detail: `the body is not JSON (${type}, ${body.length} bytes: ${error instanceof Error ? error.message : String(error)})`,
-              advice: 'check PRESSROOM_API_URL points at the Newsroom API',
+              advice: 'check {apiUrl} points at the Newsroom API',
             });
           }
           const etag = response.headers.get('etag');
@@ -314,20 +319,20 @@ export function createNewsroomClient(options: NewsroomClientOptions): NewsroomCl
       return { body: value, endpoint };
     } catch (error) {
       bump(group, 'errors', 1, tally);
-      throw error;
+      throw named(error);
     }
   }
 
   function envelopeData(body: unknown, endpoint: string): unknown {
     if (body === null || typeof body !== 'object' || !('data' in body)) {
-      throw new NewsroomApiError({
+      throw named(new NewsroomApiError({
         kind: 'bad-envelope',
         detail: 'the answer has no "data" field',
-        advice: 'check PRESSROOM_API_URL points at the Newsroom API',
+        advice: 'check {apiUrl} points at the Newsroom API',
         retryable: false,
         endpoint,
         attempts: 1,
-      });
+      }));
     }
     return (body as { data: unknown }).data;
   }
@@ -348,10 +353,14 @@ export function createNewsroomClient(options: NewsroomClientOptions): NewsroomCl
       readAhead: listOptions.readAhead ?? paging.readAhead,
     });
     return (async function* counted() {
-      for await (const info of inner) {
-        bump(group, 'pages', 1, listOptions.tally);
-        bump(group, 'items', info.items.length, listOptions.tally);
-        yield info;
+      try {
+        for await (const info of inner) {
+          bump(group, 'pages', 1, listOptions.tally);
+          bump(group, 'items', info.items.length, listOptions.tally);
+          yield info;
+        }
+      } catch (error) {
+        throw named(error);
       }
     })();
   }

@@ -64,22 +64,64 @@ export class AttemptFailure extends Error {
   }
 }
 
+/**
+ * What the advice of an error calls each setting. The package names its options
+ * (`the apiUrl option`); an application that reads its settings from elsewhere
+ * (environment variables, a CMS) passes its own names, so its users read the names they set.
+ */
+export interface SettingNames {
+  apiUrl: string;
+  pressroomId: string;
+  apiKey: string;
+  concurrency: string;
+  strict: string;
+}
+
+export const OPTION_SETTING_NAMES: Readonly<SettingNames> = {
+  apiUrl: 'the apiUrl option',
+  pressroomId: 'the pressroomId option',
+  apiKey: 'the apiKey option',
+  concurrency: 'the concurrency option',
+  strict: 'the strict option',
+};
+
+/** Advice is written with `{apiUrl}`-style placeholders for the settings it names. */
+function resolveAdvice(template: string, names: Readonly<SettingNames>): string {
+  return template.replace(/\{(apiUrl|pressroomId|apiKey|concurrency|strict)\}/g, (_m, name: keyof SettingNames) => names[name]);
+}
+
 export interface NewsroomApiErrorInit extends FailureInit {
   /** Path and query of the request, without secrets, e.g. `/v1/pressrooms/4201/press_releases?page=3&limit=100`. */
   endpoint: string;
   attempts: number;
   method?: string;
+  /** The whole request URL (origin, path, query; never a secret), when known. */
+  url?: string;
+  /** How the advice names settings (default: the package's option names). */
+  settingNames?: Readonly<SettingNames>;
 }
 
+/**
+ * What a caller of the client sees: one line saying what failed, where, after how
+ * many attempts and what to do, with the parts as fields (url, endpoint, status,
+ * kind) for code that handles failures itself.
+ */
 export class NewsroomApiError extends Error {
   override name = 'NewsroomApiError';
   readonly method: string;
   /** Path and query, never a secret. */
   readonly endpoint: string;
+  /** The whole request URL when known (never a secret). */
+  readonly url: string | undefined;
   readonly status: number | undefined;
   readonly attempts: number;
   readonly kind: FailureKind;
   readonly retryable: boolean;
+  /** What happened, e.g. `HTTP 503 Service Unavailable`. */
+  readonly detail: string;
+  /** What to do about it, with the settings named as `settingNames` says. */
+  readonly advice: string;
+  readonly #init: NewsroomApiErrorInit;
 
   constructor(init: NewsroomApiErrorInit) {
     const method = init.method ?? 'GET';
@@ -87,13 +129,23 @@ export class NewsroomApiError extends Error {
     const how = TRANSPORT_KINDS.has(init.kind)
       ? `failed after ${init.attempts} attempt${init.attempts === 1 ? '' : 's'}`
       : 'failed';
-    super(oneLine(`${what} ${how}: ${init.detail} — ${init.advice}`), init.cause === undefined ? undefined : { cause: init.cause });
+    const advice = resolveAdvice(init.advice, init.settingNames ?? OPTION_SETTING_NAMES);
+    super(oneLine(`${what} ${how}: ${init.detail} — ${advice}`), init.cause === undefined ? undefined : { cause: init.cause });
+    this.#init = init;
     this.method = method;
     this.endpoint = init.endpoint;
+    this.url = init.url;
     this.status = init.status;
     this.attempts = init.attempts;
     this.kind = init.kind;
     this.retryable = init.retryable;
+    this.detail = init.detail;
+    this.advice = advice;
+  }
+
+  /** The same failure with its URL and the settings named the caller's way. */
+  with(changes: Pick<NewsroomApiErrorInit, 'url' | 'settingNames'>): NewsroomApiError {
+    return new NewsroomApiError({ ...this.#init, url: changes.url ?? this.#init.url, settingNames: changes.settingNames ?? this.#init.settingNames });
   }
 
   static fromFailure(failure: AttemptFailure, endpoint: string, attempts: number): NewsroomApiError {
@@ -164,14 +216,14 @@ export function innermostMessage(error: unknown): string {
   return message;
 }
 
-/** Advice for a failed HTTP status. */
+/** Advice for a failed HTTP status (with setting placeholders, see SettingNames). */
 export function adviceForStatus(status: number): string {
-  if (status === 401) return 'the API wants a valid key; set or check PRESSROOM_API_KEY';
-  if (status === 403) return 'the API refused this key; check PRESSROOM_API_KEY and its permissions';
-  if (status === 404) return 'not found: the item does not exist or is not public, or PRESSROOM_ID (numeric id or domain) or PRESSROOM_API_URL is wrong';
+  if (status === 401) return 'the API wants a valid key; set or check {apiKey}';
+  if (status === 403) return 'the API refused this key; check {apiKey} and its permissions';
+  if (status === 404) return 'not found: the item does not exist or is not public, or {pressroomId} (numeric id or domain) or {apiUrl} is wrong';
   if (status === 422) return 'the API rejected a parameter (e.g. a tag that does not exist); not retried';
   if (status === 400) return 'the API rejected a malformed parameter; not retried';
-  if (status === 429) return 'the API is rate limiting; retry later or lower PRESSROOM_CONCURRENCY';
-  if (status >= 500) return 'the API is unavailable; retry later or lower PRESSROOM_CONCURRENCY';
-  return 'unexpected answer from the API; check PRESSROOM_API_URL';
+  if (status === 429) return 'the API is rate limiting; retry later or lower {concurrency}';
+  if (status >= 500) return 'the API is unavailable; retry later or lower {concurrency}';
+  return 'unexpected answer from the API; check {apiUrl}';
 }

@@ -1,7 +1,7 @@
 /**
  * The one concurrency limiter of a client. Every API attempt runs through it,
  * and it is exported as `client.limit` so image downloads share the same budget
- * (PRESSROOM_CONCURRENCY counts API requests and downloads together).
+ * (the `concurrency` option counts API requests and downloads together).
  *
  * Backoff sleeps between retries run outside the limiter, so a request waiting
  * to retry never holds a slot. Do not call client methods from inside
@@ -11,7 +11,7 @@ import pLimit, { type LimitFunction } from 'p-limit';
 
 export type Limiter = LimitFunction;
 
-/** PRESSROOM_CONCURRENCY when unset (DESIGN.md). */
+/** The `concurrency` option when unset. */
 export const DEFAULT_CONCURRENCY = 8;
 export const MAX_CONCURRENCY = 64;
 

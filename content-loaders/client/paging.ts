@@ -100,7 +100,7 @@ export async function* pageInfos<T>(fetchPage: PageFetcher, options: PagingOptio
       inflight.delete(page);
       const { data, endpoint } = fetched;
       if (!Array.isArray(data)) {
-        throw pagingError(endpoint, 'bad-envelope', `expected a list in "data", got ${data === null ? 'null' : typeof data}`, 'this path is not a list endpoint, or PRESSROOM_API_URL does not point at the Newsroom API');
+        throw pagingError(endpoint, 'bad-envelope', `expected a list in "data", got ${data === null ? 'null' : typeof data}`, 'this path is not a list endpoint, or {apiUrl} does not point at the Newsroom API');
       }
       if (data.length === 0) return;
 
@@ -127,7 +127,7 @@ export async function* pageInfos<T>(fetchPage: PageFetcher, options: PagingOptio
           endpoint,
           'repeated-page',
           `page ${page} repeats page ${previous.page} (the same ${data.length} items)`,
-          'the server seems to ignore the "page" parameter; stopped instead of looping forever — check PRESSROOM_API_URL points at a Newsroom API',
+          'the server seems to ignore the "page" parameter; stopped instead of looping forever — check {apiUrl} points at a Newsroom API',
         );
       }
 
@@ -145,7 +145,7 @@ export async function* pageInfos<T>(fetchPage: PageFetcher, options: PagingOptio
           endpoint,
           'repeated-page',
           `page ${page} holds only items of earlier pages`,
-          'the server seems to cycle through pages; stopped instead of looping forever — check PRESSROOM_API_URL points at a Newsroom API',
+          'the server seems to cycle through pages; stopped instead of looping forever — check {apiUrl} points at a Newsroom API',
         );
       }
 

@@ -141,7 +141,7 @@ export async function attemptRequest(options: AttemptOptions): Promise<RawRespon
       kind: 'network',
       retryable: true,
       detail: `network error (${what})`,
-      advice: 'could not reach the API; check PRESSROOM_API_URL and the network',
+      advice: 'could not reach the API; check {apiUrl} and the network',
       cause: sanitizeCause(error, secrets),
     });
   };

@@ -58,8 +58,10 @@ export class DataPolicyError extends Error {
 }
 
 export interface DataIssuesOptions {
-  /** Every warning fails the load (PRESSROOM_STRICT=1). */
+  /** Every warning fails the load (the `strict` option). */
   strict?: boolean;
+  /** How the strict-mode error names that setting (default `the strict option`). */
+  strictName?: string;
 }
 
 /** A collection fails when more than this share of its items needed repair… */
@@ -96,8 +98,11 @@ export class DataIssues {
   private readonly repairedItems = new Set<string>();
   private nextLift: number | null = null;
 
-  constructor({ strict = false }: DataIssuesOptions = {}) {
+  private readonly strictName: string;
+
+  constructor({ strict = false, strictName = 'the strict option' }: DataIssuesOptions = {}) {
     this.strict = strict;
+    this.strictName = strictName;
   }
 
   private tally(collection: string): CollectionTally {
@@ -123,7 +128,7 @@ export class DataIssues {
     }
     this.warningsList.push(warning);
     const line = warningLine(warning);
-    if (this.strict) throw new DataPolicyError(`${line}. PRESSROOM_STRICT is on, so this fails the build; the previous output is kept`);
+    if (this.strict) throw new DataPolicyError(`${line}. ${this.strictName} is on, so this fails the build; the previous output is kept`);
     return line;
   }
 

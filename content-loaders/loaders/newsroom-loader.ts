@@ -10,12 +10,12 @@ import type { Loader, LoaderContext } from 'astro/loaders';
 import { emptyGroupStats, type GroupStats, type NewsroomClient } from '../client/index.ts';
 import { admitItem } from '../data-policy/admit.ts';
 import type { CollectionSource, SourceContext } from '../sources/source.ts';
-import { getLoaderRuntime, type CollectionReport, type LoaderRuntime, type RuntimeOptions } from '../runtime.ts';
+import type { CollectionReport, LoaderRuntime } from '../runtime.ts';
 import { formatBytes } from '../format-bytes.ts';
 
-export interface NewsroomLoaderOptions extends RuntimeOptions {
-  /** Supply a runtime directly (tests); otherwise the shared one is used. */
-  runtime?: () => Promise<LoaderRuntime>;
+/** The runtime every collection of one build shares (see `pressroomLoaders` for making one from options). */
+export interface NewsroomLoaderOptions {
+  runtime: () => Promise<LoaderRuntime>;
 }
 
 /** The shared client, with every request this collection makes also counted in `tally` (for its own report). */
@@ -39,16 +39,17 @@ function talliedClient(client: NewsroomClient, tally: GroupStats): NewsroomClien
  */
 export function newsroomLoader<Api extends z.ZodType, Entry extends Record<string, unknown>>(
   source: CollectionSource<Api, Entry>,
-  options: NewsroomLoaderOptions = {},
+  options: NewsroomLoaderOptions,
 ): Loader & { schema: z.ZodType<Entry> } {
   return {
     name: `pressroom-static/${source.collection}`,
     schema: source.schema.transform((item) => source.toEntry(item, 0)) as unknown as z.ZodType<Entry>,
     load: async (context: LoaderContext) => {
-      const runtime = await (options.runtime ?? (() => getLoaderRuntime(options)))();
+      const runtime = await options.runtime();
+      const logger = runtime.options.logger ?? context.logger;
       const started = performance.now();
       const tally = emptyGroupStats();
-      const policy: SourceContext = { now: runtime.now, issues: runtime.issues, log: (line) => context.logger.warn(line) };
+      const policy: SourceContext = { now: runtime.now, issues: runtime.issues, log: (line) => logger.warn(line) };
       const batches = await source.fetch(talliedClient(runtime.client, tally), policy);
 
       const next = new Map<string, { data: Record<string, unknown>; digest: string }>();
@@ -88,7 +89,7 @@ export function newsroomLoader<Api extends z.ZodType, Entry extends Record<strin
       const { requests, retries, notModified, bytes } = tally;
       const report: CollectionReport = { collection: source.collection, entries: next.size, added, changed, removed, requests, retries, notModified, bytes, ms: performance.now() - started };
       runtime.reports.push(report);
-      context.logger.info(formatReport(report));
+      logger.info(formatReport(report));
     },
   };
 }

@@ -63,7 +63,7 @@ export async function readManifest(dir: string): Promise<Manifest> {
 }
 
 /** Throws one line unless `dir` holds a readable snapshot manifest (checked before a build starts). */
-export async function assertSnapshotFolder(dir: string, what = 'PRESSROOM_SNAPSHOT'): Promise<void> {
+export async function assertSnapshotFolder(dir: string, what = 'the snapshot folder'): Promise<void> {
   try {
     await readManifest(path.resolve(dir));
   } catch (error) {

@@ -5,18 +5,18 @@
  */
 import { createNewsroomClient } from '../client/index.ts';
 import { defaultSleep, retrying, type RetryPolicy } from '../client/retry.ts';
-import type { PressroomConfig } from '../config.ts';
 import { mediaOriginalUrls } from '../media-urls.ts';
 import { admitItem } from '../data-policy/admit.ts';
 import { SOURCES } from '../sources/index.ts';
 import { fetchOnlyContext, type CollectionSource } from '../sources/source.ts';
 import { createSnapshotRecorder, type OpenMedia } from './record.ts';
 import { publicAnswer } from './public-only.ts';
-import { publicationInstant } from '../data-policy/clock.ts';
 import type { Manifest } from './manifest.ts';
 
 export interface RecordOptions {
-  config: Pick<PressroomConfig, 'apiUrl' | 'pressroomId' | 'apiKey' | 'concurrency'>;
+  config: { apiUrl: string | undefined; pressroomId: string | undefined; readonly apiKey: string | undefined; concurrency: number };
+  /** The instant (ms) that decides what is public yet (default: now). */
+  now?: number;
   out: string;
   /** Progress lines. */
   log?: (line: string) => void;
@@ -39,10 +39,9 @@ export interface RecordResult {
 
 const MEDIA_RETRIES: RetryPolicy = { retries: 2, baseDelayMs: 250, maxDelayMs: 5_000, retryAfterCapMs: 30_000, random: Math.random, sleep: defaultSleep };
 
-export async function recordSnapshot({ config, out, log = () => {}, mediaTimeoutMs = 60_000, openMedia, demo = false }: RecordOptions): Promise<RecordResult> {
-  if (!config.apiUrl || !config.pressroomId) throw new Error('recordSnapshot needs PRESSROOM_API_URL and PRESSROOM_ID');
+export async function recordSnapshot({ config, out, log = () => {}, mediaTimeoutMs = 60_000, openMedia, demo = false, now = Date.now() }: RecordOptions): Promise<RecordResult> {
+  if (!config.apiUrl || !config.pressroomId) throw new Error('recordSnapshot needs an API URL and a press room id');
   // A snapshot travels (offline archives pack it): it keeps only what is public, whatever the key could read.
-  const now = publicationInstant();
   const recorder = createSnapshotRecorder(out, undefined, { keep: (body, url) => publicAnswer(body, now, { releases: /\/press_releases(\.json)?([/?]|$)/.test(new URL(url).pathname) && !/\/count$/.test(new URL(url).pathname) }) });
   const client = createNewsroomClient({
     baseUrl: config.apiUrl,
@@ -70,7 +69,7 @@ export async function recordSnapshot({ config, out, log = () => {}, mediaTimeout
   );
   const apiResponses = recorder.count;
 
-  // Media downloads share the client's limiter (one PRESSROOM_CONCURRENCY budget); no client call runs inside it.
+  // Media downloads share the client's limiter (one concurrency budget); no client call runs inside it.
   const urls = [...mediaOriginalUrls(published)];
   const limit = client.limit;
   const failures: string[] = [];

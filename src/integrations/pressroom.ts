@@ -9,16 +9,16 @@
  */
 import { writeFile } from 'node:fs/promises';
 import type { AstroIntegration } from 'astro';
-import { upstreamOf } from '../../content-loaders/config.ts';
-import { getLoaderRuntime } from '../../content-loaders/runtime.ts';
-import { formatBytes } from '../../content-loaders/format-bytes.ts';
-import { demoRequested, startEmbeddedApi, type EmbeddedApi } from '../../emulator/embedded.ts';
+import { formatBytes } from '@pressroom-static/content-loaders';
+import { upstreamOf } from '../config/environment.ts';
+import { buildRuntime } from '../config/build-runtime.ts';
+import { demoRequested, startDemoApi } from '../config/demo-upstream.ts';
 import { BUILD_RECORD_FILE, buildRecord, chooseBuildClock, fixBuildClock, renderedBuildDay } from '../lib/build-day.ts';
 
 const HTTP_CACHE_KEEP_DAYS = 30;
 
 export default function pressroom(): AstroIntegration {
-  let embedded: EmbeddedApi | undefined;
+  let embedded: Awaited<ReturnType<typeof startDemoApi>> | undefined;
   const close = async () => {
     await embedded?.close();
     embedded = undefined;
@@ -28,7 +28,7 @@ export default function pressroom(): AstroIntegration {
     hooks: {
       'astro:config:setup': async ({ logger }) => {
         if (upstreamOf(process.env, { demo: demoRequested() }) === 'demo') {
-          embedded = await startEmbeddedApi(process.env, { stableOrigin: true });
+          embedded = await startDemoApi({ stableOrigin: true });
           const { id, domain } = embedded.emulator.pressroom;
           logger.info(`building the DEMO press room ${id} (${domain}, a fictional company) from the bundled emulator; its pages are marked noindex and "demo"`);
         }
@@ -36,7 +36,7 @@ export default function pressroom(): AstroIntegration {
         fixBuildClock(chooseBuildClock(process.env, embedded?.emulator.store().clock.now().getTime()));
       },
       'astro:build:start': async ({ logger }) => {
-        const runtime = await getLoaderRuntime();
+        const runtime = await buildRuntime();
         const r = runtime.reports;
         if (r.length > 0) {
           const s = runtime.client.stats();
@@ -54,7 +54,7 @@ export default function pressroom(): AstroIntegration {
           await writeFile(new URL(BUILD_RECORD_FILE, dir), buildRecord(day));
           logger.info(`build day ${day.date} (${day.timeZone}): upcoming / past as built, the news sitemap and calendar stamps follow it`);
         }
-        const runtime = await getLoaderRuntime().catch(() => undefined);
+        const runtime = await buildRuntime().catch(() => undefined);
         const pruned = await runtime?.client.pruneCache(HTTP_CACHE_KEEP_DAYS * 24 * 60 * 60 * 1000);
         if (pruned && pruned.files > 0) logger.info(`removed ${pruned.files} HTTP cache entries (${formatBytes(pruned.bytes)}) no build has used for ${HTTP_CACHE_KEEP_DAYS} days`);
         await close();

@@ -19,7 +19,7 @@
 import { format } from 'date-fns/format';
 import { startOfDay } from 'date-fns/startOfDay';
 import { tz } from '@date-fns/tz';
-import { sourceDateEpoch } from '../../content-loaders/data-policy/clock.ts';
+import { sourceDateEpoch } from '../config/clock.ts';
 
 export { sourceDateEpoch };
 

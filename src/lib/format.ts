@@ -1,5 +1,5 @@
 /** Small formatting helpers for numbers and contact details. */
-import { formatBytes } from '../../content-loaders/format-bytes.ts';
+import { formatBytes } from '@pressroom-static/content-loaders';
 
 /** "11.4 MB" in the page language: the project's one byte formatter (content-loaders/format-bytes.ts). */
 export function formatFileSize(bytes: number, lang: string): string {

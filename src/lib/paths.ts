@@ -29,7 +29,7 @@
  * `/live/<id>-<slug>`) stay reachable as redirect pages to where the item lives here
  * (src/lib/legacy-redirects.ts), so old links keep working.
  */
-import { slugify } from '../../content-loaders/slug.ts';
+import { slugify } from '@pressroom-static/content-loaders';
 
 /** One path segment: letters, digits, `-`, `_`, `.`, `~`; never `.`/`..`, never starting with a dot. */
 const SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._~-]*$/;

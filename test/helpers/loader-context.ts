@@ -6,7 +6,11 @@
 import { createHash } from 'node:crypto';
 import type { LoaderContext } from 'astro/loaders';
 import { pressroomLoaders } from '../../content-loaders/loaders/index.ts';
-import { createLoaderRuntime, type LoaderRuntime } from '../../content-loaders/runtime.ts';
+import type { LoaderRuntime } from '../../content-loaders/runtime.ts';
+import { createSiteRuntime } from '../../src/config/build-runtime.ts';
+import { loadConfig } from '../../src/config/environment.ts';
+import { publicationInstant } from '../../src/config/clock.ts';
+import { loaderOptionsOf } from '../../src/config/loader-options.ts';
 import type { CollectionName } from '../../content-loaders/sources/index.ts';
 
 type StoredEntry = { id: string; data: Record<string, unknown>; digest?: string | number };
@@ -85,8 +89,10 @@ export async function loadAll(
   return { stores: stores as LoadRun['stores'], logs, runtime };
 }
 
-export function runtimeFor(env: Record<string, string | undefined>, cacheDir?: string): Promise<LoaderRuntime> {
-  return createLoaderRuntime({ env, cacheDir });
+/** A runtime with the site's options for `env` (the PRESSROOM_* contract, src/config/), as a build makes it. */
+export async function runtimeFor(env: Record<string, string | undefined>, cacheDir?: string): Promise<LoaderRuntime> {
+  const options = loaderOptionsOf(loadConfig(env), publicationInstant(env));
+  return createSiteRuntime(cacheDir && !options.snapshot ? { ...options, cacheDir } : options);
 }
 
 /** Entry data of a collection, by id, for deep comparisons. */

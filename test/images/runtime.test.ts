@@ -6,8 +6,8 @@
  * snapshot recorded.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../content-loaders/config.ts';
-import { getLoaderRuntime, resetLoaderRuntime } from '../../content-loaders/runtime.ts';
+import { loadConfig } from '../../src/config/environment.ts';
+import { buildRuntime, resetBuildRuntime } from '../../src/config/build-runtime.ts';
 import { recordSnapshot } from '../../content-loaders/snapshot/record-press-room.ts';
 import { startEmulator } from '../../emulator/server.ts';
 import {
@@ -45,15 +45,18 @@ describe('the build pipeline on the loaders runtime', () => {
     } finally {
       await api.close(); // from here on, only the snapshot can answer
     }
-    resetLoaderRuntime();
+    resetBuildRuntime();
     resetImagePipeline();
-    await getLoaderRuntime({ env: { PRESSROOM_SNAPSHOT: snapshot.dir } });
+    // The build's runtime comes from the configuration, as in a build.
+    process.env.PRESSROOM_SNAPSHOT = snapshot.dir;
+    await buildRuntime();
     configureImagePipeline({ cacheDir: cache.dir, publicPath: '/base/_media/', log: { warn: (line) => warnings.push(line) } });
   }, 60_000);
 
   afterAll(async () => {
     resetImagePipeline();
-    resetLoaderRuntime();
+    resetBuildRuntime();
+    delete process.env.PRESSROOM_SNAPSHOT;
     configureImagePipeline({ cacheDir: undefined, publicPath: undefined, log: undefined });
     await snapshot?.remove();
     await cache?.remove();

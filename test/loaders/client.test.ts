@@ -247,7 +247,7 @@ describe('paging', () => {
       const error = await failure(createNewsroomClient({ baseUrl: tiny.url, pressroomId: 7, readAhead: 0 }).list('press_releases'));
       expect(error.kind).toBe('repeated-page');
       expect(error.message).toBe(
-        'GET /v1/pressrooms/7/press_releases?page=2&limit=100 failed: page 2 repeats page 1 (the same 100 items) — the server seems to ignore the "page" parameter; stopped instead of looping forever — check PRESSROOM_API_URL points at a Newsroom API',
+        'GET /v1/pressrooms/7/press_releases?page=2&limit=100 failed: page 2 repeats page 1 (the same 100 items) — the server seems to ignore the "page" parameter; stopped instead of looping forever — check the apiUrl option points at a Newsroom API',
       );
       expect(tiny.hits).toHaveLength(2);
     } finally {
@@ -351,7 +351,7 @@ describe('bounded retries and clear failures', () => {
     const error = await failure(c.list('press_releases', {}, { limit: PAGE }));
     expect(error).toMatchObject({ kind: 'http', status: 503, attempts: 5, endpoint: `/v1/pressrooms/${api.pressroom.id}/press_releases?page=1&limit=25` });
     expect(error.message).toBe(
-      `GET /v1/pressrooms/${api.pressroom.id}/press_releases?page=1&limit=25 failed after 5 attempts: HTTP 503 Service Unavailable ("Service Unavailable (injected fault)") — the API is unavailable; retry later or lower PRESSROOM_CONCURRENCY`,
+      `GET /v1/pressrooms/${api.pressroom.id}/press_releases?page=1&limit=25 failed after 5 attempts: HTTP 503 Service Unavailable ("Service Unavailable (injected fault)") — the API is unavailable; retry later or lower the concurrency option`,
     );
     expect(error.message).not.toMatch(/\n/);
     expect(await logSince(mark)).toHaveLength(5);
@@ -363,7 +363,7 @@ describe('bounded retries and clear failures', () => {
     const error = await failure(client({ retries: 2 }).get('press_releases'));
     expect(error.kind).toBe('network');
     expect(error.attempts).toBe(3);
-    expect(error.message).toMatch(/failed after 3 attempts: network error \(.+\) — could not reach the API; check PRESSROOM_API_URL/);
+    expect(error.message).toMatch(/failed after 3 attempts: network error \(.+\) — could not reach the API; check the apiUrl option/);
   });
 
   it('a persistent stall ends as a stall', async () => {
@@ -387,10 +387,10 @@ describe('bounded retries and clear failures', () => {
     expect(c.stats().retries).toBe(0);
   });
 
-  it('an unknown press room is a 404 that names PRESSROOM_ID', async () => {
+  it('an unknown press room is a 404 that names the pressroomId option', async () => {
     const error = await failure(createNewsroomClient({ baseUrl: api.url, pressroomId: 'no-such.pr.example' }).get(''));
     expect(error.status).toBe(404);
-    expect(error.message).toContain('or PRESSROOM_ID (numeric id or domain) or PRESSROOM_API_URL is wrong');
+    expect(error.message).toContain('or the pressroomId option (numeric id or domain) or the apiUrl option is wrong');
   });
 
   it('a cancelled call ends at once as "aborted", without more attempts', async () => {
@@ -407,7 +407,7 @@ describe('bounded retries and clear failures', () => {
     expect(await logSince(mark)).toHaveLength(1);
   });
 
-  it('an unreachable API is a network error naming PRESSROOM_API_URL', async () => {
+  it('an unreachable API is a network error naming the apiUrl option', async () => {
     const tiny = await tinyServer(() => undefined);
     const url = tiny.url;
     await tiny.close();
@@ -428,10 +428,10 @@ describe('the API key', () => {
     for (const entry of log) expect(entry).toMatchObject({ auth: 'bearer', keyFingerprint: fingerprint(KEY), status: 200 });
   });
 
-  it('without or with a wrong key: 401, not retried, names PRESSROOM_API_KEY, never shows the key', async () => {
+  it('without or with a wrong key: 401, not retried, names the apiKey option, never shows the key', async () => {
     const none = await failure(client({}, keyed).get(''));
     expect(none).toMatchObject({ status: 401, attempts: 1 });
-    expect(none.message).toContain('PRESSROOM_API_KEY');
+    expect(none.message).toContain('the apiKey option');
     const wrong = await failure(client({ apiKey: OTHER_KEY }, keyed).get(''));
     expect(wrong).toMatchObject({ status: 401, attempts: 1 });
     expectNoSecret(wrong, OTHER_KEY);

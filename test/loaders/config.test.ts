@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, upstreamOf } from '../../content-loaders/config.ts';
-import { loadDotEnv } from '../../content-loaders/dot-env.ts';
+import { ConfigError, loadConfig, upstreamOf } from '../../src/config/environment.ts';
+import { loadDotEnv } from '../../src/config/dot-env.ts';
 
 const KEY = 'sk_live_9f8e7d6c5b4a3210TOPSECRET';
 const WEBHOOK_SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';

@@ -11,7 +11,7 @@ import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../content-loaders/config.ts';
+import { loadConfig } from '../../src/config/environment.ts';
 import { DataPolicyError } from '../../content-loaders/data-policy/issues.ts';
 import { recordSnapshot } from '../../content-loaders/snapshot/record-press-room.ts';
 import type { CollectionName } from '../../content-loaders/sources/index.ts';

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../emulator/server.ts';
-import { loadConfig } from '../../content-loaders/config.ts';
+import { loadConfig } from '../../src/config/environment.ts';
 import { mediaOriginalUrls } from '../../content-loaders/media-urls.ts';
 import { readManifest, sha256Hex } from '../../content-loaders/snapshot/manifest.ts';
 import { recordSnapshot, type RecordResult } from '../../content-loaders/snapshot/record-press-room.ts';

@@ -5,7 +5,7 @@
  * it is earlier. Never later than the real clock, so a pinned build date can
  * hold an embargo longer but can never lift one early.
  */
-import { ConfigError } from '../config.ts';
+import { ConfigError } from './environment.ts';
 
 /** `SOURCE_DATE_EPOCH` in ms, undefined when unset; a malformed value is a configuration error (one line). */
 export function sourceDateEpoch(env: Record<string, string | undefined> = process.env): number | undefined {

@@ -1,6 +1,6 @@
 /**
- * The `.env` file of the configuration contract (DESIGN.md: "Environment
- * variables (a `.env` file too)"). Astro's own `.env` loading only reaches
+ * The `.env` file of the configuration contract (environment variables, a
+ * `.env` file too). Astro's own `.env` loading only reaches
  * `import.meta.env`, not the `process.env` that astro.config.mjs, the
  * integrations and the command-line scripts read, so each of them calls this
  * first. Variables already set in the environment win over the file.

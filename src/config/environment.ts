@@ -1,5 +1,5 @@
 /**
- * The configuration contract (DESIGN.md "Configuration contract"), read from an
+ * The configuration contract (README, Configuration), read from an
  * environment record. Pure: it reads only the record it is given (`.env` is
  * loaded into the environment first by `dot-env.ts`). Empty values count as unset.
  *
@@ -12,7 +12,7 @@
  * object, so logging or serialising the config never prints them.
  */
 import { z } from 'astro/zod';
-import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './client/limiter.ts';
+import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '@pressroom-static/content-loaders';
 
 export const DEFAULT_SITE_URL = 'http://localhost:4321';
 
