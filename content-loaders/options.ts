@@ -39,6 +39,8 @@ export const loaderOptionsSchema = z
     snapshot: z.string().min(1).optional(),
     /** Every data warning (a dropped field, a skipped item) fails the load. */
     strict: z.boolean().default(false),
+    /** UNSAFE: keep upstream HTML fields as the API sent them instead of sanitising them. Only for a consumer that sanitises every field itself. */
+    rawHtml: z.boolean().default(false),
     /** The instant (ms) embargoes are judged at; default: the time the runtime is created. */
     now: z.number().int().nonnegative().optional(),
     /** Where lines outside a collection's logger go (and every line, when set, instead of Astro's collection logger). */

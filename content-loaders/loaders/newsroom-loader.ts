@@ -12,6 +12,7 @@ import { admitItem } from '../data-policy/admit.ts';
 import type { CollectionSource, SourceContext } from '../sources/source.ts';
 import type { CollectionReport, LoaderRuntime } from '../runtime.ts';
 import { formatBytes } from '../format-bytes.ts';
+import { sanitizeHtmlFields } from '../html/sanitize-upstream.ts';
 
 /** The runtime every collection of one build shares (see `pressroomLoaders` for making one from options). */
 export interface NewsroomLoaderOptions {
@@ -60,7 +61,8 @@ export function newsroomLoader<Api extends z.ZodType, Entry extends Record<strin
           const item = admitItem(raw, { ...source, endpoint }, policy);
           if (item === null) continue;
           const id = source.entryId(item);
-          const data = source.toEntry(item, index++);
+          const entry = source.toEntry(item, index++);
+          const data = runtime.options.rawHtml ? entry : sanitizeHtmlFields(entry);
           if (next.has(id)) {
             throw new Error(`${source.collection}: ${endpoint} sent item ${id} twice; the API returned inconsistent data, rebuild once it settles`);
           }
