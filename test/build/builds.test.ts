@@ -27,6 +27,7 @@ import { loadPages, urlsOf } from '../site/helpers.ts';
 import { buildDayTests, expectArchiveEventPhases } from './build-day.ts';
 import { dataPolicyBuildTests } from './data-policy-builds.ts';
 import { noChangeTests } from './no-change.ts';
+import { emulatorFreeBuildTests } from './emulator-free.ts';
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '..', '..');
@@ -395,3 +396,4 @@ describe('building from a snapshot', () => {
 buildDayTests(() => ({ root, tmp, snapshot }));
 dataPolicyBuildTests(() => ({ root, tmp }));
 noChangeTests(() => ({ root, tmp }));
+emulatorFreeBuildTests(() => ({ root, tmp }));
