@@ -8,17 +8,20 @@
  * Paths are relative to `/v1/pressrooms/<id>`. Each attempt runs through the
  * shared limiter, sends the key as a bearer header, revalidates with the HTTP
  * cache, and is bounded in time and bytes; failures are retried by policy and
- * end as one-line NewsroomApiErrors. The key lives only in this closure: not on
+ * end as one-line NewsroomApiErrors. The key lives only in the client's settings: not on
  * the client object, not in stats, endpoints, errors or cache files.
  */
-import { createHash } from 'node:crypto';
-import { AttemptFailure, NewsroomApiError, sanitizeCause, type SettingNames } from './errors.ts';
+import { NewsroomApiError, type SettingNames } from './errors.ts';
 import type { PruneResult } from '../cache-pruning.ts';
-import { createHttpCache, type CachedResponse, type HttpCache } from './http-cache.ts';
-import { DEFAULT_CONCURRENCY, createLimiter, type Limiter } from './limiter.ts';
-import { DEFAULT_MAX_PAGES, DEFAULT_PAGE_LIMIT, pageInfos, type FetchedPage, type PageInfo } from './paging.ts';
-import { attemptRequest, type FetchLike } from './request.ts';
-import { defaultSleep, withRetry, type RetryEvent, type RetryPolicy } from './retry.ts';
+import { clientSettings } from './client-settings.ts';
+import { createStatsRecorder } from './client-stats.ts';
+import { createHttpCache, type HttpCache } from './http-cache.ts';
+import { createJsonRequester } from './json-request.ts';
+import { createLimiter, type Limiter } from './limiter.ts';
+import { encodeQuery, normaliseApiPath, pathGroup } from './api-paths.ts';
+import { createPager } from './list-pages.ts';
+import type { PageInfo } from './paging.ts';
+import type { FetchLike } from './request.ts';
 
 export type QueryValue = string | number | boolean | null | undefined | ReadonlyArray<string | number>;
 export type Query = Record<string, QueryValue>;
@@ -128,256 +131,62 @@ export interface NewsroomClient {
   pruneCache(maxAgeMs: number): Promise<PruneResult>;
 }
 
-const SEGMENT = /^[A-Za-z0-9_.~-]+$/;
-
-/** Path relative to the press room, checked segment by segment; a leading `/` and a `.json` suffix are dropped. */
-export function normaliseApiPath(path: string): string {
-  const trimmed = path.replace(/^\/+/, '').replace(/\.json$/, '');
-  if (trimmed === '') return '';
-  const segments = trimmed.split('/');
-  for (const segment of segments) {
-    if (!SEGMENT.test(segment) || segment === '.' || segment === '..') {
-      throw new TypeError(`Newsroom API path must be relative segments of letters, digits, '_', '-', '.', got ${JSON.stringify(path)}`);
-    }
-  }
-  return segments.join('/');
-}
-
-/** `media_kits/12` → `media_kits/:id`; used to group stats. */
-export function pathGroup(path: string): string {
-  if (path === '') return '(pressroom)';
-  return path
-    .split('/')
-    .map((s) => (/^\d+$/.test(s) ? ':id' : s))
-    .join('/');
-}
-
-export function encodeQuery(query: Query | undefined): string {
-  if (!query) return '';
-  const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(query)) {
-    if (value === undefined || value === null) continue;
-    params.append(name, Array.isArray(value) ? value.join(',') : String(value as string | number | boolean));
-  }
-  const text = params.toString();
-  return text === '' ? '' : `?${text}`;
-}
-
-export function emptyGroupStats(): GroupStats {
-  return { requests: 0, retries: 0, notModified: 0, bytes: 0, errors: 0, items: 0, pages: 0 };
-}
+export { encodeQuery, normaliseApiPath, pathGroup } from './api-paths.ts';
+export { emptyGroupStats } from './client-stats.ts';
 
 export function createNewsroomClient(options: NewsroomClientOptions): NewsroomClient {
-  let parsedBase: URL;
-  try {
-    parsedBase = new URL(options.baseUrl);
-  } catch {
-    throw new TypeError(`Newsroom API baseUrl must be an http(s) URL, got ${JSON.stringify(options.baseUrl)}`);
-  }
-  if ((parsedBase.protocol !== 'http:' && parsedBase.protocol !== 'https:') || parsedBase.username || parsedBase.password || parsedBase.search || parsedBase.hash) {
-    throw new TypeError('Newsroom API baseUrl must be an http(s) URL without credentials, query or fragment');
-  }
-  const baseUrl = `${parsedBase.origin}${parsedBase.pathname}`.replace(/\/+$/, '');
-  const basePath = parsedBase.pathname.replace(/\/+$/, '');
-  const pressroomId = String(options.pressroomId).trim();
-  if (!/^[A-Za-z0-9.-]+$/.test(pressroomId)) {
-    throw new TypeError(`pressroomId must be a numeric id or a domain, got ${JSON.stringify(options.pressroomId)}`);
-  }
-  const apiKey = options.apiKey === undefined || options.apiKey === '' ? undefined : options.apiKey;
-  if (apiKey !== undefined && !/^[\x21-\x7e]+$/.test(apiKey)) {
-    throw new TypeError('apiKey must be printable ASCII without spaces (value hidden)');
-  }
-  const secrets: readonly string[] = apiKey === undefined ? [] : [apiKey];
+  const settings = clientSettings(options);
+  const limit = createLimiter(settings.concurrency);
+  const cache: HttpCache | undefined = options.cacheDir ? createHttpCache({ dir: options.cacheDir, apiKey: settings.apiKey }) : undefined;
+  const stats = createStatsRecorder();
+  const answers = new Map<string, string>();
+  let cacheWriteErrors = 0;
+  const requestJson = createJsonRequester({ settings, limit, cache, stats, answers, onRetry: options.onRetry, onCacheWriteError: () => cacheWriteErrors++ });
+
   /** Every error a caller sees carries the request's URL and the caller's names for settings. */
   const named = (error: unknown): unknown =>
-    error instanceof NewsroomApiError ? error.with({ url: new URL(error.endpoint, parsedBase.origin).href, settingNames: options.settingNames }) : error;
-
-  const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
-  const limit = createLimiter(concurrency);
-  const cache: HttpCache | undefined = options.cacheDir ? createHttpCache({ dir: options.cacheDir, apiKey }) : undefined;
-  const timeoutMs = options.timeoutMs ?? 30_000;
-  const stallTimeoutMs = options.stallTimeoutMs ?? 10_000;
-  const maxResponseBytes = options.maxResponseBytes ?? 64 * 1024 * 1024;
-  const fetchImpl: FetchLike = options.fetch ?? ((input, init) => fetch(input, init));
-  const policy: RetryPolicy = {
-    retries: options.retries ?? 4,
-    baseDelayMs: options.baseDelayMs ?? 250,
-    maxDelayMs: options.maxDelayMs ?? 10_000,
-    retryAfterCapMs: options.retryAfterCapMs ?? 60_000,
-    random: options.random ?? Math.random,
-    sleep: options.sleep ?? defaultSleep,
-  };
-  if (!Number.isInteger(policy.retries) || policy.retries < 0) throw new RangeError(`retries must be a non-negative integer, got ${String(policy.retries)}`);
-  const paging = {
-    limit: options.pageLimit ?? DEFAULT_PAGE_LIMIT,
-    firstPage: options.firstPage ?? 1,
-    maxPages: options.maxPages ?? DEFAULT_MAX_PAGES,
-    readAhead: options.readAhead ?? Math.min(2, concurrency - 1),
-  };
-  const baseHeaders: Record<string, string> = {
-    accept: 'application/json',
-    'user-agent': options.userAgent ?? 'pressroom-static',
-  };
-  if (apiKey !== undefined) baseHeaders.authorization = `Bearer ${apiKey}`;
-
-  // Stats.
-  const total = emptyGroupStats();
-  const groups = new Map<string, GroupStats>();
-  let cacheWriteErrors = 0;
-  const answers = new Map<string, string>();
-  let inFlight = 0;
-  let busySince = 0;
-  let busyMs = 0;
-  const bump = (group: string, field: keyof GroupStats, n = 1, tally?: GroupStats): void => {
-    total[field] += n;
-    if (tally) tally[field] += n;
-    let g = groups.get(group);
-    if (!g) {
-      g = emptyGroupStats();
-      groups.set(group, g);
-    }
-    g[field] += n;
-  };
+    error instanceof NewsroomApiError ? error.with({ url: new URL(error.endpoint, settings.origin).href, settingNames: settings.settingNames }) : error;
 
   const endpointOf = (path: string, query?: Query): string => {
     const p = normaliseApiPath(path);
-    return `${basePath}/v1/pressrooms/${encodeURIComponent(pressroomId)}${p === '' ? '' : `/${p}`}${encodeQuery(query)}`;
+    return `${settings.basePath}/v1/pressrooms/${encodeURIComponent(settings.pressroomId)}${p === '' ? '' : `/${p}`}${encodeQuery(query)}`;
   };
 
-  /** One call (with retries): the parsed JSON body. */
-  async function requestJson(path: string, query: Query | undefined, { signal, tally }: RequestOptions): Promise<{ body: unknown; endpoint: string }> {
+  /** The parsed body of one call (with retries), and its endpoint. */
+  const call = async (path: string, query: Query | undefined, { signal, tally }: RequestOptions): Promise<{ body: unknown; endpoint: string }> => {
     const endpoint = endpointOf(path, query);
-    const url = `${parsedBase.origin}${endpoint}`;
-    const group = pathGroup(normaliseApiPath(path));
-    let conditional = cache !== undefined;
-
-    const attempt = async (): Promise<unknown> => {
-      if (signal?.aborted) throw new AttemptFailure({ kind: 'aborted', retryable: false, detail: 'cancelled by the caller', advice: 'nothing to do', cause: sanitizeCause(signal.reason, secrets) });
-      return limit(async () => {
-        if (inFlight++ === 0) busySince = performance.now();
-        try {
-          const cached: CachedResponse | undefined = conditional && cache ? await cache.lookup(url) : undefined;
-          const headers = cached ? { ...baseHeaders, 'if-none-match': cached.etag } : baseHeaders;
-          bump(group, 'requests', 1, tally);
-          const response = await attemptRequest({
-            url,
-            headers,
-            timeoutMs,
-            stallTimeoutMs,
-            maxResponseBytes,
-            fetch: fetchImpl,
-            secrets,
-            signal,
-            onBytes: (n) => bump(group, 'bytes', n, tally),
-          });
-          let body: Buffer;
-          if (response.status === 304) {
-            if (!cached) {
-              conditional = false; // the entry vanished: ask again, unconditionally
-              throw new AttemptFailure({ kind: 'http', status: 304, retryable: true, detail: 'HTTP 304 Not Modified without a cached copy', advice: 'the HTTP cache folder changed during the build; retry' });
-            }
-            bump(group, 'notModified', 1, tally);
-            body = cached.body;
-          } else {
-            body = response.body;
-          }
-          let parsed: unknown;
-          try {
-            parsed = JSON.parse(body.toString('utf8'));
-            answers.set(endpoint, createHash('sha256').update(body).digest('hex'));
-          } catch (error) {
-            const type = response.headers.get('content-type') ?? 'no content type';
-            throw new AttemptFailure({
-              kind: 'invalid-json',
-              retryable: false,
-              detail: `the body is not JSON (${type}, ${body.length} bytes: ${error instanceof Error ? error.message : String(error)})`,
-              advice: 'check {apiUrl} points at the Newsroom API',
-            });
-          }
-          const etag = response.headers.get('etag');
-          if (cache && response.status === 200 && etag) {
-            await cache.store(url, etag, body).catch(() => {
-              cacheWriteErrors++;
-            });
-          }
-          return parsed;
-        } finally {
-          if (--inFlight === 0) busyMs += performance.now() - busySince;
-        }
-      });
-    };
-
     try {
-      const { value } = await withRetry(endpoint, attempt, policy, {
-        signal,
-        secrets,
-        onRetry: (event: RetryEvent) => {
-          bump(group, 'retries', 1, tally);
-          options.onRetry?.({ endpoint, attempt: event.attempt, delayMs: event.delayMs, reason: event.failure.detail });
-        },
-      });
-      return { body: value, endpoint };
+      return { body: await requestJson({ endpoint, group: pathGroup(normaliseApiPath(path)), signal, tally }), endpoint };
     } catch (error) {
-      bump(group, 'errors', 1, tally);
       throw named(error);
     }
-  }
+  };
 
-  function envelopeData(body: unknown, endpoint: string): unknown {
+  const envelopeData = (body: unknown, endpoint: string): unknown => {
     if (body === null || typeof body !== 'object' || !('data' in body)) {
-      throw named(new NewsroomApiError({
-        kind: 'bad-envelope',
-        detail: 'the answer has no "data" field',
-        advice: 'check {apiUrl} points at the Newsroom API',
-        retryable: false,
-        endpoint,
-        attempts: 1,
-      }));
+      throw named(new NewsroomApiError({ kind: 'bad-envelope', detail: 'the answer has no "data" field', advice: 'check {apiUrl} points at the Newsroom API', retryable: false, endpoint, attempts: 1 }));
     }
     return (body as { data: unknown }).data;
-  }
+  };
 
-  function pagesOf<T>(path: string, query: Query | undefined, listOptions: ListOptions = {}): AsyncGenerator<PageInfo<T>, void, undefined> {
-    if (query && ('page' in query || 'limit' in query)) {
-      throw new TypeError('list/pages set "page" and "limit" themselves; pass the page size as options.limit');
-    }
-    const group = pathGroup(normaliseApiPath(path));
-    const fetchPage = async (page: number, pageLimit: number): Promise<FetchedPage> => {
-      const { body, endpoint } = await requestJson(path, { ...query, page, limit: pageLimit }, listOptions);
-      return { data: envelopeData(body, endpoint), endpoint };
-    };
-    const inner = pageInfos<T>(fetchPage, {
-      limit: listOptions.limit ?? paging.limit,
-      firstPage: listOptions.firstPage ?? paging.firstPage,
-      maxPages: listOptions.maxPages ?? paging.maxPages,
-      readAhead: listOptions.readAhead ?? paging.readAhead,
-    });
-    return (async function* counted() {
-      try {
-        for await (const info of inner) {
-          bump(group, 'pages', 1, listOptions.tally);
-          bump(group, 'items', info.items.length, listOptions.tally);
-          yield info;
-        }
-      } catch (error) {
-        throw named(error);
-      }
-    })();
-  }
+  const pagesOf = createPager({ settings, stats, named, fetchPage: async (path, query, listOptions) => {
+    const { body, endpoint } = await call(path, query, listOptions);
+    return { data: envelopeData(body, endpoint), endpoint };
+  } });
 
   return {
-    baseUrl,
-    pressroomId,
+    baseUrl: settings.baseUrl,
+    pressroomId: settings.pressroomId,
     limit,
     endpoint: endpointOf,
 
     async get<T>(path: string, query?: Query, requestOptions: RequestOptions = {}): Promise<T> {
-      const { body, endpoint } = await requestJson(path, query, requestOptions);
+      const { body, endpoint } = await call(path, query, requestOptions);
       return envelopeData(body, endpoint) as T;
     },
 
     async getJson<T>(path: string, query?: Query, requestOptions: RequestOptions = {}): Promise<T> {
-      return (await requestJson(path, query, requestOptions)).body as T;
+      return (await call(path, query, requestOptions)).body as T;
     },
 
     async list<T>(path: string, query?: Query, listOptions?: ListOptions): Promise<T[]> {
@@ -395,15 +204,8 @@ export function createNewsroomClient(options: NewsroomClientOptions): NewsroomCl
     pruneCache: (maxAgeMs) => cache?.prune(maxAgeMs) ?? Promise.resolve({ files: 0, bytes: 0 }),
 
     stats(): ClientStats {
-      const byGroup: Record<string, GroupStats> = {};
-      for (const [name, g] of [...groups].sort(([a], [b]) => a.localeCompare(b))) byGroup[name] = { ...g };
       const cacheStats = cache?.stats();
-      return {
-        ...total,
-        elapsedMs: Math.round(busyMs + (inFlight > 0 ? performance.now() - busySince : 0)),
-        byGroup,
-        cache: cacheStats ? { found: cacheStats.found, stores: cacheStats.stores, damaged: cacheStats.damaged, writeErrors: cacheWriteErrors } : null,
-      };
+      return stats.stats(cacheStats ? { found: cacheStats.found, stores: cacheStats.stores, damaged: cacheStats.damaged, writeErrors: cacheWriteErrors } : null);
     },
   };
 }

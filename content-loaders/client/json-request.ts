@@ -1,0 +1,114 @@
+/**
+ * One client call with retries: each attempt through the shared limiter,
+ * revalidated against the HTTP cache (a 304 serves the cached body), counted,
+ * parsed as JSON and noted among the answers the build used (their SHA-256).
+ */
+import { createHash } from 'node:crypto';
+import type { GroupStats, Query } from './client.ts';
+import type { ClientSettings } from './client-settings.ts';
+import type { StatsRecorder } from './client-stats.ts';
+import { AttemptFailure, sanitizeCause } from './errors.ts';
+import type { CachedResponse, HttpCache } from './http-cache.ts';
+import type { Limiter } from './limiter.ts';
+import { attemptRequest, type RawResponse } from './request.ts';
+import { withRetry, type RetryEvent } from './retry.ts';
+
+export interface JsonRequestContext {
+  settings: ClientSettings;
+  limit: Limiter;
+  cache: HttpCache | undefined;
+  stats: StatsRecorder;
+  /** Endpoint → SHA-256 of the body used. */
+  answers: Map<string, string>;
+  onRetry: ((event: { endpoint: string; attempt: number; delayMs: number; reason: string }) => void) | undefined;
+  onCacheWriteError(): void;
+}
+
+export interface JsonCall {
+  endpoint: string;
+  /** The path group its stats are counted under. */
+  group: string;
+  signal: AbortSignal | undefined;
+  tally: GroupStats | undefined;
+}
+
+/** The body of a 200, or the cached one for a 304; throws when the cache lost the entry meanwhile. */
+function answerBody(response: RawResponse, cached: CachedResponse | undefined): Buffer {
+  if (response.status !== 304) return response.body;
+  if (!cached) {
+    throw new AttemptFailure({ kind: 'http', status: 304, retryable: true, detail: 'HTTP 304 Not Modified without a cached copy', advice: 'the HTTP cache folder changed during the build; retry' });
+  }
+  return cached.body;
+}
+
+function parseJson(body: Buffer, response: RawResponse): unknown {
+  try {
+    return JSON.parse(body.toString('utf8'));
+  } catch (error) {
+    const type = response.headers.get('content-type') ?? 'no content type';
+    throw new AttemptFailure({
+      kind: 'invalid-json',
+      retryable: false,
+      detail: `the body is not JSON (${type}, ${body.length} bytes: ${error instanceof Error ? error.message : String(error)})`,
+      advice: 'check {apiUrl} points at the Newsroom API',
+    });
+  }
+}
+
+/** `requestJson(call)`: the parsed JSON body, or a NewsroomApiError after the retries. */
+export function createJsonRequester(context: JsonRequestContext): (call: JsonCall) => Promise<unknown> {
+  const { settings, limit, cache, stats, answers } = context;
+
+  return async function requestJson({ endpoint, group, signal, tally }: JsonCall): Promise<unknown> {
+    const url = `${settings.origin}${endpoint}`;
+    let conditional = cache !== undefined;
+
+    const attempt = async (): Promise<unknown> => {
+      if (signal?.aborted) throw new AttemptFailure({ kind: 'aborted', retryable: false, detail: 'cancelled by the caller', advice: 'nothing to do', cause: sanitizeCause(signal.reason, settings.secrets) });
+      return limit(async () => {
+        stats.attemptStarted();
+        try {
+          const cached: CachedResponse | undefined = conditional && cache ? await cache.lookup(url) : undefined;
+          const headers = cached ? { ...settings.headers, 'if-none-match': cached.etag } : settings.headers;
+          stats.bump(group, 'requests', 1, tally);
+          const response = await attemptRequest({
+            url,
+            headers,
+            timeoutMs: settings.timeoutMs,
+            stallTimeoutMs: settings.stallTimeoutMs,
+            maxResponseBytes: settings.maxResponseBytes,
+            fetch: settings.fetch,
+            secrets: settings.secrets,
+            signal,
+            onBytes: (n) => stats.bump(group, 'bytes', n, tally),
+          });
+          if (response.status === 304 && !cached) conditional = false; // the entry vanished: ask again, unconditionally
+          const body = answerBody(response, cached);
+          if (response.status === 304) stats.bump(group, 'notModified', 1, tally);
+          const parsed = parseJson(body, response);
+          answers.set(endpoint, createHash('sha256').update(body).digest('hex'));
+          const etag = response.headers.get('etag');
+          if (cache && response.status === 200 && etag) await cache.store(url, etag, body).catch(context.onCacheWriteError);
+          return parsed;
+        } finally {
+          stats.attemptFinished();
+        }
+      });
+    };
+
+    try {
+      const { value } = await withRetry(endpoint, attempt, settings.policy, {
+        signal,
+        secrets: settings.secrets,
+        onRetry: (event: RetryEvent) => {
+          stats.bump(group, 'retries', 1, tally);
+          context.onRetry?.({ endpoint, attempt: event.attempt, delayMs: event.delayMs, reason: event.failure.detail });
+        },
+      });
+      return value;
+    } catch (error) {
+      stats.bump(group, 'errors', 1, tally);
+      throw error;
+    }
+  };
+}
