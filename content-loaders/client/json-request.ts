@@ -4,7 +4,7 @@
  * parsed as JSON and noted among the answers the build used (their SHA-256).
  */
 import { createHash } from 'node:crypto';
-import type { GroupStats, Query } from './client.ts';
+import type { GroupStats } from './client.ts';
 import type { ClientSettings } from './client-settings.ts';
 import type { StatsRecorder } from './client-stats.ts';
 import { AttemptFailure, sanitizeCause } from './errors.ts';
