@@ -11,20 +11,15 @@
  * checks again when the socket opens, and a refusal there surfaces here as
  * the policy's own RefusedError.
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
-import path from 'node:path';
-import { errorCode, innermostMessage, oneLine } from '@pressroom-static/content-loaders';
 import type { FetchLike } from '@pressroom-static/content-loaders';
 import { parseRetryAfter } from '@pressroom-static/content-loaders';
 import { formatBytes } from '@pressroom-static/content-loaders';
-import { RefusedError } from './errors.ts';
+import { streamBodyToFile } from './download-body.ts';
+import { createDownloadGuard } from './download-guard.ts';
+import { networkMessage, RefusedError } from './errors.ts';
 import type { HostPolicy } from './host-policy.ts';
-import { SNIFF_BYTES } from './sniff.ts';
 
 const MAX_REDIRECTS = 5;
-const TAIL_BYTES = 64;
 
 export interface DownloadOptions {
   url: string;
@@ -109,122 +104,51 @@ export async function openGuarded(start: string, { fetch, policy, signal, valida
 }
 
 export async function guardedDownload(options: DownloadOptions): Promise<DownloadResult> {
-  const controller = new AbortController();
-  let why: RefusedError | undefined;
-  const abort = (reason: RefusedError) => {
-    why ??= reason;
-    controller.abort(reason);
-  };
-  const deadline = setTimeout(
-    () => abort(new RefusedError('timeout', `no complete download within ${Math.round(options.timeoutMs / 1000)} s`, true)),
-    options.timeoutMs,
-  );
-  let stall: ReturnType<typeof setTimeout> | undefined;
-  const armStall = () => {
-    if (stall !== undefined) clearTimeout(stall);
-    stall = setTimeout(() => abort(new RefusedError('timeout', `the download stalled (no bytes for ${Math.round(options.stallTimeoutMs / 1000)} s)`, true)), options.stallTimeoutMs);
-  };
-
-  let tmp: string | undefined;
+  const guard = createDownloadGuard(options.timeoutMs, options.stallTimeoutMs);
   try {
-    const opened = await openGuarded(options.url, {
+    const { response, url } = await openGuarded(options.url, {
       fetch: options.fetch,
       policy: options.policy,
-      signal: controller.signal,
+      signal: guard.signal,
       // The ETag belongs to the resource the held copy came from: ask that address (its query may
       // differ: signed URLs), never a hop that only redirects there, which could answer 304 for it.
       validator: (url) => (options.etag && sameResource(url, options.etagUrl ?? options.url) ? options.etag : undefined),
     });
-    const { response } = opened;
-    const url = opened.url;
-
     if (response.status === 304 && options.etag) {
       await response.body?.cancel().catch(() => undefined);
       return { status: 'not-modified' };
     }
-    if (response.status < 200 || response.status > 299) {
-      await response.body?.cancel().catch(() => undefined);
-      const status = response.status;
-      const retryable = status >= 500 || status === 429 || status === 408;
-      throw new RefusedError('http', `HTTP ${status}`, retryable, retryable ? parseRetryAfter(response.headers.get('retry-after')) : undefined);
-    }
-    const declaredHeader = response.headers.get('content-length');
-    const declared = declaredHeader !== null && /^\s*\d+\s*$/.test(declaredHeader) ? Number(declaredHeader) : undefined;
-    if (declared !== undefined && declared > options.maxBytes) {
-      await response.body?.cancel().catch(() => undefined);
-      throw new RefusedError('too-large', `${formatBytes(declared)} is over the cap of ${formatBytes(options.maxBytes)}`);
-    }
+    const declared = await acceptedLength(response, options.maxBytes);
     if (!response.body) throw new RefusedError('truncated', 'empty body');
-
-    await mkdir(options.tmpDir, { recursive: true });
-    tmp = path.join(options.tmpDir, `dl-${process.pid}-${randomBytes(6).toString('hex')}`);
-    const out = createWriteStream(tmp);
-    const outDone = new Promise<void>((resolve, reject) => {
-      out.on('finish', resolve);
-      out.on('error', reject);
-    });
-    const hash = createHash('sha256');
-    const headChunks: Buffer[] = [];
-    let headLength = 0;
-    let tail = Buffer.alloc(0);
-    let received = 0;
-    const reader = response.body.getReader();
-    armStall();
-    try {
-      for (;;) {
-        let chunk: ReadableStreamReadResult<Uint8Array>;
-        try {
-          chunk = await reader.read();
-        } catch (error) {
-          if (why) throw why;
-          throw new RefusedError('truncated', `the connection closed before the body was complete (${networkMessage(error)})`, true);
-        }
-        if (chunk.done) break;
-        armStall();
-        const bytes = Buffer.from(chunk.value.buffer, chunk.value.byteOffset, chunk.value.byteLength);
-        received += bytes.length;
-        if (received > options.maxBytes) {
-          abort(new RefusedError('too-large', `more than the cap of ${formatBytes(options.maxBytes)}`));
-          throw why!;
-        }
-        hash.update(bytes);
-        if (headLength < SNIFF_BYTES) {
-          headChunks.push(bytes.subarray(0, SNIFF_BYTES - headLength));
-          headLength += Math.min(bytes.length, SNIFF_BYTES - headLength);
-        }
-        tail = bytes.length >= TAIL_BYTES ? Buffer.from(bytes.subarray(bytes.length - TAIL_BYTES)) : Buffer.concat([tail, bytes]).subarray(-TAIL_BYTES);
-        if (!out.write(bytes)) await new Promise<void>((resolve) => out.once('drain', resolve));
-      }
-    } finally {
-      if (stall !== undefined) clearTimeout(stall);
-      reader.releaseLock();
-      out.end();
-      await outDone.catch(() => undefined);
-    }
-    if (declared !== undefined && received !== declared) {
-      throw new RefusedError('truncated', `the body ended after ${formatBytes(received)} of ${formatBytes(declared)}`, true);
-    }
-    if (received === 0) throw new RefusedError('truncated', 'empty body');
-    const file = tmp;
-    tmp = undefined;
-    return {
-      status: 'ok',
-      file,
-      sha256: hash.digest('hex'),
-      bytes: received,
-      head: Buffer.concat(headChunks),
-      tail,
-      etag: response.headers.get('etag') ?? undefined,
-      finalUrl: url.href,
-    };
+    const body = await streamBodyToFile(response.body, { tmpDir: options.tmpDir, maxBytes: options.maxBytes, declared }, guard);
+    return { status: 'ok', ...body, etag: response.headers.get('etag') ?? undefined, finalUrl: url.href };
   } catch (error) {
+    const why = guard.reason();
     if (why && !(error instanceof RefusedError)) throw why;
     throw error;
   } finally {
-    clearTimeout(deadline);
-    if (stall !== undefined) clearTimeout(stall);
-    if (tmp) await rm(tmp, { force: true });
+    guard.dispose();
   }
+}
+
+/**
+ * Refuses an answer that is not a 2xx or declares more than `maxBytes`, cancelling its body;
+ * returns its declared Content-Length, if it gave a valid one.
+ */
+async function acceptedLength(response: Response, maxBytes: number): Promise<number | undefined> {
+  if (response.status < 200 || response.status > 299) {
+    await response.body?.cancel().catch(() => undefined);
+    const status = response.status;
+    const retryable = status >= 500 || status === 429 || status === 408;
+    throw new RefusedError('http', `HTTP ${status}`, retryable, retryable ? parseRetryAfter(response.headers.get('retry-after')) : undefined);
+  }
+  const declaredHeader = response.headers.get('content-length');
+  const declared = declaredHeader !== null && /^\s*\d+\s*$/.test(declaredHeader) ? Number(declaredHeader) : undefined;
+  if (declared !== undefined && declared > maxBytes) {
+    await response.body?.cancel().catch(() => undefined);
+    throw new RefusedError('too-large', `${formatBytes(declared)} is over the cap of ${formatBytes(maxBytes)}`);
+  }
+  return declared;
 }
 
 function sameResource(url: URL, other: string): boolean {
@@ -242,11 +166,4 @@ function refusalInside(error: unknown): RefusedError | undefined {
     if (e instanceof RefusedError) return e;
   }
   return undefined;
-}
-
-/** The innermost code and message of a fetch error chain, on one line. */
-function networkMessage(error: unknown): string {
-  const code = errorCode(error);
-  const message = innermostMessage(error);
-  return oneLine(code ? `${code}: ${message}` : message).slice(0, 200);
 }

@@ -1,3 +1,5 @@
+import { errorCode, innermostMessage, oneLine } from '@pressroom-static/content-loaders';
+
 /** Why a media file was not used. Every refusal is one of these, with a one-line reason. */
 export type RefusalKind =
   | 'host' // scheme, credentials
@@ -33,4 +35,11 @@ export function asRefusal(error: unknown): RefusedError {
   if (error instanceof RefusedError) return error;
   const message = error instanceof Error ? error.message : String(error);
   return new RefusedError('broken', message.split('\n')[0]!.slice(0, 300));
+}
+
+/** The innermost code and message of a fetch error chain, on one line. */
+export function networkMessage(error: unknown): string {
+  const code = errorCode(error);
+  const message = innermostMessage(error);
+  return oneLine(code ? `${code}: ${message}` : message).slice(0, 200);
 }

@@ -82,18 +82,18 @@ export interface Store {
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
-export function createStore(dir: string): Store {
-  const sources = path.join(dir, 'sources');
-  const blobs = path.join(dir, 'blobs');
-  const out = path.join(dir, 'out');
-  const tmpDir = path.join(dir, 'tmp');
+/** `mkdir -p`, once per folder per build. */
+function createFolderMaker(): (folder: string) => Promise<unknown> {
   const made = new Map<string, Promise<unknown>>();
-  const ensure = (folder: string) => {
+  return (folder) => {
     let p = made.get(folder);
     if (!p) made.set(folder, (p = mkdir(folder, { recursive: true })));
     return p;
   };
-  const recordPath = (url: string) => path.join(sources, `${sha256(url)}.json`);
+}
+
+/** The cache files this build used, each marked fresh (mtime now) at its first use. */
+function createUsageMarks() {
   const used = new Set<string>();
   // Marked fresh at its first use, not only at the end of the build: another build sharing the
   // cache and pruning meanwhile must not take a file this build is about to read.
@@ -105,6 +105,45 @@ export function createStore(dir: string): Store {
     }
     return value;
   };
+  return { used: used as ReadonlySet<string>, use };
+}
+
+/** Writes `value` as one JSON line to a fresh file in `tmpDir` and returns its path, for renaming into place. */
+async function writeTmpJson(tmpDir: string, prefix: string, value: object): Promise<string> {
+  const tmp = path.join(tmpDir, `${prefix}-${process.pid}-${randomBytes(6).toString('hex')}`);
+  await writeFile(tmp, `${JSON.stringify(value)}\n`);
+  return tmp;
+}
+
+/** Removes temporary files older than `maxAgeMs`; best effort. */
+async function sweepTmp(tmpDir: string, maxAgeMs: number): Promise<void> {
+  const names = await readdir(tmpDir).catch(() => [] as string[]);
+  const now = Date.now();
+  for (const name of names) {
+    const file = path.join(tmpDir, name);
+    const info = await stat(file).catch(() => undefined);
+    if (info && now - info.mtimeMs > maxAgeMs) await rm(file, { force: true }).catch(() => undefined);
+  }
+}
+
+function pruneStore(folders: { sources: string; blobs: string; out: string }, used: ReadonlySet<string>, maxAgeMs: number): Promise<PruneResult> {
+  const { sources, blobs, out } = folders;
+  // What inspecting a blob found goes with the blob (a warm build reads the blob's record, not its info).
+  const usedBlobs = new Set([...used].filter((f) => path.dirname(f) === blobs).map((f) => path.basename(f).split('.')[0]));
+  return pruneUnused([sources, blobs, out], used, maxAgeMs, {
+    belongsToUsed: (file) => path.dirname(file) === blobs && usedBlobs.has(path.basename(file).split('.')[0]),
+    usedAreFresh: true,
+  });
+}
+
+export function createStore(dir: string): Store {
+  const sources = path.join(dir, 'sources');
+  const blobs = path.join(dir, 'blobs');
+  const out = path.join(dir, 'out');
+  const tmpDir = path.join(dir, 'tmp');
+  const ensure = createFolderMaker();
+  const recordPath = (url: string) => path.join(sources, `${sha256(url)}.json`);
+  const { used, use } = createUsageMarks();
 
   return {
     tmpDir,
@@ -119,8 +158,7 @@ export function createStore(dir: string): Store {
     async writeRecord(record) {
       await ensure(sources);
       await ensure(tmpDir);
-      const tmp = path.join(tmpDir, `rec-${process.pid}-${randomBytes(6).toString('hex')}`);
-      await writeFile(tmp, `${JSON.stringify({ v: RECORD_VERSION, ...record })}\n`);
+      const tmp = await writeTmpJson(tmpDir, 'rec', { v: RECORD_VERSION, ...record });
       await rename(tmp, use(recordPath(record.url), recordPath(record.url)));
     },
     blobPath: (hash, ext) => path.join(blobs, `${hash}.${ext}`),
@@ -136,8 +174,7 @@ export function createStore(dir: string): Store {
     async writeBlobInfo(hash, info) {
       await ensure(blobs);
       await ensure(tmpDir);
-      const tmp = path.join(tmpDir, `blob-${process.pid}-${randomBytes(6).toString('hex')}`);
-      await writeFile(tmp, `${JSON.stringify({ v: RECORD_VERSION, ...info })}\n`);
+      const tmp = await writeTmpJson(tmpDir, 'blob', { v: RECORD_VERSION, ...info });
       await rename(tmp, use(path.join(blobs, `${hash}.json`), path.join(blobs, `${hash}.json`)));
     },
     outPath: (name) => path.join(out, name),
@@ -156,23 +193,8 @@ export function createStore(dir: string): Store {
       await ensure(tmpDir);
       return path.join(tmpDir, `${hint.replace(/[^a-z0-9.-]/gi, '_')}-${process.pid}-${randomBytes(6).toString('hex')}`);
     },
-    async sweep(maxAgeMs) {
-      const names = await readdir(tmpDir).catch(() => [] as string[]);
-      const now = Date.now();
-      for (const name of names) {
-        const file = path.join(tmpDir, name);
-        const info = await stat(file).catch(() => undefined);
-        if (info && now - info.mtimeMs > maxAgeMs) await rm(file, { force: true }).catch(() => undefined);
-      }
-    },
-    prune(maxAgeMs) {
-      // What inspecting a blob found goes with the blob (a warm build reads the blob's record, not its info).
-      const usedBlobs = new Set([...used].filter((f) => path.dirname(f) === blobs).map((f) => path.basename(f).split('.')[0]));
-      return pruneUnused([sources, blobs, out], used, maxAgeMs, {
-        belongsToUsed: (file) => path.dirname(file) === blobs && usedBlobs.has(path.basename(file).split('.')[0]),
-        usedAreFresh: true,
-      });
-    },
+    sweep: (maxAgeMs) => sweepTmp(tmpDir, maxAgeMs),
+    prune: (maxAgeMs) => pruneStore({ sources, blobs, out }, used, maxAgeMs),
     async commit(tmp, final) {
       await ensure(path.dirname(final));
       try {
