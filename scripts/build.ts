@@ -73,7 +73,16 @@ const BUILD_COMMAND: CommandSpec = {
 // Builds run in CI and cron jobs with no network; never phone home.
 process.env.ASTRO_TELEMETRY_DISABLED ??= '1';
 
-async function main(): Promise<number> {
+interface BuildPlan {
+  out: string;
+  waitMs: number;
+  force: boolean;
+  upstream: Upstream;
+  configuration: Record<string, string | null>;
+}
+
+/** The command line and the environment, checked; a number is the exit code of a build that cannot start. */
+async function planBuild(): Promise<BuildPlan | number> {
   const parsed = parseCommandLine(BUILD_COMMAND);
   if ('exit' in parsed) return parsed.exit;
   const { values } = parsed;
@@ -92,35 +101,120 @@ async function main(): Promise<number> {
   process.chdir(root);
   loadDotEnv(root);
   if (values.strict) process.env.PRESSROOM_STRICT = '1';
-  let upstream: Upstream;
-  let configuration: Record<string, string | null>;
   try {
     if (values.demo) requestDemo(process.env);
-    upstream = upstreamOf(process.env, { demo: demoRequested() });
+    const upstream = upstreamOf(process.env, { demo: demoRequested() });
     // Also checks what loadConfig does not, such as SOURCE_DATE_EPOCH.
-    configuration = configurationOf(process.env, upstream);
+    const configuration = configurationOf(process.env, upstream);
     if (upstream === 'demo') {
       const why = values.demo ? '--demo was given' : 'no PRESSROOM_* variable is set';
       console.log(`build: DEMO: building the bundled demo press room of a fictional company (${why}); every page is marked noindex and "demo". Set PRESSROOM_API_URL and PRESSROOM_ID to build yours.`);
     }
     if (upstream === 'snapshot') await assertSnapshotFolder(process.env.PRESSROOM_SNAPSHOT!, 'PRESSROOM_SNAPSHOT');
     await assertReplaceable(out, SITE_SIGNATURE);
+    return { out, waitMs, force: values.force === true, upstream, configuration };
   } catch (error) {
     console.error(`build: ${(error as Error).message}`);
     return EXIT.usage;
   }
+}
 
+interface Recorded {
+  plan: BuildPlan;
+  code: CodeInputs;
+  recorded: Fingerprint | { missing: string };
+  siteUrl: string;
+  started: number;
+}
+
+/** The no-change check: true when the site in `out` was confirmed as it is (its change report written). */
+async function confirmedUnchanged({ plan, code, recorded, siteUrl, started }: Recorded): Promise<boolean> {
+  const { out, upstream, configuration } = plan;
+  if (plan.force) {
+    console.log('build: rendering: --force was given');
+    return false;
+  }
+  // The check only ever saves work: whatever goes wrong in it, the build renders.
+  const verdict = await confirmUnchanged({ root, out, env: process.env, upstream, code, configuration, recorded }).catch(
+    (error: unknown) => ({ unchanged: false, reason: `the no-change check failed (${firstLine(error)})` }) as const,
+  );
+  if (verdict.unchanged) {
+    await writeChangeReport(out, changeReport(verdict.tree, verdict.tree, siteUrl));
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    console.log(
+      `build: nothing changed since ${verdict.since.replace(/\.\d+Z$/, 'Z')}: ${out} confirmed ` +
+        `(${verdict.answers} API answers, ${verdict.originals} media originals, ${verdict.tree.size} files checked in ${seconds} s)`,
+    );
+    return true;
+  }
+  console.log(`build: rendering: ${verdict.reason}`);
+  return false;
+}
+
+interface RenderRun {
+  out: string;
+  id: string;
+  siteUrl: string;
+  recorded: Fingerprint | { missing: string };
+  locks: HeldLocks;
+  /** The staging folder while there is one, for the signal handler to remove. */
+  current: { staging?: string };
+}
+
+interface Rendered {
+  changes: ChangeReport;
+  built: Tree;
+  originals: () => OriginalOutcomes;
+}
+type OriginalOutcomes = ReturnType<ReturnType<typeof originalsRecorder>['originals']>;
+
+/** Renders into a staging folder, checks it and swaps it in; a number is the exit code of a failed build. */
+async function renderAndPublish({ out, id, siteUrl, recorded, locks, current }: RenderRun): Promise<Rendered | number> {
+  const staging = (current.staging = await createStaging(root, id));
+  const planned = plannedOutput();
+  const media = originalsRecorder();
+  try {
+    const { build } = await import('astro');
+    await build({ root, outDir: staging, integrations: [planned.integration, media.integration] });
+    await checkSite(staging, planned.files());
+    // The build's last lines: what the data policy did, and where its report is.
+    const report = await writeDataReport(out);
+    if (report) console.log(`${report.summary}\ndata report: ${report.file}`);
+    const built = (await readTree(staging)).tree;
+    const previous = existsSync(out) ? (await readTree(out, 'missing' in recorded ? undefined : loadTree(recorded.output))).tree : undefined;
+    const changes = changeReport(previous, built, siteUrl);
+    locks.assertHeld();
+    // What described the previous site must never stand beside the new one.
+    await removeFingerprint(out);
+    await rm(changeReportPath(out), { force: true });
+    await publish(staging, out, id);
+    return { changes, built, originals: () => media.originals() };
+  } catch (error) {
+    await writeDataReport(out).catch(() => undefined);
+    console.error(`\nbuild failed: ${firstLine(error)}`);
+    console.error(existsSync(out) ? `${out} was left exactly as it was.` : `no site was published (${out} was not created).`);
+    return EXIT.failed;
+  } finally {
+    const left = await removeFolder(staging);
+    if (left) console.error(`build: could not remove the staging folder ${staging} (${firstLine(left)}); the next build removes it`);
+  }
+}
+
+async function main(): Promise<number> {
+  const plan = await planBuild();
+  if (typeof plan === 'number') return plan;
+  const { out } = plan;
   let locks: HeldLocks;
   try {
-    locks = await acquireLocks(buildLocks(root, out), { waitMs, command: 'build', log: (line) => console.log(line) });
+    locks = await acquireLocks(buildLocks(root, out), { waitMs: plan.waitMs, command: 'build', log: (line) => console.log(line) });
   } catch (error) {
     console.error(`build: ${(error as Error).message}`);
     return EXIT.failed;
   }
   const id = runId();
-  let staging: string | undefined;
+  const current: { staging?: string } = {};
   const onSignal = (signal: NodeJS.Signals) => {
-    if (staging) removeFolderNow(staging);
+    if (current.staging) removeFolderNow(current.staging);
     console.error(`build: stopped by ${signal}; ${existsSync(out) ? `${out} was left exactly as it was` : 'no site was published'}`);
     process.exit(128 + (signal === 'SIGINT' ? 2 : 15));
   };
@@ -132,60 +226,16 @@ async function main(): Promise<number> {
     const code = await codeInputs(root);
     const siteUrl = loadConfig(process.env).siteUrl;
     const recorded = await readFingerprint(out);
-    if (values.force) {
-      console.log('build: rendering: --force was given');
-    } else {
-      // The check only ever saves work: whatever goes wrong in it, the build renders.
-      const verdict = await confirmUnchanged({ root, out, env: process.env, upstream, code, configuration, recorded }).catch(
-        (error: unknown) => ({ unchanged: false, reason: `the no-change check failed (${firstLine(error)})` }) as const,
-      );
-      if (verdict.unchanged) {
-        await writeChangeReport(out, changeReport(verdict.tree, verdict.tree, siteUrl));
-        const seconds = ((performance.now() - started) / 1000).toFixed(1);
-        console.log(
-          `build: nothing changed since ${verdict.since.replace(/\.\d+Z$/, 'Z')}: ${out} confirmed ` +
-            `(${verdict.answers} API answers, ${verdict.originals} media originals, ${verdict.tree.size} files checked in ${seconds} s)`,
-        );
-        return EXIT.ok;
-      }
-      console.log(`build: rendering: ${verdict.reason}`);
-    }
-    staging = await createStaging(root, id);
-    const planned = plannedOutput();
-    const media = originalsRecorder();
-    let changes: ChangeReport;
-    let built: Tree;
+    if (await confirmedUnchanged({ plan, code, recorded, siteUrl, started })) return EXIT.ok;
+    const rendered = await renderAndPublish({ out, id, siteUrl, recorded, locks, current });
+    if (typeof rendered === 'number') return rendered;
     try {
-      const { build } = await import('astro');
-      await build({ root, outDir: staging, integrations: [planned.integration, media.integration] });
-      await checkSite(staging, planned.files());
-      // The build's last lines: what the data policy did, and where its report is.
-      const report = await writeDataReport(out);
-      if (report) console.log(`${report.summary}\ndata report: ${report.file}`);
-      built = (await readTree(staging)).tree;
-      const previous = existsSync(out) ? (await readTree(out, 'missing' in recorded ? undefined : loadTree(recorded.output))).tree : undefined;
-      changes = changeReport(previous, built, siteUrl);
-      locks.assertHeld();
-      // What described the previous site must never stand beside the new one.
-      await removeFingerprint(out);
-      await rm(changeReportPath(out), { force: true });
-      await publish(staging, out, id);
-    } catch (error) {
-      await writeDataReport(out).catch(() => undefined);
-      console.error(`\nbuild failed: ${firstLine(error)}`);
-      console.error(existsSync(out) ? `${out} was left exactly as it was.` : `no site was published (${out} was not created).`);
-      return EXIT.failed;
-    } finally {
-      const left = await removeFolder(staging);
-      if (left) console.error(`build: could not remove the staging folder ${staging} (${firstLine(left)}); the next build removes it`);
-    }
-    try {
-      console.log(`build: changes: ${changeSummary(changes)}; report: ${await writeChangeReport(out, changes)}`);
+      console.log(`build: changes: ${changeSummary(rendered.changes)}; report: ${await writeChangeReport(out, rendered.changes)}`);
     } catch (error) {
       console.error(`build: ${out} is the new site, but its change report could not be written (${firstLine(error)}); purge the whole site from the CDN`);
       return EXIT.failed;
     }
-    await recordFingerprint(out, built, { code, configuration, originals: media.originals() }).catch((error: unknown) =>
+    await recordFingerprint(out, rendered.built, { code, configuration: plan.configuration, originals: rendered.originals() }).catch((error: unknown) =>
       console.error(`build: no fingerprint written (${firstLine(error)}); the next build renders again`),
     );
     return EXIT.ok;
