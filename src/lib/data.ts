@@ -5,13 +5,14 @@
  * they need to components as props.
  */
 import { getCollection, type CollectionEntry, type CollectionKey } from 'astro:content';
-import { yearMonthIn } from './dates.ts';
 import { httpHref } from './format.ts';
-import { clippingHref, homeHref, isLanguageCode, hrefOf, permalinkSegments, sitePath, tagHref } from './paths.ts';
+import { clippingHref, homeHref } from './paths.ts';
 import { ianaTimeZone } from './timezones.ts';
 import { currentBuildDay, eventPhase, type BuildDay } from './build-day.ts';
 import { htmlToText } from './sanitize.ts';
 import { themeCss, themeFrom, type Theme } from './color.ts';
+import { byTag, indexClippings, indexReleases, newestFirst, siteLanguages, time } from './site-indexes.ts';
+import { createPathClaims, placePages, placeReleases, placeTags } from './site-paths.ts';
 
 type Data<C extends CollectionKey> = CollectionEntry<C>['data'];
 
@@ -79,25 +80,8 @@ export interface SiteData {
   documents: LibraryItem[];
 }
 
-function push<K, V>(map: Map<K, V[]>, key: K, value: V) {
-  const list = map.get(key);
-  if (list) list.push(value);
-  else map.set(key, [value]);
-}
-
-const time = (iso: string | null | undefined) => (iso ? Date.parse(iso) : Number.NEGATIVE_INFINITY);
-const newestFirst = <T extends { id: number }>(date: (x: T) => string | null | undefined) => (a: T, b: T) =>
-  time(date(b)) - time(date(a)) || a.id - b.id;
-
-const warned = new Set<string>();
-function warn(message: string) {
-  if (warned.has(message)) return;
-  warned.add(message);
-  console.warn(`[pressroom-static] ${message}`);
-}
-
-async function load(): Promise<SiteData> {
-  const [pressroomEntries, releaseEntries, tagEntries, clippingEntries, eventEntries, liveEntries, pageEntries, contactEntries, kitEntries, categoryEntries, imageEntries, movieEntries, videoEntries, soundEntries, documentEntries] =
+async function loadCollections() {
+  const [pressroom, releases, tags, clippings, events, liveEvents, pages, contacts, kits, categories, images, movies, videos, sounds, documents] =
     await Promise.all([
       getCollection('pressroom'),
       getCollection('pressReleases'),
@@ -115,100 +99,30 @@ async function load(): Promise<SiteData> {
       getCollection('sounds'),
       getCollection('documents'),
     ]);
-  const pressroom = pressroomEntries[0]?.data;
+  return { pressroom, releases, tags, clippings, events, liveEvents, pages, contacts, kits, categories, images, movies, videos, sounds, documents };
+}
+
+const dataOf = <T,>(entries: Array<{ data: T }>): T[] => entries.map((e) => e.data);
+const byPosition = <T extends { position: number; id: number }>(a: T, b: T) => a.position - b.position || a.id - b.id;
+const library = (entries: Array<{ data: LibraryItem }>) => dataOf(entries).sort(newestFirst<LibraryItem>((m) => m.created_at));
+
+async function load(): Promise<SiteData> {
+  const entries = await loadCollections();
+  const pressroom = entries.pressroom[0]?.data;
   if (!pressroom) throw new Error('pressroom-static: the press room itself was not loaded (collection "pressroom" is empty)');
   const timeZone = ianaTimeZone(pressroom.timezone);
 
   // Paths: each is claimed once; an unsafe or clashing permalink falls back to a path from the id.
-  const claimed = new Set<string>();
-  const claim = (href: string, what: string): string | null => {
-    if (claimed.has(href)) {
-      warn(`${what}: path ${href} is already taken; it gets no page`);
-      return null;
-    }
-    claimed.add(href);
-    return href;
-  };
-
-  const releases: Release[] = [];
-  for (const { data } of releaseEntries.sort((a, b) => newestFirst<Data<'pressReleases'>>((r) => r.release_date)(a.data, b.data))) {
-    const segments = permalinkSegments(data.permalink);
-    if (!segments) warn(`press release ${data.id}: permalink ${JSON.stringify(data.permalink)} is not a safe path; published at ${sitePath(`/${data.id}/`)}`);
-    const href = claim(segments ? hrefOf(segments) : sitePath(`/${data.id}/`), `press release ${data.id}`);
-    if (href) releases.push({ ...data, href, bodyText: htmlToText(data.body_html) });
-  }
-
-  const pages: CustomPage[] = [];
-  for (const { data } of pageEntries.sort((a, b) => a.data.position - b.data.position || a.data.id - b.data.id)) {
-    const segments = permalinkSegments(data.permalink, { allowFirst: ['pages'] });
-    const fallback = /^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(data.slug) ? sitePath(`/pages/${data.slug}/`) : sitePath(`/pages/${data.id}/`);
-    if (!segments) warn(`page ${data.id}: permalink ${JSON.stringify(data.permalink)} is not a safe path; published at ${fallback}`);
-    const href = claim(segments ? hrefOf(segments) : fallback, `page ${data.id}`);
-    if (href) pages.push({ ...data, href });
-  }
-
-  const tags: Tag[] = tagEntries
-    .map(({ data }) => ({ ...data, href: tagHref(data) }))
-    .filter((tag) => claim(tag.href, `tag ${tag.slug}`) !== null)
-    .sort((a, b) => a.name.localeCompare(b.name, pressroom.language));
+  const claim = createPathClaims();
+  const releases = placeReleases(entries.releases, claim);
+  const pages = placePages(entries.pages, claim);
+  const tags = placeTags(entries.tags, claim, pressroom.language);
   const tagById = new Map(tags.map((t) => [t.id, t]));
-
-  const releaseById = new Map<number, Release>();
-  const releasesByLanguage = new Map<string, Release[]>();
-  const releasesByTag = new Map<number, Release[]>();
-  const releasesByYearMonth = new Map<number, Map<number, Release[]>>();
-  for (const release of releases) {
-    releaseById.set(release.id, release);
-    if (isLanguageCode(release.language)) push(releasesByLanguage, release.language, release);
-    for (const tagId of release.tag_ids) if (tagById.has(tagId)) push(releasesByTag, tagId, release);
-    if (release.release_date) {
-      const { year, month } = yearMonthIn(release.release_date, timeZone);
-      let months = releasesByYearMonth.get(year);
-      if (!months) releasesByYearMonth.set(year, (months = new Map()));
-      push(months, month, release);
-    }
-  }
-
-  const clippings = clippingEntries.map((e) => e.data).sort(newestFirst((c) => c.published_at ?? c.release_date));
-  const clippingById = new Map(clippings.map((c) => [c.id, c]));
-  const clippingsByTag = new Map<number, Clipping[]>();
-  const clippingsByRelease = new Map<number, Clipping[]>();
-  for (const clipping of clippings) {
-    for (const tagId of clipping.tag_ids) push(clippingsByTag, tagId, clipping);
-    if (clipping.press_release_id !== null) push(clippingsByRelease, clipping.press_release_id, clipping);
-  }
-  for (const release of releases) {
-    for (const clippingId of release.clipping_ids) {
-      const clipping = clippingById.get(clippingId);
-      const linked = clippingsByRelease.get(release.id);
-      if (clipping && !linked?.includes(clipping)) push(clippingsByRelease, release.id, clipping);
-    }
-  }
-
-  const events = eventEntries.map((e) => e.data).sort((a, b) => time(a.starts_at) - time(b.starts_at) || a.id - b.id);
-  const eventsByTag = new Map<number, PressEvent[]>();
-  for (const event of events) for (const tagId of event.tag_ids) push(eventsByTag, tagId, event);
-
-  const pagesByTag = new Map<number, CustomPage[]>();
-  for (const page of pages) for (const tagId of page.tag_ids) push(pagesByTag, tagId, page);
-
-  const mediaKits = kitEntries.map((e) => e.data).sort((a, b) => a.position - b.position || a.id - b.id);
-  const kitsByTag = new Map<number, MediaKit[]>();
-  for (const kit of mediaKits) for (const tagId of kit.tag_ids) push(kitsByTag, tagId, kit);
-
-  const categories = categoryEntries.map((e) => e.data).sort((a, b) => a.position - b.position || a.id - b.id);
-
-  const languageSet = new Set<string>();
-  for (const lang of [pressroom.language, ...pressroom.languages, ...releasesByLanguage.keys()]) {
-    if (isLanguageCode(lang) && releasesByLanguage.has(lang)) languageSet.add(lang);
-  }
-
-  const library = (entries: Array<{ data: LibraryItem }>) => entries.map((e) => e.data).sort(newestFirst<LibraryItem>((m) => m.created_at));
-  const [images, movies, videos, sounds, documents] = [imageEntries, movieEntries, videoEntries, soundEntries, documentEntries].map(library) as [
-    LibraryItem[], LibraryItem[], LibraryItem[], LibraryItem[], LibraryItem[],
-  ];
-  const liveEvents = liveEntries.map((e) => e.data);
-
+  const releaseIndexes = indexReleases(releases, tagById, timeZone);
+  const clippingIndexes = indexClippings(dataOf(entries.clippings), releases);
+  const events = dataOf(entries.events).sort((a, b) => time(a.starts_at) - time(b.starts_at) || a.id - b.id);
+  const mediaKits = dataOf(entries.kits).sort(byPosition);
+  const categories = dataOf(entries.categories).sort(byPosition);
   const theme = themeFrom(pressroom.design);
   return {
     pressroom,
@@ -217,34 +131,28 @@ async function load(): Promise<SiteData> {
     themeCss: themeCss(theme),
     timeZone,
     buildDay: currentBuildDay(timeZone),
-    languages: [...languageSet],
+    languages: siteLanguages(pressroom, releaseIndexes.releasesByLanguage),
     releases,
-    releaseById,
-    releasesByLanguage,
-    releasesByTag,
-    releasesByYearMonth,
+    ...releaseIndexes,
     tags,
     tagById,
-    clippings,
-    clippingById,
-    clippingsByTag,
-    clippingsByRelease,
+    ...clippingIndexes,
     events,
-    eventsByTag,
-    liveEventById: new Map(liveEvents.map((l) => [l.id, l])),
+    eventsByTag: byTag(events),
+    liveEventById: new Map(dataOf(entries.liveEvents).map((l) => [l.id, l])),
     pages,
-    pagesByTag,
+    pagesByTag: byTag(pages),
     menuPages: pages.filter((p) => p.show_in_menu),
-    contacts: contactEntries.map((e) => e.data).sort((a, b) => a.position - b.position || a.id - b.id),
+    contacts: dataOf(entries.contacts).sort(byPosition),
     mediaKits,
-    kitsByTag,
+    kitsByTag: byTag(mediaKits),
     categories,
     categoryById: new Map(categories.map((c) => [c.id, c])),
-    images,
-    movies,
-    videos,
-    sounds,
-    documents,
+    images: library(entries.images),
+    movies: library(entries.movies),
+    videos: library(entries.videos),
+    sounds: library(entries.sounds),
+    documents: library(entries.documents),
   };
 }
 
