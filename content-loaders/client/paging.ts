@@ -70,6 +70,54 @@ function pagingError(endpoint: string, kind: 'repeated-page' | 'page-ceiling' | 
 
 /** Yields every page (with its items) of a list, in order. */
 export async function* pageInfos<T>(fetchPage: PageFetcher, options: PagingOptions = {}): AsyncGenerator<PageInfo<T>, void, undefined> {
+  const { limit, first, maxPages, readAhead } = pagingSettings(options);
+  const pages = pageLauncher(fetchPage, limit, first + maxPages); // one past the ceiling: fetched only to prove the list goes on
+  const seen = new Set<string>();
+  let previous: { page: number; signature: string } | undefined;
+  let pagesYielded = 0;
+  let page = first;
+  pages.launch(page);
+  try {
+    for (;;) {
+      const { data, endpoint } = await pages.take(page);
+      if (!Array.isArray(data)) {
+        throw pagingError(endpoint, 'bad-envelope', `expected a list in "data", got ${data === null ? 'null' : typeof data}`, 'this path is not a list endpoint, or {apiUrl} does not point at the Newsroom API');
+      }
+      if (data.length === 0) return;
+      if (pagesYielded >= maxPages) {
+        throw pagingError(endpoint, 'page-ceiling', `the list goes on past ${maxPages} pages of ${limit}`, 'stopped as a safety net; raise maxPages if the press room is really this large');
+      }
+
+      const signature = pageSignature(data);
+      if (previous && previous.signature === signature) {
+        if (previous.page !== 0 || page !== 1) throw repeatedPage(endpoint, `page ${page} repeats page ${previous.page} (the same ${data.length} items)`, 'ignore the "page" parameter');
+        // 0 and 1 are both the first page on this server: skip the echo.
+        previous = { page, signature };
+        page++;
+        for (let p = page; p <= page + readAhead; p++) pages.launch(p);
+        continue;
+      }
+
+      const items = unseenItems(data as T[], seen);
+      if (items.length === 0 && data.length >= limit) throw repeatedPage(endpoint, `page ${page} holds only items of earlier pages`, 'cycle through pages');
+
+      previous = { page, signature };
+      pagesYielded++;
+      const full = data.length >= limit;
+      // Start the next page (and the read-ahead window) before handing this one out.
+      if (full) for (let p = page + 1; p <= page + 1 + readAhead; p++) pages.launch(p);
+      yield { page, items, received: data.length, endpoint };
+      if (!full) return;
+      page++;
+    }
+  } finally {
+    // Never leave a request running after the list is done (or abandoned).
+    await pages.settle();
+  }
+}
+
+/** The paging options with their defaults, checked. */
+function pagingSettings(options: PagingOptions): { limit: number; first: number; maxPages: number; readAhead: number } {
   const limit = options.limit ?? DEFAULT_PAGE_LIMIT;
   const first = options.firstPage ?? 1;
   const maxPages = options.maxPages ?? DEFAULT_MAX_PAGES;
@@ -77,91 +125,45 @@ export async function* pageInfos<T>(fetchPage: PageFetcher, options: PagingOptio
   if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`paging limit must be a positive integer, got ${String(limit)}`);
   if (!Number.isInteger(first) || first < 0) throw new RangeError(`firstPage must be 0 or more, got ${String(first)}`);
   if (!Number.isInteger(maxPages) || maxPages < 1) throw new RangeError(`maxPages must be a positive integer, got ${String(maxPages)}`);
+  return { limit, first, maxPages, readAhead };
+}
 
-  const lastAllowed = first + maxPages; // one past the ceiling: fetched only to prove the list goes on
+/** Page requests started ahead of need (each once, none past `lastAllowed`), taken in order. */
+function pageLauncher(fetchPage: PageFetcher, limit: number, lastAllowed: number) {
   const inflight = new Map<number, Promise<FetchedPage>>();
-  const launch = (page: number): void => {
-    if (inflight.has(page) || page > lastAllowed) return;
-    const promise = fetchPage(page, limit);
-    promise.catch(() => undefined); // awaited later, or abandoned past the end
-    inflight.set(page, promise);
-  };
-
-  const seen = new Set<string>();
-  let previous: { page: number; signature: string } | undefined;
-  let pagesYielded = 0;
-  let page = first;
-  launch(page);
-  try {
-    for (;;) {
+  return {
+    launch(page: number): void {
+      if (inflight.has(page) || page > lastAllowed) return;
+      const promise = fetchPage(page, limit);
+      promise.catch(() => undefined); // awaited later, or abandoned past the end
+      inflight.set(page, promise);
+    },
+    async take(page: number): Promise<FetchedPage> {
       const pending = inflight.get(page);
       if (!pending) throw new Error(`paging: page ${page} was never requested`);
       const fetched = await pending;
       inflight.delete(page);
-      const { data, endpoint } = fetched;
-      if (!Array.isArray(data)) {
-        throw pagingError(endpoint, 'bad-envelope', `expected a list in "data", got ${data === null ? 'null' : typeof data}`, 'this path is not a list endpoint, or {apiUrl} does not point at the Newsroom API');
-      }
-      if (data.length === 0) return;
+      return fetched;
+    },
+    settle: () => Promise.allSettled(inflight.values()),
+  };
+}
 
-      if (pagesYielded >= maxPages) {
-        throw pagingError(
-          endpoint,
-          'page-ceiling',
-          `the list goes on past ${maxPages} pages of ${limit}`,
-          'stopped as a safety net; raise maxPages if the press room is really this large',
-        );
-      }
-
-      const signature = pageSignature(data);
-      if (previous && previous.signature === signature) {
-        if (previous.page === 0 && page === 1) {
-          // 0 and 1 are both the first page on this server: skip the echo.
-          previous = { page, signature };
-          page++;
-          launch(page);
-          for (let p = page + 1; p <= page + readAhead; p++) launch(p);
-          continue;
-        }
-        throw pagingError(
-          endpoint,
-          'repeated-page',
-          `page ${page} repeats page ${previous.page} (the same ${data.length} items)`,
-          'the server seems to ignore the "page" parameter; stopped instead of looping forever — check {apiUrl} points at a Newsroom API',
-        );
-      }
-
-      const items: T[] = [];
-      for (const item of data as T[]) {
-        const id = idOf(item);
-        if (id === undefined) items.push(item);
-        else if (!seen.has(id)) {
-          seen.add(id);
-          items.push(item);
-        }
-      }
-      if (items.length === 0 && data.length >= limit) {
-        throw pagingError(
-          endpoint,
-          'repeated-page',
-          `page ${page} holds only items of earlier pages`,
-          'the server seems to cycle through pages; stopped instead of looping forever — check {apiUrl} points at a Newsroom API',
-        );
-      }
-
-      previous = { page, signature };
-      pagesYielded++;
-      const full = data.length >= limit;
-      if (full) {
-        // Start the next page (and the read-ahead window) before handing this one out.
-        for (let p = page + 1; p <= page + 1 + readAhead; p++) launch(p);
-      }
-      yield { page, items, received: data.length, endpoint };
-      if (!full) return;
-      page++;
+/** The items of a page not seen on an earlier one (items without an id are always new). */
+function unseenItems<T>(data: T[], seen: Set<string>): T[] {
+  const items: T[] = [];
+  for (const item of data) {
+    const id = idOf(item);
+    if (id === undefined) items.push(item);
+    else if (!seen.has(id)) {
+      seen.add(id);
+      items.push(item);
     }
-  } finally {
-    // Never leave a request running after the list is done (or abandoned).
-    await Promise.allSettled(inflight.values());
   }
+  return items;
+}
+
+/** A server that pages wrongly: stopped instead of looping forever. */
+function repeatedPage(endpoint: string, detail: string, seemsTo: string) {
+  return pagingError(endpoint, 'repeated-page', detail, `the server seems to ${seemsTo}; stopped instead of looping forever — check {apiUrl} points at a Newsroom API`);
 }

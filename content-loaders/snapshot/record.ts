@@ -93,19 +93,8 @@ export function createSnapshotRecorder(dir: string, inner: FetchLike = (input, i
     }
     await filesReady();
     const temp = tempFile();
-    const hash = createHash('sha256');
-    let bytes = 0;
-    const counted = new Transform({
-      transform(chunk: Buffer, _encoding, done) {
-        bytes += chunk.length;
-        if (bytes > maxBytes) return done(new Error(`more than ${formatBytes(maxBytes)}`));
-        hash.update(chunk);
-        done(null, chunk);
-      },
-    });
     try {
-      await pipeline(Readable.fromWeb(response.body as WebReadableStream<Uint8Array>), counted, createWriteStream(temp));
-      const sha256 = hash.digest('hex');
+      const { sha256, bytes } = await streamToFile(response.body as WebReadableStream<Uint8Array>, temp, maxBytes);
       await rename(temp, filePath(dir, sha256));
       return record(recordedUrl(url), response, sha256, bytes);
     } finally {
@@ -121,16 +110,37 @@ export function createSnapshotRecorder(dir: string, inner: FetchLike = (input, i
     },
     async save(api, recordedAt) {
       await filesReady();
-      const manifest: Manifest = {
-        format: SNAPSHOT_FORMAT,
-        api,
-        recordedAt: recordedAt.toISOString(),
-        entries: [...entries.values()].sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0)),
-      };
-      const temp = path.join(dir, `${MANIFEST_FILE}.tmp`);
-      await writeFile(temp, `${JSON.stringify(manifest, null, 2)}\n`);
-      await rename(temp, path.join(dir, MANIFEST_FILE));
-      return manifest;
+      return writeManifest(dir, [...entries.values()], api, recordedAt);
     },
   };
+}
+
+/** Streams a body into `file` while hashing it; rejects past `maxBytes`. */
+async function streamToFile(body: WebReadableStream<Uint8Array>, file: string, maxBytes: number): Promise<{ sha256: string; bytes: number }> {
+  const hash = createHash('sha256');
+  let bytes = 0;
+  const counted = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      bytes += chunk.length;
+      if (bytes > maxBytes) return done(new Error(`more than ${formatBytes(maxBytes)}`));
+      hash.update(chunk);
+      done(null, chunk);
+    },
+  });
+  await pipeline(Readable.fromWeb(body), counted, createWriteStream(file));
+  return { sha256: hash.digest('hex'), bytes };
+}
+
+/** The manifest, entries sorted by URL (the same recording gives the same bytes), written last and at once. */
+async function writeManifest(dir: string, entries: ManifestEntry[], api: Manifest['api'], recordedAt: Date): Promise<Manifest> {
+  const manifest: Manifest = {
+    format: SNAPSHOT_FORMAT,
+    api,
+    recordedAt: recordedAt.toISOString(),
+    entries: entries.sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0)),
+  };
+  const temp = path.join(dir, `${MANIFEST_FILE}.tmp`);
+  await writeFile(temp, `${JSON.stringify(manifest, null, 2)}\n`);
+  await rename(temp, path.join(dir, MANIFEST_FILE));
+  return manifest;
 }
