@@ -5,12 +5,12 @@
  * is busy), 0 after Ctrl-C or SIGTERM. Every failure is one line, never a stack.
  */
 import { parseArgs } from 'node:util';
-import { DEFAULT_MANAGEMENT_KEY, DEMO_NOW, DEMO_SCALE, DEMO_SEED, SHAPES, type Shapes } from './defaults.ts';
+import { DEFAULT_MANAGEMENT_KEY, DEMO_NOW, DEMO_SCALE, DEMO_SEED, MIN_IMAGES, MIN_KITS, SHAPES, type Shapes } from './defaults.ts';
 
 const DEFAULT_PORT = 4010;
 
 const USAGE =
-  'usage: npm run emulator -- [--port P] [--host H] [--scale N] [--seed S] [--now ISO] [--frozen-clock] [--true-totals] ' +
+  'usage: npm run emulator -- [--port P] [--host H] [--scale N] [--images N] [--kits N] [--seed S] [--now ISO] [--frozen-clock] [--true-totals] ' +
   '[--shapes current|legacy] [--leak-hidden] [--flaws] [--management-key K] [--read-key K] [--help]';
 
 const HELP = `npm run emulator -- [flags]
@@ -23,6 +23,8 @@ Flags:
   --port P              port to listen on, 0 to 65535; 0 picks a free one (default ${DEFAULT_PORT})
   --host H              address to listen on (default 127.0.0.1)
   --scale N             number of press releases; everything else grows with it (default ${DEMO_SCALE})
+  --images N            images of the library instead of the number grown from --scale (at least ${MIN_IMAGES})
+  --kits N              published media kits instead of the number grown from --scale (at least ${MIN_KITS})
   --seed S              seed of the demo data: same seed, same bytes (default ${DEMO_SEED})
   --now ISO             instant the emulator clock starts at (default ${DEMO_NOW})
   --frozen-clock        keep the clock still until POST /_emulator/clock moves it
@@ -76,6 +78,8 @@ try {
       port: { type: 'string' },
       host: { type: 'string' },
       scale: { type: 'string' },
+      images: { type: 'string' },
+      kits: { type: 'string' },
       seed: { type: 'string' },
       now: { type: 'string' },
       'frozen-clock': { type: 'boolean' },
@@ -98,6 +102,8 @@ if (args.help) {
 
 const port = integer('port', args.port, DEFAULT_PORT, 0, 65_535);
 const scale = integer('scale', args.scale, DEMO_SCALE, 1);
+const images = args.images === undefined ? undefined : integer('images', args.images, MIN_IMAGES, MIN_IMAGES);
+const kits = args.kits === undefined ? undefined : integer('kits', args.kits, MIN_KITS, MIN_KITS);
 const seed = integer('seed', args.seed, DEMO_SEED, 0);
 const host = args.host ?? '127.0.0.1';
 const shapes = (args.shapes ?? 'current') as Shapes;
@@ -132,6 +138,8 @@ try {
     port,
     host,
     scale,
+    images,
+    kits,
     seed,
     now: args.now,
     frozenClock: args['frozen-clock'] ?? false,

@@ -35,6 +35,10 @@ export interface EmulatorOptions {
   seed?: number;
   /** Number of press releases in the demo press room (default 60). */
   scale?: number;
+  /** Images of the library, independent of `scale` (default: grown from it, 50 at the demo scale). */
+  images?: number;
+  /** Published media kits besides the four special ones, independent of `scale` (default: grown from it, 8 at the demo scale). */
+  kits?: number;
   /** Where the emulator clock starts (default DEMO_NOW); it then runs in real time. */
   now?: Date | string;
   /** Keep the clock still until the admin path moves it. */
@@ -91,6 +95,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const session = createSession({
     seed,
     scale,
+    images: options.images,
+    kits: options.kits,
     start,
     frozenClock: options.frozenClock ?? false,
     initialSettings: () => ({

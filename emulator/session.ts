@@ -21,6 +21,9 @@ export interface EmulatorSettings {
 export interface SessionOptions {
   seed: number;
   scale: number;
+  /** Images and media kits apart from the scale (`--images`, `--kits`); the scale's own share when unset. */
+  images?: number;
+  kits?: number;
   /** The instant the press room is arranged around, where its clock starts. */
   start: Date;
   frozenClock: boolean;
@@ -43,7 +46,7 @@ export interface EmulatorSession {
 export function createSession(options: SessionOptions): EmulatorSession {
   const settings = options.initialSettings();
   const makeStore = () => {
-    const world = generateWorld({ seed: options.seed, scale: options.scale, now: options.start });
+    const world = generateWorld({ seed: options.seed, scale: options.scale, images: options.images, kits: options.kits, now: options.start });
     if (settings.flaws) addFlaws(world, options.start);
     return createStore(world, createClock(options.start, { frozen: options.frozenClock }));
   };

@@ -18,6 +18,7 @@ import { makePeople } from './people.ts';
 import { generatePressroom } from './pressroom.ts';
 import { Rng, hash32 } from '../model/random.ts';
 import { generateReleases } from './releases.ts';
+import { MIN_IMAGES, MIN_KITS } from '../defaults.ts';
 import { planFor } from './scale.ts';
 import { generateTags } from './tags.ts';
 
@@ -27,9 +28,13 @@ export function generateWorld(options: GenerateOptions): World {
   const now = options.now.getTime();
   if (!Number.isFinite(now)) throw new Error('generateWorld: options.now is not a valid date');
   if (!Number.isFinite(options.scale) || options.scale < 1) throw new Error('generateWorld: options.scale must be ≥ 1');
+  for (const [knob, min] of [['images', MIN_IMAGES], ['kits', MIN_KITS]] as const) {
+    const n = options[knob];
+    if (n !== undefined && !(Number.isSafeInteger(n) && n >= min)) throw new Error(`generateWorld: options.${knob} must be an integer ≥ ${min}`);
+  }
   const seed = hash32('northwind-demo', options.seed);
   const root = new Rng(seed);
-  const plan = planFor(options.scale);
+  const plan = planFor(options.scale, { images: options.images, kits: options.kits });
   const assets = new AssetRegistry();
 
   const people = makePeople(seed, root.fork('people'));

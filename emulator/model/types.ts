@@ -337,6 +337,10 @@ export interface GenerateOptions {
   seed: number;
   /** Number of press releases; the rest scales with it. Demo default: 60. */
   scale: number;
+  /** Images of the library, instead of the number grown from `scale`. */
+  images?: number;
+  /** Published media kits (besides the four special ones), instead of the number grown from `scale`. */
+  kits?: number;
   /** The instant the demo data is arranged around (past, upcoming, embargoed). */
   now: Date;
 }
