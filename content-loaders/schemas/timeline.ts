@@ -1,14 +1,16 @@
-/** An item of the mixed timeline: the full object, told apart by `type`. */
+/**
+ * An item of the mixed timeline and archive lists, read as a reference: which
+ * item (`type` and `id`) and what orders it (its date). Its title, permalink
+ * and the rest live in the item's own collection (releases, clippings, events),
+ * so the content layer holds one copy of them.
+ */
 import { z } from 'astro/zod';
-import { id, optionalDate, optionalText } from './primitives.ts';
+import { id, optionalDate } from './primitives.ts';
 
 export const timelineItem = z.object({
   id,
   /** `press_release` (older payloads say `story`), `clipping`, `event`. */
   type: z.string().transform((t) => (t === 'story' ? 'press_release' : t)),
-  /** A reference to an item of another collection: its title is shown from there. */
-  title: optionalText,
-  permalink: z.string().nullish().transform((v) => v ?? null),
   release_date: optionalDate,
   starts_at: optionalDate,
   published_at: optionalDate,

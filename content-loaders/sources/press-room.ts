@@ -74,11 +74,10 @@ export const pressReleasesSource = defineSource({
 });
 
 const dated = timelineItem;
+/** A reference to an item of pressReleases, clippings or events, with what orders it: no second copy of the item. */
 const datedEntry = (item: z.output<typeof dated>, index: number) => ({
   type: item.type,
   item_id: item.id,
-  title: item.title,
-  permalink: item.permalink,
   date: item.release_date ?? item.starts_at ?? item.published_at,
   position: index,
 });

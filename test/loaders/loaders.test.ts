@@ -94,6 +94,22 @@ describe('a complete load of the demo press room', () => {
   });
 });
 
+describe('timeline and archive: references, not copies', () => {
+  it('hold type, id and what orders them, and every reference names an entry of releases, clippings or events', async () => {
+    const run = await loadAll(await runtimeFor(envFor(api), path.join(tmp, 'http-references')));
+    const collectionOf = { press_release: run.stores.pressReleases, clipping: run.stores.clippings, event: run.stores.events } as const;
+    for (const name of ['timeline', 'archive'] as const) {
+      const entries = Object.values(dataOf(run.stores[name])) as Array<{ type: keyof typeof collectionOf; item_id: number; date: string | null; position: number }>;
+      expect(entries.length, name).toBeGreaterThan(0);
+      expect(new Set(entries.map((e) => e.type)), name).toEqual(new Set(Object.keys(collectionOf)));
+      for (const entry of entries) {
+        expect(Object.keys(entry).sort(), `${name} ${entry.type} ${entry.item_id}`).toEqual(['date', 'item_id', 'position', 'type']);
+        expect(collectionOf[entry.type]?.map.has(String(entry.item_id)), `${name} ${entry.type} ${entry.item_id}`).toBe(true);
+      }
+    }
+  });
+});
+
 describe('progress reports', () => {
   it('counts each collection\'s own requests and bytes, adding up to the client\'s totals though collections load at once', async () => {
     const run = await loadAll(await runtimeFor(envFor(api), path.join(tmp, 'http-reports')));
