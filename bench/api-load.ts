@@ -1,38 +1,43 @@
 /**
- * `npm run bench` — how close loading a press room comes to its ideal.
- *
- * Loading is latency-bound: ideal = requests × latency ÷ concurrency. The
- * bench starts the emulator at a scale, injects a fixed latency on every API
- * route, runs every collection source through one client (exactly the
- * requests a build makes), and reports the elapsed time as a ratio to the
- * ideal computed from the requests actually made, plus peak memory. A run
- * without injected latency shows the fixed cost per request on this machine.
- * Results go to bench/results/ (not committed).
+ * API loading against its ideal. Loading is latency-bound: ideal = requests ×
+ * latency ÷ concurrency. The emulator runs in its own process (its
+ * serialisation is not counted against the client) with a fixed latency
+ * injected on every API route; every collection source runs through one
+ * client (exactly the requests a build makes), and the elapsed time is the
+ * ratio to the ideal computed from the requests actually made. A run without
+ * injected latency shows the fixed cost per request on this machine.
+ * `node bench/api-load.ts --scale demo|L|N`.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import { createNewsroomClient } from '@pressroom-static/content-loaders';
 import { SOURCES } from '@pressroom-static/content-loaders';
 import { fetchOnlyContext } from '@pressroom-static/content-loaders';
-import { startEmulator } from '../emulator/server.ts';
-import { parseCommandLine } from '../scripts/cli.ts';
+import { EXIT, parseCommandLine } from '../scripts/cli.ts';
+import { startEmulatorProcess } from './emulator-process.ts';
+import { atMostGoal, goalLine } from './goals.ts';
+import { profileOf } from './profiles.ts';
+import { writePart } from './results.ts';
 
 const parsed = parseCommandLine({
   name: 'bench',
   invocation: 'node bench/api-load.ts',
-  summary: 'API loading against its ideal (requests × latency ÷ concurrency), with peak memory. Run as node bench/api-load.ts.',
+  summary: 'API loading against its ideal (requests × latency ÷ concurrency), the emulator in its own process, with peak memory.',
   flags: {
-    scale: { type: 'string', value: 'N', help: 'press releases in the emulated press room (default 2000)' },
+    scale: { type: 'string', value: 'demo|L|N', help: 'size of the emulated press room (default demo)' },
     latency: { type: 'string', value: 'MS', help: 'latency injected on every API route (default 40)' },
     concurrency: { type: 'string', value: 'N', help: 'concurrent requests (default 8)' },
   },
   variables: {},
 });
 if ('exit' in parsed) process.exit(parsed.exit);
-const values = { scale: '2000', latency: '40', concurrency: '8', ...parsed.values };
-const scale = Number(values.scale);
+const profile = profileOf(parsed.values.scale as string | undefined);
+const values = { latency: '40', concurrency: '8', ...parsed.values } as { latency: string; concurrency: string };
 const latencyMs = Number(values.latency);
 const concurrency = Number(values.concurrency);
+if (!profile || !(latencyMs > 0) || !Number.isInteger(concurrency) || concurrency < 1) {
+  console.error('bench: --scale must be demo, L or a number of releases; --latency a positive number; --concurrency a whole number ≥ 1');
+  process.exit(EXIT.usage);
+}
+const TARGET = 1.3;
 
 async function loadEverything(url: string, pressroomId: number) {
   const client = createNewsroomClient({ baseUrl: url, pressroomId, concurrency });
@@ -48,38 +53,37 @@ async function loadEverything(url: string, pressroomId: number) {
   return { ms, items, requests: stats.requests, bytes: stats.bytes };
 }
 
-const generationStart = performance.now();
-const emulator = await startEmulator({ scale, frozenClock: true });
-const generationMs = performance.now() - generationStart;
-const admin = (body: unknown) =>
-  fetch(`${emulator.url}/_emulator/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-
+const emulator = await startEmulatorProcess(profile);
 try {
-  const bare = await loadEverything(emulator.url, emulator.pressroom.id);
-  await admin({ route: '/v1/*', kind: 'latency', latencyMs });
-  const slow = await loadEverything(emulator.url, emulator.pressroom.id);
+  const bare = await loadEverything(emulator.url, emulator.pressroomId);
+  const fault = await emulator.admin('faults', { route: '/v1/*', kind: 'latency', latencyMs });
+  if (!fault.ok) throw new Error(`bench: the emulator refused the latency fault (${fault.status})`);
+  const slow = await loadEverything(emulator.url, emulator.pressroomId);
   const ideal = (slow.requests * latencyMs) / concurrency;
-  const result = {
-    scale,
-    latencyMs,
-    concurrency,
-    emulatorStartMs: Math.round(generationMs),
-    items: slow.items,
-    requests: slow.requests,
-    bytes: slow.bytes,
-    withLatency: { ms: Math.round(slow.ms), idealMs: Math.round(ideal), ratio: Number((slow.ms / ideal).toFixed(2)) },
-    withoutLatency: { ms: Math.round(bare.ms), perRequestMs: Number((bare.ms / bare.requests).toFixed(2)) },
-    peakRssMiB: Math.round(process.resourceUsage().maxRSS / 1024),
-  };
-  const dir = path.join(import.meta.dirname, 'results');
-  await mkdir(dir, { recursive: true });
-  await writeFile(path.join(dir, `api-load-scale${scale}.json`), `${JSON.stringify(result, null, 2)}\n`);
-  console.log(
-    `api load, scale ${scale}: ${result.items} items in ${result.requests} requests at ${latencyMs} ms latency × ${concurrency} concurrent\n` +
-      `  elapsed ${result.withLatency.ms} ms vs ideal ${result.withLatency.idealMs} ms → ratio ${result.withLatency.ratio}\n` +
-      `  without latency ${result.withoutLatency.ms} ms (${result.withoutLatency.perRequestMs} ms per request; emulator start ${result.emulatorStartMs} ms)\n` +
-      `  peak RSS ${result.peakRssMiB} MiB`,
-  );
+  const peakRssMiB = Math.round(process.resourceUsage().maxRSS / 1024);
+  const goal = atMostGoal({
+    name: 'api',
+    what: `loading every collection at ${latencyMs} ms latency × ${concurrency} concurrent against requests × latency ÷ concurrency`,
+    measured: slow.ms,
+    reference: ideal,
+    against: 'ideal',
+    target: TARGET,
+    peakRssMiB,
+  });
+  await writePart(profile.name, {
+    bench: 'api',
+    goals: [goal],
+    details: {
+      latencyMs,
+      concurrency,
+      emulatorStartMs: Math.round(emulator.startMs),
+      items: slow.items,
+      requests: slow.requests,
+      bytes: slow.bytes,
+      withoutLatency: { ms: Math.round(bare.ms), perRequestMs: Number((bare.ms / bare.requests).toFixed(2)) },
+    },
+  });
+  console.log(`api load (${profile.name}): ${slow.items} items in ${slow.requests} requests; without latency ${Math.round(bare.ms)} ms\n  ${goalLine(goal)}`);
 } finally {
-  await emulator.close();
+  await emulator.stop();
 }

@@ -1,21 +1,25 @@
 /**
- * Image pipeline benchmark (not a test): `npm run bench [--scale N]`.
+ * Image pipeline benchmark (not a test): `node bench/images.ts --scale demo|L|N`.
  *
- * Every `sizes` object of the demo press room (images, movies, videos, documents, tags, clippings,
+ * Every `sizes` object of the press room (images, movies, videos, documents, tags, clippings,
  * avatars, logo) goes through `picture()`:
  *   cold   empty cache: downloads, decodes, encodes
  *   warm   same cache, new pipeline (a rebuild with no upstream change): 304s only
  *   ideal  bare sharp on the same originals and the same outputs (decode+resize once per
  *          rendition, one encode per format, one job per core), no downloads, no bookkeeping
- * and prints each, the cold/ideal ratio and peak RSS.
+ * The emulator runs in its own process (its media rendering is not counted; its originals are
+ * cached on disk). Goal: the pipeline's cold throughput ≥ 0.85× bare sharp's on the same work.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import pLimit from 'p-limit';
 import sharp from 'sharp';
-import { startEmulator } from '../emulator/server.ts';
-import { parseCommandLine } from '../scripts/cli.ts';
+import { EXIT, parseCommandLine } from '../scripts/cli.ts';
+import { startEmulatorProcess } from './emulator-process.ts';
+import { goalLine, throughputGoal } from './goals.ts';
+import { profileOf } from './profiles.ts';
+import { writePart } from './results.ts';
 import { mediaOriginalUrls } from '@pressroom-static/content-loaders';
 import { ENCODERS, type OutputFormat } from '../image-pipeline/encode.ts';
 import { createImagePipeline, type MediaInput } from '../image-pipeline/index.ts';
@@ -25,28 +29,30 @@ import { createStore } from '../image-pipeline/store.ts';
 const parsed = parseCommandLine({
   name: 'bench',
   invocation: 'node bench/images.ts',
-  summary: 'The image pipeline cold and warm against bare sharp on the same inputs, with peak memory. Run as node bench/images.ts.',
-  flags: { scale: { type: 'string', value: 'N', help: 'press releases in the emulated press room (default 60)' } },
+  summary: 'The image pipeline cold and warm against bare sharp on the same inputs, with peak memory.',
+  flags: { scale: { type: 'string', value: 'demo|L|N', help: 'size of the emulated press room (default demo)' } },
   variables: {},
 });
 if ('exit' in parsed) process.exit(parsed.exit);
-const values = parsed.values as { scale?: string };
-const emulator = await startEmulator({ frozenClock: true, scale: values.scale ? Number(values.scale) : undefined, cacheDir: path.join(tmpdir(), 'pressroom-static-test-media') });
+const profile = profileOf(parsed.values.scale as string | undefined);
+if (!profile) {
+  console.error(`bench: --scale must be demo, L or a number of releases, got '${String(parsed.values.scale)}'`);
+  process.exit(EXIT.usage);
+}
+const TARGET = 0.85;
+const emulator = await startEmulatorProcess(profile);
 const cacheDir = await mkdtemp(path.join(tmpdir(), 'pressroom-images-bench-'));
 let peak = 0;
 const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
 try {
-  const base = `${emulator.url}/v1/pressrooms/${emulator.pressroom.id}`;
+  const base = `${emulator.url}/v1/pressrooms/${emulator.pressroomId}`;
   const list = async (p: string) => ((await (await fetch(`${base}/${p}`)).json()) as { data: Array<Record<string, unknown>> }).data;
   const media: MediaInput[] = [];
   const add = (sizes: unknown) => {
     if (sizes && typeof sizes === 'object' && Object.keys(sizes).length > 0) media.push({ sizes: sizes as MediaInput['sizes'] });
   };
   for (const p of ['images', 'movies', 'videos', 'documents', 'clippings']) for (const item of await list(`${p}?limit=10000`)) add(item.sizes);
-  for (const tag of await list('tags?limit=10000')) {
-    add(tag.image);
-    add(tag.hero_image);
-  }
+  for (const tag of await list('tags?limit=10000')) (add(tag.image), add(tag.hero_image));
   for (const contact of await list('pr_contacts?limit=10000')) add(contact.avatar);
   const pressroom = ((await (await fetch(base)).json()) as { data?: { logo?: { original_url?: string; width?: number; height?: number } } }).data;
   if (pressroom?.logo?.original_url) add({ original: { url: pressroom.logo.original_url, width: pressroom.logo.width, height: pressroom.logo.height } });
@@ -111,9 +117,33 @@ try {
   await Promise.all(jobs);
   const ideal = performance.now() - t;
   console.log(`ideal ${Math.round(ideal)} ms: bare sharp, same ${done.size} renditions from the same originals`);
-  console.log(`cold/ideal ${(cold.ms / ideal).toFixed(2)}, warm ${Math.round(warm.ms)} ms, peak RSS ${Math.round(coldPeak / 1024 / 1024)} MB during cold, ${Math.round(peak / 1024 / 1024)} MB overall (ideal included)`);
+  const goal = throughputGoal({
+    name: 'images',
+    what: 'renditions per second of the pipeline, cold, against bare sharp on the same originals and settings',
+    measured: cold.ms,
+    reference: ideal,
+    against: 'bare sharp',
+    target: TARGET,
+    peakRssMiB: Math.round(coldPeak / 1024 / 1024),
+  });
+  const stats = cold.pipeline.stats();
+  await writePart(profile.name, {
+    bench: 'images',
+    goals: [goal],
+    details: {
+      sizesObjects: media.length,
+      renditions: done.size,
+      originals: stats.originals,
+      filesEncoded: stats.encoded,
+      coldMs: Math.round(cold.ms),
+      warmMs: Math.round(warm.ms),
+      idealMs: Math.round(ideal),
+      peakRssMiBOverall: Math.round(peak / 1024 / 1024),
+    },
+  });
+  console.log(`  ${goalLine(goal)}; warm ${Math.round(warm.ms)} ms`);
 } finally {
   clearInterval(sampler);
-  await emulator.close();
+  await emulator.stop();
   await rm(cacheDir, { recursive: true, force: true });
 }

@@ -54,7 +54,7 @@ const COMMANDS = [
   { name: 'snapshot', script: 'scripts/snapshot.ts', flags: ['--out DIR', '--demo'], required: ['--out DIR'], variables: ['PRESSROOM_API_URL', 'PRESSROOM_API_KEY'] },
   { name: 'archive', script: 'scripts/archive.ts', flags: ['--out DIR', '--snapshot SNAPSHOT', '--wait SECONDS', '--demo'], required: ['--out DIR'], variables: ['PRESSROOM_SNAPSHOT'] },
   { name: 'webhooks', script: 'scripts/webhooks.ts', flags: ['--port PORT', '--host HOST', '--out DIR', '--debounce-ms MS'], variables: ['PRESSROOM_WEBHOOK_SECRET', 'PRESSROOM_DEPLOY_COMMAND'] },
-  { name: 'bench', script: 'bench/run.ts', flags: ['--only LIST', '--scale N'], variables: [] },
+  { name: 'bench', script: 'bench/run.ts', flags: ['--scale demo|L|N', '--only LIST'], variables: [] },
 ];
 
 describe.each(COMMANDS)('npm run $name', ({ name, script, flags, variables, required = [] as string[] }) => {

@@ -1,0 +1,39 @@
+/** What the bench measures: its scales, and which files of a built site count as routes for the bare-Astro ideal. */
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { routeFiles } from '../../bench/bare-astro.ts';
+import { emulatorFlags, profileOf } from '../../bench/profiles.ts';
+
+describe('bench scales', () => {
+  it('demo by default, L as the issue defines it, a number of releases, nothing else', () => {
+    expect(profileOf(undefined)).toEqual({ name: 'demo', scale: 60 });
+    expect(emulatorFlags(profileOf('L')!)).toEqual(['--scale', '10000', '--images', '5000', '--kits', '1000']);
+    expect(emulatorFlags(profileOf('1000')!)).toEqual(['--scale', '1000']);
+    for (const bad of ['0', '-5', 'XL', '1e3', '']) expect(profileOf(bad), bad).toBeUndefined();
+  });
+});
+
+describe('routes of a built site', () => {
+  let dir: string;
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  it('are the files routes rendered: not bundles, images, search indexes, sitemaps, dotfiles or copies of public/', async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'bench-routes-'));
+    const files = [
+      'index.html', 'releases/a/index.html', 'releases/a/index.md', 'rss.xml', 'feed.json', 'events/e.ics', 'robots.txt',
+      '_astro/app.js', '_media/x/1.webp', '_search/index.js', 'pagefind/pagefind.js', 'sitemap-0.xml', 'sitemap-index.xml',
+      '.pressroom-build.json', 'favicon.ico',
+    ];
+    for (const f of files) {
+      await mkdir(path.dirname(path.join(dir, 'site', f)), { recursive: true });
+      await writeFile(path.join(dir, 'site', f), f);
+    }
+    await mkdir(path.join(dir, 'public'));
+    await writeFile(path.join(dir, 'public', 'favicon.ico'), '');
+    expect(await routeFiles(path.join(dir, 'site'), path.join(dir, 'public'))).toEqual(
+      ['events/e.ics', 'feed.json', 'index.html', 'releases/a/index.html', 'releases/a/index.md', 'robots.txt', 'rss.xml'],
+    );
+  });
+});
