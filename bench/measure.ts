@@ -31,8 +31,11 @@ export async function measure(args: string[], options: { cwd: string; env: NodeJ
   return { ms, peakRssMiB: rss ? Math.round(Number(rss[1]) / 1024) : null, log };
 }
 
-/** Astro's "generating static routes … Completed in N" from a build log, in ms (NaN when absent). */
+/** Astro's "generating static routes … Completed in 297ms | 3.67s | 2m 58s" from a build log, in ms (NaN when absent). */
 export function routeGenerationMs(log: string): number {
-  const found = /generating static routes[\s\S]*?Completed in ([\d.]+)(m?s)/.exec(log);
-  return found ? Number(found[1]) * (found[2] === 's' ? 1000 : 1) : Number.NaN;
+  const found = /generating static routes[\s\S]*?Completed in (?:(\d+)m\s+)?([\d.]+)(ms|s)\b/.exec(log);
+  if (!found) return Number.NaN;
+  const minutes = Number(found[1] ?? 0);
+  const value = Number(found[2]);
+  return minutes * 60_000 + (found[3] === 'ms' ? value : value * 1000);
 }

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { routeFiles } from '../../bench/bare-astro.ts';
+import { routeGenerationMs } from '../../bench/measure.ts';
 import { emulatorFlags, profileOf } from '../../bench/profiles.ts';
 
 describe('bench scales', () => {
@@ -35,5 +36,15 @@ describe('routes of a built site', () => {
     expect(await routeFiles(path.join(dir, 'site'), path.join(dir, 'public'))).toEqual(
       ['events/e.ics', 'feed.json', 'index.html', 'releases/a/index.html', 'releases/a/index.md', 'robots.txt', 'rss.xml'],
     );
+  });
+});
+
+describe("Astro's route generation time, from its build log", () => {
+  it('reads milliseconds, seconds and minutes, and only the route generation step', () => {
+    const log = (took: string) => `12:00:00 [build] ✓ Completed in 685ms.\n12:00:01 generating static routes\n12:00:01 ├─ /index.html (+2ms)\n12:00:09 ✓ Completed in ${took}.\n`;
+    expect(routeGenerationMs(log('297ms'))).toBe(297);
+    expect(routeGenerationMs(log('3.67s'))).toBe(3670);
+    expect(routeGenerationMs(log('2m 58s'))).toBe(178_000);
+    expect(routeGenerationMs('no such step')).toBeNaN();
   });
 });
