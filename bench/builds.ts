@@ -12,7 +12,7 @@
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { DEMO_NOW } from '../emulator/defaults.ts';
+import { DEFAULT_MANAGEMENT_KEY, DEMO_NOW } from '../emulator/defaults.ts';
 import { EXIT, parseCommandLine } from '../scripts/cli.ts';
 import { routeFiles, writeBareProject } from './bare-astro.ts';
 import { startEmulatorProcess } from './emulator-process.ts';
@@ -75,7 +75,7 @@ try {
   const changedTitle = `${release.title} (updated)`;
   const put = await fetch(`${emulator.url}/v1/campaigns/${release.id}`, {
     method: 'PUT',
-    headers: { 'content-type': 'application/json', authorization: 'Bearer emulator-management-key' },
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${DEFAULT_MANAGEMENT_KEY}` },
     body: JSON.stringify({ campaign: { title: changedTitle } }),
   });
   if (!put.ok) throw new Error(`bench: changing release ${release.id} failed: ${put.status}`);
