@@ -8,7 +8,11 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, 'test/site/built/**', 'test/browser/**'] },
+        test: {
+          name: 'unit',
+          include: ['test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, 'test/site/built/**', 'test/browser/**'],
+        },
       },
       {
         // Tests over the built demo site: test/site/global-setup.ts builds it once per run.
@@ -18,7 +22,14 @@ export default defineConfig({
       {
         // Debian's Chromium over the same built site (the same global setup: the site is built once per run).
         extends: true,
-        test: { name: 'browser', include: ['test/browser/**/*.test.ts'], globalSetup: ['test/site/global-setup.ts'], hookTimeout: 180_000, testTimeout: 60_000, maxConcurrency: 2 },
+        test: {
+          name: 'browser',
+          include: ['test/browser/**/*.test.ts'],
+          globalSetup: ['test/site/global-setup.ts'],
+          hookTimeout: 180_000,
+          testTimeout: 60_000,
+          maxConcurrency: 2,
+        },
       },
     ],
   },

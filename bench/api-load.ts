@@ -83,7 +83,9 @@ try {
       withoutLatency: { ms: Math.round(bare.ms), perRequestMs: Number((bare.ms / bare.requests).toFixed(2)) },
     },
   });
-  console.log(`api load (${profile.name}): ${slow.items} items in ${slow.requests} requests; without latency ${Math.round(bare.ms)} ms\n  ${goalLine(goal)}`);
+  console.log(
+    `api load (${profile.name}): ${slow.items} items in ${slow.requests} requests; without latency ${Math.round(bare.ms)} ms\n  ${goalLine(goal)}`,
+  );
 } finally {
   await emulator.stop();
 }

@@ -13,7 +13,9 @@ const NOT_ROUTES = [/^\./, /^_astro\//, /^_media\//, /^_search\//, /^pagefind\//
 /** Every file of a built site that a route rendered (not assets, images, search indexes or copies of `public/`). */
 export async function routeFiles(siteDir: string, publicDir: string): Promise<string[]> {
   const publicFiles = new Set(
-    (await readdir(publicDir, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => path.relative(publicDir, path.join(e.parentPath, e.name))),
+    (await readdir(publicDir, { recursive: true, withFileTypes: true }))
+      .filter((e) => e.isFile())
+      .map((e) => path.relative(publicDir, path.join(e.parentPath, e.name))),
   );
   const files = (await readdir(siteDir, { recursive: true, withFileTypes: true }))
     .filter((e) => e.isFile())

@@ -24,7 +24,8 @@ import { writePart } from './results.ts';
 const parsed = parseCommandLine({
   name: 'bench',
   invocation: 'node bench/builds.ts',
-  summary: 'Cold, no-change, warm and one-changed-release builds, and page rendering against bare Astro writing the same bytes, with peak RSS.',
+  summary:
+    'Cold, no-change, warm and one-changed-release builds, and page rendering against bare Astro writing the same bytes, with peak RSS.',
   flags: { scale: { type: 'string', value: 'demo|L|N', help: 'size of the emulated press room (default demo)' } },
   variables: {},
 });
@@ -67,10 +68,15 @@ try {
 
   const cold = await build('cold');
   const noChange = await build('no-change');
-  if (!/nothing changed since/.test(noChange.log)) throw new Error('bench: the no-change build rendered; the site is not confirmed as it is');
+  if (!/nothing changed since/.test(noChange.log))
+    throw new Error('bench: the no-change build rendered; the site is not confirmed as it is');
   const warm = await build('warm (--force)', ['--force']);
 
-  const [release] = ((await (await fetch(`${emulator.url}/v1/pressrooms/${emulator.pressroomId}/press_releases?limit=1`)).json()) as { data: Array<{ id: number; title: string }> }).data;
+  const [release] = (
+    (await (await fetch(`${emulator.url}/v1/pressrooms/${emulator.pressroomId}/press_releases?limit=1`)).json()) as {
+      data: Array<{ id: number; title: string }>;
+    }
+  ).data;
   if (!release) throw new Error('bench: the press room has no release to change');
   const changedTitle = `${release.title} (updated)`;
   const put = await fetch(`${emulator.url}/v1/campaigns/${release.id}`, {
@@ -93,18 +99,71 @@ try {
   const bareRenderMs = routeGenerationMs(bare.log);
 
   const goals: Goal[] = [
-    atMostGoal({ name: 'cold-rss', what: 'peak RSS of the cold build (MiB) against 1.5 GiB', measured: cold.peakRssMiB ?? Number.NaN, reference: MIB_LIMIT, against: 'limit', unit: 'MiB', target: 1, peakRssMiB: cold.peakRssMiB }),
-    atMostGoal({ name: 'pages', what: 'route generation of the warm build against bare Astro writing the same bytes of the same routes', measured: siteRenderMs, reference: bareRenderMs, against: 'bare Astro', target: PAGES_TARGET, peakRssMiB: warm.peakRssMiB }),
-    atMostGoal({ name: 'no-change', what: 'a rebuild with nothing changed against the cold build', measured: noChange.ms, reference: cold.ms, against: 'cold build', target: NO_CHANGE_TARGET, peakRssMiB: noChange.peakRssMiB }),
-    atMostGoal({ name: 'one-changed', what: 'a rebuild after one release changed against the cold build', measured: changed.ms, reference: cold.ms, against: 'cold build', target: CHANGED_TARGET, peakRssMiB: changed.peakRssMiB }),
+    atMostGoal({
+      name: 'cold-rss',
+      what: 'peak RSS of the cold build (MiB) against 1.5 GiB',
+      measured: cold.peakRssMiB ?? Number.NaN,
+      reference: MIB_LIMIT,
+      against: 'limit',
+      unit: 'MiB',
+      target: 1,
+      peakRssMiB: cold.peakRssMiB,
+    }),
+    atMostGoal({
+      name: 'pages',
+      what: 'route generation of the warm build against bare Astro writing the same bytes of the same routes',
+      measured: siteRenderMs,
+      reference: bareRenderMs,
+      against: 'bare Astro',
+      target: PAGES_TARGET,
+      peakRssMiB: warm.peakRssMiB,
+    }),
+    atMostGoal({
+      name: 'no-change',
+      what: 'a rebuild with nothing changed against the cold build',
+      measured: noChange.ms,
+      reference: cold.ms,
+      against: 'cold build',
+      target: NO_CHANGE_TARGET,
+      peakRssMiB: noChange.peakRssMiB,
+    }),
+    atMostGoal({
+      name: 'one-changed',
+      what: 'a rebuild after one release changed against the cold build',
+      measured: changed.ms,
+      reference: cold.ms,
+      against: 'cold build',
+      target: CHANGED_TARGET,
+      peakRssMiB: changed.peakRssMiB,
+    }),
   ];
   if (profile.name === 'demo') {
     goals.push(
-      atMostGoal({ name: 'demo-cold', what: 'the demo press room built cold against 60 s', measured: cold.ms, reference: DEMO_COLD_MS, against: 'budget', target: 1, peakRssMiB: cold.peakRssMiB }),
-      atMostGoal({ name: 'demo-warm', what: 'the demo press room rebuilt with warm caches (--force) against 15 s', measured: warm.ms, reference: DEMO_WARM_MS, against: 'budget', target: 1, peakRssMiB: warm.peakRssMiB }),
+      atMostGoal({
+        name: 'demo-cold',
+        what: 'the demo press room built cold against 60 s',
+        measured: cold.ms,
+        reference: DEMO_COLD_MS,
+        against: 'budget',
+        target: 1,
+        peakRssMiB: cold.peakRssMiB,
+      }),
+      atMostGoal({
+        name: 'demo-warm',
+        what: 'the demo press room rebuilt with warm caches (--force) against 15 s',
+        measured: warm.ms,
+        reference: DEMO_WARM_MS,
+        against: 'budget',
+        target: 1,
+        peakRssMiB: warm.peakRssMiB,
+      }),
     );
   }
-  const figures = (m: Measured) => ({ ms: Math.round(m.ms), peakRssMiB: m.peakRssMiB, routeGenerationMs: Math.round(routeGenerationMs(m.log)) || null });
+  const figures = (m: Measured) => ({
+    ms: Math.round(m.ms),
+    peakRssMiB: m.peakRssMiB,
+    routeGenerationMs: Math.round(routeGenerationMs(m.log)) || null,
+  });
   await writePart(profile.name, {
     bench: 'builds',
     goals,
@@ -119,7 +178,9 @@ try {
       bareAstro: { ms: Math.round(bare.ms), routeGenerationMs: Math.round(bareRenderMs), peakRssMiB: bare.peakRssMiB },
     },
   });
-  console.log(`bench builds (${profile.name}): ${routes.length} routes; route generation ${Math.round(siteRenderMs)} ms vs bare Astro ${Math.round(bareRenderMs)} ms`);
+  console.log(
+    `bench builds (${profile.name}): ${routes.length} routes; route generation ${Math.round(siteRenderMs)} ms vs bare Astro ${Math.round(bareRenderMs)} ms`,
+  );
 } finally {
   await emulator.stop();
   await rm(work, { recursive: true, force: true });

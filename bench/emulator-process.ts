@@ -41,7 +41,11 @@ export async function startEmulatorProcess(profile: Profile): Promise<EmulatorPr
     pressroomId,
     startMs,
     admin: (pathname, body) =>
-      fetch(`${url}/_emulator/${pathname}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+      fetch(`${url}/_emulator/${pathname}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }),
     async stop() {
       if (child.exitCode !== null) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));

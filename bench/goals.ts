@@ -93,7 +93,13 @@ export function machine(): BenchRun['machine'] {
 }
 
 /** One run's parts as one record: every goal in bench order, met only when all are. */
-export function combine(profile: BenchRun['profile'], machineInfo: BenchRun['machine'], startedAt: Date, parts: BenchPart[], finishedAt = new Date()): BenchRun {
+export function combine(
+  profile: BenchRun['profile'],
+  machineInfo: BenchRun['machine'],
+  startedAt: Date,
+  parts: BenchPart[],
+  finishedAt = new Date(),
+): BenchRun {
   const goals = parts.flatMap((p) => p.goals);
   return {
     profile,

@@ -51,14 +51,17 @@ try {
   const add = (sizes: unknown) => {
     if (sizes && typeof sizes === 'object' && Object.keys(sizes).length > 0) media.push({ sizes: sizes as MediaInput['sizes'] });
   };
-  for (const p of ['images', 'movies', 'videos', 'documents', 'clippings']) for (const item of await list(`${p}?limit=10000`)) add(item.sizes);
+  for (const p of ['images', 'movies', 'videos', 'documents', 'clippings'])
+    for (const item of await list(`${p}?limit=10000`)) add(item.sizes);
   for (const tag of await list('tags?limit=10000')) {
     add(tag.image);
     add(tag.hero_image);
   }
   for (const contact of await list('pr_contacts?limit=10000')) add(contact.avatar);
-  const pressroom = ((await (await fetch(base)).json()) as { data?: { logo?: { original_url?: string; width?: number; height?: number } } }).data;
-  if (pressroom?.logo?.original_url) add({ original: { url: pressroom.logo.original_url, width: pressroom.logo.width, height: pressroom.logo.height } });
+  const pressroom = ((await (await fetch(base)).json()) as { data?: { logo?: { original_url?: string; width?: number; height?: number } } })
+    .data;
+  if (pressroom?.logo?.original_url)
+    add({ original: { url: pressroom.logo.original_url, width: pressroom.logo.width, height: pressroom.logo.height } });
 
   const downloads = pLimit(8); // PRESSROOM_CONCURRENCY's default, as the build shares it
   const run = async (label: string) => {

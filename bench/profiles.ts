@@ -28,7 +28,8 @@ export function profileOf(value: string | undefined): Profile | undefined {
 /** The emulator's command-line flags for a profile. */
 export function emulatorFlags(profile: Profile): string[] {
   return [
-    '--scale', String(profile.scale),
+    '--scale',
+    String(profile.scale),
     ...(profile.images === undefined ? [] : ['--images', String(profile.images)]),
     ...(profile.kits === undefined ? [] : ['--kits', String(profile.kits)]),
   ];

@@ -15,5 +15,6 @@ async function writeJson(file: string, value: unknown): Promise<void> {
 }
 
 export const writePart = (profile: string, part: BenchPart) => writeJson(partFile(profile, part.bench), part);
-export const readPart = async (profile: string, bench: string): Promise<BenchPart> => JSON.parse(await readFile(partFile(profile, bench), 'utf8')) as BenchPart;
+export const readPart = async (profile: string, bench: string): Promise<BenchPart> =>
+  JSON.parse(await readFile(partFile(profile, bench), 'utf8')) as BenchPart;
 export const writeRun = (run: BenchRun) => writeJson(runFile(run.profile.name), run);

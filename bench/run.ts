@@ -14,7 +14,10 @@ import { readPart, runFile, writeRun } from './results.ts';
 const BENCHES = {
   api: { file: 'api-load.ts', what: 'API loading against requests × latency ÷ concurrency, the emulator in its own process' },
   images: { file: 'images.ts', what: 'image renditions against bare sharp on the same inputs and settings' },
-  builds: { file: 'builds.ts', what: 'cold build (peak RSS), no-change and one-changed-release rebuilds against it, page rendering against bare Astro' },
+  builds: {
+    file: 'builds.ts',
+    what: 'cold build (peak RSS), no-change and one-changed-release rebuilds against it, page rendering against bare Astro',
+  },
 } as const;
 type Bench = keyof typeof BENCHES;
 
@@ -27,7 +30,11 @@ const BENCH_COMMAND: CommandSpec = {
     '  node bench/image-formats.ts measures encode time per format (it decided AVIF is off).',
   ].join('\n'),
   flags: {
-    scale: { type: 'string', value: 'demo|L|N', help: `size of the emulated press room: demo (default, minutes), L (${PROFILES.L!.scale} releases, ${PROFILES.L!.images} images, ${PROFILES.L!.kits} kits: an hour or more on 2 cores) or N releases` },
+    scale: {
+      type: 'string',
+      value: 'demo|L|N',
+      help: `size of the emulated press room: demo (default, minutes), L (${PROFILES.L!.scale} releases, ${PROFILES.L!.images} images, ${PROFILES.L!.kits} kits: an hour or more on 2 cores) or N releases`,
+    },
     only: { type: 'string', value: 'LIST', help: `comma-separated benchmarks to run (default all: ${Object.keys(BENCHES).join(',')})` },
   },
   variables: {},
@@ -51,7 +58,9 @@ if (unknown.length > 0) {
 const machineInfo = machine();
 const startedAt = new Date();
 for (const name of only as Bench[]) {
-  const { status } = spawnSync(process.execPath, [path.join(import.meta.dirname, BENCHES[name].file), '--scale', profile.name], { stdio: 'inherit' });
+  const { status } = spawnSync(process.execPath, [path.join(import.meta.dirname, BENCHES[name].file), '--scale', profile.name], {
+    stdio: 'inherit',
+  });
   if (status !== 0) {
     console.error(`bench: ${name} failed (exit ${status})`);
     process.exit(EXIT.failed);

@@ -32,8 +32,32 @@ export function phoneCountryOf(language: string | null | undefined, timeZone?: s
   const lang = (language ?? '').slice(0, 2).toLowerCase();
   if (lang === 'en') return /^America\/|Eastern|Central Time|Pacific|Mountain|Alaska|Hawaii/.test(timeZone ?? '') ? 'US' : 'GB';
   const byLanguage: Record<string, CountryCode> = {
-    nl: 'NL', de: 'DE', fr: 'FR', es: 'ES', it: 'IT', pt: 'PT', sv: 'SE', da: 'DK', nb: 'NO', no: 'NO', fi: 'FI', pl: 'PL',
-    cs: 'CZ', hu: 'HU', el: 'GR', tr: 'TR', ja: 'JP', ko: 'KR', zh: 'CN', ru: 'RU', uk: 'UA', ro: 'RO', bg: 'BG', et: 'EE', lv: 'LV', lt: 'LT',
+    nl: 'NL',
+    de: 'DE',
+    fr: 'FR',
+    es: 'ES',
+    it: 'IT',
+    pt: 'PT',
+    sv: 'SE',
+    da: 'DK',
+    nb: 'NO',
+    no: 'NO',
+    fi: 'FI',
+    pl: 'PL',
+    cs: 'CZ',
+    hu: 'HU',
+    el: 'GR',
+    tr: 'TR',
+    ja: 'JP',
+    ko: 'KR',
+    zh: 'CN',
+    ru: 'RU',
+    uk: 'UA',
+    ro: 'RO',
+    bg: 'BG',
+    et: 'EE',
+    lv: 'LV',
+    lt: 'LT',
   };
   return byLanguage[lang];
 }

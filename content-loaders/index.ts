@@ -15,7 +15,16 @@ export { createLoaderRuntime } from './runtime.ts';
 export type { CollectionReport, LoaderRuntime } from './runtime.ts';
 
 export { createNewsroomClient, emptyGroupStats, NewsroomApiError, RETRYABLE_STATUSES } from './client/index.ts';
-export type { ClientStats, FailureKind, GroupStats, ListOptions, NewsroomClient, NewsroomClientOptions, Query, RequestOptions } from './client/index.ts';
+export type {
+  ClientStats,
+  FailureKind,
+  GroupStats,
+  ListOptions,
+  NewsroomClient,
+  NewsroomClientOptions,
+  Query,
+  RequestOptions,
+} from './client/index.ts';
 export { OPTION_SETTING_NAMES, errorCode, innermostMessage, oneLine } from './client/errors.ts';
 export type { SettingNames } from './client/errors.ts';
 export { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './client/limiter.ts';

@@ -22,7 +22,13 @@ function isRendition(value: unknown): value is RenditionLike & { url: string } {
 
 /** Shaped like a rendition; older answers send `url: null` for one with no file. */
 function isRenditionShape(value: unknown): value is RenditionLike {
-  return !!value && typeof value === 'object' && 'url' in value && 'width' in value && ((value as RenditionLike).url === null || typeof (value as RenditionLike).url === 'string');
+  return (
+    !!value &&
+    typeof value === 'object' &&
+    'url' in value &&
+    'width' in value &&
+    ((value as RenditionLike).url === null || typeof (value as RenditionLike).url === 'string')
+  );
 }
 
 /** A `sizes`-like object: named renditions (`{url, width, …}`) of which at least one has a file, nulls allowed, nothing else. */

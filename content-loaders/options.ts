@@ -28,9 +28,15 @@ export const loaderOptionsSchema = z
     /** The Newsroom API base URL, e.g. `https://api.example.com`. */
     apiUrl: httpUrl.optional(),
     /** The press room's numeric id or its domain. */
-    pressroomId: z.union([z.string().regex(/^[A-Za-z0-9.-]+$/, { message: 'must be a numeric id or a domain' }), z.number().int().positive()]).transform(String).optional(),
+    pressroomId: z
+      .union([z.string().regex(/^[A-Za-z0-9.-]+$/, { message: 'must be a numeric id or a domain' }), z.number().int().positive()])
+      .transform(String)
+      .optional(),
     /** Sent as a bearer token; never logged, never in an error, never in the cache's file names. */
-    apiKey: z.string().regex(/^[\x21-\x7e]+$/, { message: 'must be printable ASCII without spaces' }).optional(),
+    apiKey: z
+      .string()
+      .regex(/^[\x21-\x7e]+$/, { message: 'must be printable ASCII without spaces' })
+      .optional(),
     /** Requests (and the downloads of whoever uses `runtime.client.limit`) at once. */
     concurrency: z.number().int().min(1).max(MAX_CONCURRENCY).default(DEFAULT_CONCURRENCY),
     /** Folder of the conditional-request (ETag) cache; unset: no cache on disk. */
@@ -44,7 +50,16 @@ export const loaderOptionsSchema = z
     /** The instant (ms) embargoes are judged at; default: the time the runtime is created. */
     now: z.number().int().nonnegative().optional(),
     /** Where lines outside a collection's logger go (and every line, when set, instead of Astro's collection logger). */
-    logger: z.custom<LoaderLogger>((value) => typeof value === 'object' && value !== null && typeof (value as LoaderLogger).warn === 'function' && typeof (value as LoaderLogger).info === 'function', { message: 'must have info() and warn()' }).optional(),
+    logger: z
+      .custom<LoaderLogger>(
+        (value) =>
+          typeof value === 'object' &&
+          value !== null &&
+          typeof (value as LoaderLogger).warn === 'function' &&
+          typeof (value as LoaderLogger).info === 'function',
+        { message: 'must have info() and warn()' },
+      )
+      .optional(),
     /** The fetch for API requests and downloads (an in-process API, a proxy); addresses are then not checked. */
     fetch: functionOf<FetchLike>('a fetch function').optional(),
     /** How error messages name the settings (an application reading them from environment variables passes those names). */

@@ -108,7 +108,8 @@ const seed = integer('seed', args.seed, DEMO_SEED, 0);
 const host = args.host ?? '127.0.0.1';
 const shapes = (args.shapes ?? 'current') as Shapes;
 if (!SHAPES.includes(shapes)) fail(2, `--shapes must be ${SHAPES.join(' or ')}, got '${args.shapes}'`);
-if (args.now !== undefined && Number.isNaN(Date.parse(args.now))) fail(2, `--now must be an ISO-8601 instant such as ${DEMO_NOW}, got '${args.now}'`);
+if (args.now !== undefined && Number.isNaN(Date.parse(args.now)))
+  fail(2, `--now must be an ISO-8601 instant such as ${DEMO_NOW}, got '${args.now}'`);
 for (const name of ['host', 'management-key', 'read-key'] as const) {
   if (args[name] !== undefined && args[name].trim() === '') fail(2, `--${name} must not be empty`);
 }
@@ -125,7 +126,12 @@ function startProblem(error: NodeJS.ErrnoException): [1 | 2, string] {
     case 'EAI_AGAIN':
       return [2, `--host '${host}' is not an address of this machine`];
     default:
-      return [1, `could not start: ${String(error.message).split('\n')[0]!.replace(/^emulator: /, '')}`];
+      return [
+        1,
+        `could not start: ${String(error.message)
+          .split('\n')[0]!
+          .replace(/^emulator: /, '')}`,
+      ];
   }
 }
 
@@ -155,14 +161,22 @@ try {
 }
 const { id, domain, name } = emulator.pressroom;
 const world = emulator.store().world;
-const modes = [shapes === 'legacy' && 'legacy shapes', args['leak-hidden'] && 'hidden items leaked', args.flaws && 'flawed items added'].filter(Boolean);
+const modes = [
+  shapes === 'legacy' && 'legacy shapes',
+  args['leak-hidden'] && 'hidden items leaked',
+  args.flaws && 'flawed items added',
+].filter(Boolean);
 console.log(`Newsroom API emulator listening on ${emulator.url} (ready in ${Math.round(performance.now() - started)} ms)`);
 console.log(`  press room   ${id}  (domain ${domain})  "${name}"`);
-console.log(`  content      ${world.pressReleases.length} press releases, ${world.mediaKits.length} media kits, ${world.images.length} images, ${world.clippings.length} clippings`);
+console.log(
+  `  content      ${world.pressReleases.length} press releases, ${world.mediaKits.length} media kits, ${world.images.length} images, ${world.clippings.length} clippings`,
+);
 if (modes.length > 0) console.log(`  answers      ${modes.join(', ')}`);
 console.log(`  try          ${emulator.url}/v1/pressrooms/${id}/press_releases.json?includes=tags,featured_images`);
 console.log(`  admin        ${emulator.url}/_emulator  (clock, faults, requests, webhooks, settings, reset)`);
-console.log(`  management   Authorization: Bearer ${emulator.managementKey === DEFAULT_MANAGEMENT_KEY ? DEFAULT_MANAGEMENT_KEY : '<as given>'}`);
+console.log(
+  `  management   Authorization: Bearer ${emulator.managementKey === DEFAULT_MANAGEMENT_KEY ? DEFAULT_MANAGEMENT_KEY : '<as given>'}`,
+);
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {

@@ -46,7 +46,13 @@ export interface EmulatorSession {
 export function createSession(options: SessionOptions): EmulatorSession {
   const settings = options.initialSettings();
   const makeStore = () => {
-    const world = generateWorld({ seed: options.seed, scale: options.scale, images: options.images, kits: options.kits, now: options.start });
+    const world = generateWorld({
+      seed: options.seed,
+      scale: options.scale,
+      images: options.images,
+      kits: options.kits,
+      now: options.start,
+    });
     if (settings.flaws) addFlaws(world, options.start);
     return createStore(world, createClock(options.start, { frozen: options.frozenClock }));
   };

@@ -64,7 +64,11 @@ export function createDownloadLinks({ sources, refusals, publisher }: DownloadLi
       src,
       download: {
         href,
-        filename: safeFilename(item.title, info.ext, item.id !== undefined ? `${item.type ?? 'file'}-${String(item.id).replace(/\D/g, '')}` : 'file'),
+        filename: safeFilename(
+          item.title,
+          info.ext,
+          item.id !== undefined ? `${item.type ?? 'file'}-${String(item.id).replace(/\D/g, '')}` : 'file',
+        ),
         type: info.label,
         mime: info.mime,
         bytes: src.bytes,

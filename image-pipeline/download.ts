@@ -66,7 +66,10 @@ export interface OpenOptions {
  * at most MAX_REDIRECTS, never from https down to http. Rejects with a RefusedError
  * (or with the signal's reason once it is aborted).
  */
-export async function openGuarded(start: string, { fetch, policy, signal, validator }: OpenOptions): Promise<{ response: Response; url: URL }> {
+export async function openGuarded(
+  start: string,
+  { fetch, policy, signal, validator }: OpenOptions,
+): Promise<{ response: Response; url: URL }> {
   let url: URL;
   try {
     url = new URL(start);
@@ -140,7 +143,12 @@ async function acceptedLength(response: Response, maxBytes: number): Promise<num
     await response.body?.cancel().catch(() => undefined);
     const status = response.status;
     const retryable = status >= 500 || status === 429 || status === 408;
-    throw new RefusedError('http', `HTTP ${status}`, retryable, retryable ? parseRetryAfter(response.headers.get('retry-after')) : undefined);
+    throw new RefusedError(
+      'http',
+      `HTTP ${status}`,
+      retryable,
+      retryable ? parseRetryAfter(response.headers.get('retry-after')) : undefined,
+    );
   }
   const declaredHeader = response.headers.get('content-length');
   const declared = declaredHeader !== null && /^\s*\d+\s*$/.test(declaredHeader) ? Number(declaredHeader) : undefined;

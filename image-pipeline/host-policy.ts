@@ -78,8 +78,19 @@ function canonical({ address, zone }: ParsedAddress): string {
  * relay anycast 192.88.99.0/24, AS112, AMT, discard, SRv6, IPv4-translated
  * ::ffff:0:0:0/96, local-use NAT64 64:ff9b:1::/48, ...) is never public.
  */
-const IPV4_KINDS: Readonly<Record<string, AddressKind>> = { unicast: 'public', loopback: 'loopback', linkLocal: 'link-local', private: 'private', carrierGradeNat: 'private' };
-const IPV6_KINDS: Readonly<Record<string, AddressKind>> = { loopback: 'loopback', linkLocal: 'link-local', uniqueLocal: 'private', deprecatedSiteLocal: 'private' };
+const IPV4_KINDS: Readonly<Record<string, AddressKind>> = {
+  unicast: 'public',
+  loopback: 'loopback',
+  linkLocal: 'link-local',
+  private: 'private',
+  carrierGradeNat: 'private',
+};
+const IPV6_KINDS: Readonly<Record<string, AddressKind>> = {
+  loopback: 'loopback',
+  linkLocal: 'link-local',
+  uniqueLocal: 'private',
+  deprecatedSiteLocal: 'private',
+};
 
 /** Well-known NAT64 (RFC 6052): the IPv4 address in the last 32 bits is what is reached. */
 const WELL_KNOWN_NAT64 = ipaddr.parseCIDR('64:ff9b::/96');

@@ -161,7 +161,10 @@ export async function mediaKitZip(kit: MediaKitInput | null | undefined, options
   return (await getImagePipeline()).mediaKitZip(kit, options);
 }
 
-export async function downloadUrl(url: string | null | undefined, options?: CallOptions & { title?: string | null }): Promise<Download | null> {
+export async function downloadUrl(
+  url: string | null | undefined,
+  options?: CallOptions & { title?: string | null },
+): Promise<Download | null> {
   return (await getImagePipeline()).downloadUrl(url, options);
 }
 
@@ -180,4 +183,3 @@ export async function inlineImages(
 export async function stats(): Promise<PipelineStats> {
   return (await getImagePipeline()).stats();
 }
-

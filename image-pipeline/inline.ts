@@ -16,7 +16,10 @@ interface RenditionHit {
 const IMG_SRC = /<img\b[^>]*?\ssrc\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/gi;
 
 const decodeEntities = (text: string) =>
-  text.replace(/&(amp|quot|#39|apos|lt|gt);/g, (_m, e: string) => ({ amp: '&', quot: '"', '#39': "'", apos: "'", lt: '<', gt: '>' })[e] ?? _m);
+  text.replace(
+    /&(amp|quot|#39|apos|lt|gt);/g,
+    (_m, e: string) => ({ amp: '&', quot: '"', '#39': "'", apos: "'", lt: '<', gt: '>' })[e] ?? _m,
+  );
 
 export function createInlineImages(picture: ImagePipeline['picture']): ImagePipeline['inlineImages'] {
   /** Per media item (kept for the build): rendition URL → rendition name. */
@@ -25,7 +28,8 @@ export function createInlineImages(picture: ImagePipeline['picture']): ImagePipe
     let names = renditionNames.get(m);
     if (!names) {
       names = new Map();
-      for (const [name, r] of Object.entries(m.sizes ?? {})) if (r && typeof r.url === 'string' && !names.has(r.url)) names.set(r.url, name);
+      for (const [name, r] of Object.entries(m.sizes ?? {}))
+        if (r && typeof r.url === 'string' && !names.has(r.url)) names.set(r.url, name);
       renditionNames.set(m, names);
     }
     return names;

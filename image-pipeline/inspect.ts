@@ -27,9 +27,13 @@ export async function inspect(ctx: InspectContext, kind: SourceKind, file: strin
   const format = sniff(head);
   if (!acceptedFormats(kind).has(format)) {
     const what = format === 'unknown' ? 'not a recognised format' : `${FORMAT_INFO[format].label}`;
-    throw new RefusedError('format', `${what}${kind === 'image' ? ', not an accepted image (JPEG, PNG, WebP, GIF, AVIF, TIFF)' : ', not an accepted download'}`);
+    throw new RefusedError(
+      'format',
+      `${what}${kind === 'image' ? ', not an accepted image (JPEG, PNG, WebP, GIF, AVIF, TIFF)' : ', not an accepted download'}`,
+    );
   }
-  if (endsEarly(format, tail)) throw new RefusedError('truncated', `the ${FORMAT_INFO[format].label} is cut off (its end marker is missing)`);
+  if (endsEarly(format, tail))
+    throw new RefusedError('truncated', `the ${FORMAT_INFO[format].label} is cut off (its end marker is missing)`);
   if (!IMAGE_FORMATS.has(format)) return { format };
   ctx.stats.sharpOps++;
   let meta: Metadata;
@@ -51,7 +55,10 @@ export async function inspect(ctx: InspectContext, kind: SourceKind, file: strin
 export function checkPixels(info: BlobInfo, maxPixels: number): BlobInfo {
   const { width, height } = info;
   if (width !== undefined && height !== undefined && width * height > maxPixels) {
-    throw new RefusedError('pixels', `${width}x${height} is over the pixel cap of ${Math.round(maxPixels / 1e6)} megapixels (decompression bomb guard)`);
+    throw new RefusedError(
+      'pixels',
+      `${width}x${height} is over the pixel cap of ${Math.round(maxPixels / 1e6)} megapixels (decompression bomb guard)`,
+    );
   }
   return info;
 }

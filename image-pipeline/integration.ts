@@ -40,7 +40,8 @@ function startProgressTicker(log: { info: (line: string) => void }, started: num
         const now = { at: performance.now(), stats: pipeline.stats() };
         const line = progressLine(previous, now);
         previous = now;
-        if (line && now.stats.encoded + now.stats.downloads + now.stats.notModified < now.stats.toEncode + now.stats.originals) log.info(line);
+        if (line && now.stats.encoded + now.stats.downloads + now.stats.notModified < now.stats.toEncode + now.stats.originals)
+          log.info(line);
       })
       .catch(() => undefined);
   }, PROGRESS_EVERY_MS);

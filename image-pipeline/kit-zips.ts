@@ -64,7 +64,13 @@ export function createKitZips({ store, stats, outputs, publisher, downloads }: K
         stats.reused++;
         return held;
       }
-      await outputs.write(name, (tmp) => buildZip(tmp, entries.map((e) => ({ file: e.file, name: e.manifest.name })), manifestBytes));
+      await outputs.write(name, (tmp) =>
+        buildZip(
+          tmp,
+          entries.map((e) => ({ file: e.file, name: e.manifest.name })),
+          manifestBytes,
+        ),
+      );
       stats.zipsWritten++;
       return (await store.sizeOf(final))!;
     });

@@ -9,7 +9,8 @@ import { rm } from 'node:fs/promises';
 import type { Store } from './store.ts';
 
 /** The first 16 hex digits of the SHA-256 of `parts`, one a line: the stem of an output name. */
-export const hash16 = (...parts: Array<string | number | boolean>) => createHash('sha256').update(parts.join('\n')).digest('hex').slice(0, 16);
+export const hash16 = (...parts: Array<string | number | boolean>) =>
+  createHash('sha256').update(parts.join('\n')).digest('hex').slice(0, 16);
 
 export interface Outputs {
   /** Runs `make` once per key in this build and shares its result; a failure is forgotten, so a later call tries again. */

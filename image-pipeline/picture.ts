@@ -78,7 +78,9 @@ export function createPicture(ctx: PictureContext): ImagePipeline['picture'] {
         width: p.geometry.width,
         height: p.geometry.height,
         crop: p.geometry.crop,
-        files: Object.fromEntries(p.outputs.map((o) => [o.format, publisher.publish(o.name, store.outPath(o.name))])) as PictureRendition['files'],
+        files: Object.fromEntries(
+          p.outputs.map((o) => [o.format, publisher.publish(o.name, store.outPath(o.name))]),
+        ) as PictureRendition['files'],
       }))
       .sort((a, b) => a.width - b.width || a.height - b.height);
     const crops = all.filter((r) => r.crop).length;

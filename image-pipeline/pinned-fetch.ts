@@ -29,7 +29,11 @@ export function pinnedLookup(policy: Pick<HostPolicy, 'connectAddresses'>): Look
       const usable = family === 4 || family === 6 ? addresses.filter((a) => isIP(a) === family) : addresses;
       const first = usable[0];
       if (first === undefined) callback(new RefusedError('network', `host ${hostname} has no IPv${family} address`), '', 0);
-      else if (options.all) callback(null, usable.map((address) => ({ address, family: isIP(address) })));
+      else if (options.all)
+        callback(
+          null,
+          usable.map((address) => ({ address, family: isIP(address) })),
+        );
       else callback(null, first, isIP(first));
     };
     // Answered on a fresh tick, as dns.lookup does: the socket's callback never runs inside this promise chain.
@@ -62,14 +66,18 @@ export function createPinnedFetch(policy: Pick<HostPolicy, 'connectAddresses'>):
       );
     },
   });
-  return (input, init) => undiciFetch(input, { ...(init as Parameters<typeof undiciFetch>[1]), dispatcher: agent }) as unknown as Promise<Response>;
+  return (input, init) =>
+    undiciFetch(input, { ...(init as Parameters<typeof undiciFetch>[1]), dispatcher: agent }) as unknown as Promise<Response>;
 }
 
 /**
  * Opens media URLs under the host policy outside a build (snapshot recording): every hop checked,
  * every connection pinned to checked addresses, no https→http downgrade; resolves with the final answer.
  */
-export function createGuardedOpener(options: { apiUrl: string; imageHosts?: readonly string[] }): (url: string, signal?: AbortSignal) => Promise<Response> {
+export function createGuardedOpener(options: {
+  apiUrl: string;
+  imageHosts?: readonly string[];
+}): (url: string, signal?: AbortSignal) => Promise<Response> {
   const policy = createHostPolicy(options);
   const fetch = createPinnedFetch(policy);
   return async (url, signal) => (await openGuarded(url, { fetch, policy, signal: signal ?? new AbortController().signal })).response;

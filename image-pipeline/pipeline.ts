@@ -47,7 +47,15 @@ export function createImagePipeline(options: ImagePipelineOptions): ImagePipelin
   const outputs = createOutputs(store);
 
   const sources = createSources({ store, stats, settings, cpu, fetch, policy });
-  const renditions = createRenditions({ store, stats, outputs, cpu, cores: settings.cores, maxPixels: settings.maxPixels, avif: settings.avif });
+  const renditions = createRenditions({
+    store,
+    stats,
+    outputs,
+    cpu,
+    cores: settings.cores,
+    maxPixels: settings.maxPixels,
+    avif: settings.avif,
+  });
   const picture = createPicture({ store, sources, renditions, refusals, publisher, avif: settings.avif });
   const downloads = createDownloadLinks({ sources, refusals, publisher });
 

@@ -28,9 +28,7 @@ export function createPublisher(publicPath: string): Publisher {
       await mkdir(mediaDir, { recursive: true });
       const copy = pLimit(8);
       await Promise.all(
-        [...published].map(([name, file]) =>
-          copy(() => copyFile(file, path.join(mediaDir, name), fsConstants.COPYFILE_FICLONE)),
-        ),
+        [...published].map(([name, file]) => copy(() => copyFile(file, path.join(mediaDir, name), fsConstants.COPYFILE_FICLONE))),
       );
       return { files: published.size };
     },

@@ -78,7 +78,15 @@ export function createRenditions({ store, stats, outputs, cpu, cores, maxPixels,
       if (avif) formats.unshift('avif');
       formats.push(fallbackFormat(alpha));
       const outputs = formats.map((format) => {
-        const h = hash16(ENCODER_VERSION, src.sha256, geometry.width, geometry.height, geometry.crop, format, JSON.stringify(ENCODER_SETTINGS[format]));
+        const h = hash16(
+          ENCODER_VERSION,
+          src.sha256,
+          geometry.width,
+          geometry.height,
+          geometry.crop,
+          format,
+          JSON.stringify(ENCODER_SETTINGS[format]),
+        );
         return { format, name: `${h}-${geometry.width}x${geometry.height}.${extensionOf(format)}` };
       });
       plans.set(key, { geometry, names: [d.name], outputs });

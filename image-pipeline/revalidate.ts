@@ -78,7 +78,8 @@ export async function revalidateOriginals(expected: readonly OriginalOutcome[], 
         const now = await outcomeNow(was);
         if (difference !== undefined) return;
         if (typeof now === 'string') difference = `the media original ${was.url} ${now}`;
-        else if (!sameOutcome(was, now)) difference = `the media original ${was.url} changed (${describe(now)} now, ${describe(was)} when built)`;
+        else if (!sameOutcome(was, now))
+          difference = `the media original ${was.url} changed (${describe(now)} now, ${describe(was)} when built)`;
       }),
     ),
   );

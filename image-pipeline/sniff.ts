@@ -86,13 +86,14 @@ const startsWith = (bytes: Uint8Array, signature: readonly number[], offset = 0)
   bytes.length >= offset + signature.length && signature.every((b, i) => bytes[offset + i] === b);
 
 /** Byte order marks; UTF-32 LE before UTF-16 LE, which it starts like. */
-const BYTE_ORDER_MARKS: ReadonlyArray<{ bytes: readonly number[]; encoding: 'utf-8' | 'utf-16le' | 'utf-16be' | 'utf-32le' | 'utf-32be' }> = [
-  { bytes: [0x00, 0x00, 0xfe, 0xff], encoding: 'utf-32be' },
-  { bytes: [0xff, 0xfe, 0x00, 0x00], encoding: 'utf-32le' },
-  { bytes: [0xef, 0xbb, 0xbf], encoding: 'utf-8' },
-  { bytes: [0xfe, 0xff], encoding: 'utf-16be' },
-  { bytes: [0xff, 0xfe], encoding: 'utf-16le' },
-];
+const BYTE_ORDER_MARKS: ReadonlyArray<{ bytes: readonly number[]; encoding: 'utf-8' | 'utf-16le' | 'utf-16be' | 'utf-32le' | 'utf-32be' }> =
+  [
+    { bytes: [0x00, 0x00, 0xfe, 0xff], encoding: 'utf-32be' },
+    { bytes: [0xff, 0xfe, 0x00, 0x00], encoding: 'utf-32le' },
+    { bytes: [0xef, 0xbb, 0xbf], encoding: 'utf-8' },
+    { bytes: [0xfe, 0xff], encoding: 'utf-16be' },
+    { bytes: [0xff, 0xfe], encoding: 'utf-16le' },
+  ];
 
 /** The text after a byte order mark, if `head` starts with one. */
 function textAfterBom(head: Uint8Array): string | undefined {
@@ -134,7 +135,14 @@ function isMpegAudioFrame(head: Uint8Array): boolean {
 
 /** An ID3v2 tag header: `ID3`, version 2 to 4, and a size in four 7-bit bytes (not just three letters a text can start with). */
 function isId3Tag(head: Uint8Array): boolean {
-  return ascii(head, 0, 3) === 'ID3' && head.length >= 10 && head[3]! >= 2 && head[3]! <= 4 && head[4] !== 0xff && [6, 7, 8, 9].every((i) => head[i]! < 0x80);
+  return (
+    ascii(head, 0, 3) === 'ID3' &&
+    head.length >= 10 &&
+    head[3]! >= 2 &&
+    head[3]! <= 4 &&
+    head[4] !== 0xff &&
+    [6, 7, 8, 9].every((i) => head[i]! < 0x80)
+  );
 }
 
 export function sniff(head: Uint8Array): FileFormat {

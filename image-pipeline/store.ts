@@ -97,7 +97,7 @@ function createUsageMarks() {
   const used = new Set<string>();
   // Marked fresh at its first use, not only at the end of the build: another build sharing the
   // cache and pruning meanwhile must not take a file this build is about to read.
-  const use = <T,>(file: string, value: T): T => {
+  const use = <T>(file: string, value: T): T => {
     if (!used.has(file)) {
       used.add(file);
       const now = new Date();
@@ -126,7 +126,11 @@ async function sweepTmp(tmpDir: string, maxAgeMs: number): Promise<void> {
   }
 }
 
-function pruneStore(folders: { sources: string; blobs: string; out: string }, used: ReadonlySet<string>, maxAgeMs: number): Promise<PruneResult> {
+function pruneStore(
+  folders: { sources: string; blobs: string; out: string },
+  used: ReadonlySet<string>,
+  maxAgeMs: number,
+): Promise<PruneResult> {
   const { sources, blobs, out } = folders;
   // What inspecting a blob found goes with the blob (a warm build reads the blob's record, not its info).
   const usedBlobs = new Set([...used].filter((f) => path.dirname(f) === blobs).map((f) => path.basename(f).split('.')[0]));

@@ -253,8 +253,7 @@ export interface ImagePipelineOptions {
  * `as`: asked for as a picture (`image`) or a download (`file`), which sets the caps.
  */
 export type OriginalOutcome =
-  | { url: string; as: 'image' | 'file'; sha256: string }
-  | { url: string; as: 'image' | 'file'; refused: RefusalKind; retryable: boolean };
+  { url: string; as: 'image' | 'file'; sha256: string } | { url: string; as: 'image' | 'file'; refused: RefusalKind; retryable: boolean };
 
 export interface ImagePipeline {
   picture(media: MediaInput | null | undefined, options?: PictureOptions): Promise<Picture>;

@@ -81,7 +81,9 @@ export async function makeArchive({ root, out, snapshot, env, log, demo = false,
         log: (line) => log(`archive: ${line}`),
       });
       if (recorded.mediaFailures.length > 0) {
-        throw new Error(`${recorded.mediaFailures.length} media originals could not be downloaded (first: ${recorded.mediaFailures[0]}); an archive must be complete, try again`);
+        throw new Error(
+          `${recorded.mediaFailures.length} media originals could not be downloaded (first: ${recorded.mediaFailures[0]}); an archive must be complete, try again`,
+        );
       }
       log(`archive: recorded ${recorded.apiResponses} API answers and ${recorded.mediaFiles} media originals`);
     }
@@ -91,7 +93,9 @@ export async function makeArchive({ root, out, snapshot, env, log, demo = false,
     await buildFromSnapshot(root, snapshotDir, siteDir, env, planned.integration);
     await checkSite(siteDir, planned.files());
     const { pages, search } = await openFromFolder(siteDir, loadConfig(env).basePath);
-    log(`archive: search index of ${search.documents} pages (${search.languages.join(', ')}), ${search.files} files, ${formatBytes(search.bytes)}, ${search.ms} ms`);
+    log(
+      `archive: search index of ${search.documents} pages (${search.languages.join(', ')}), ${search.files} files, ${formatBytes(search.bytes)}, ${search.ms} ms`,
+    );
     await writeFile(path.join(staging, 'index.html'), openerPage());
     const files = await zipFolder(staging, path.basename(out), zipStaging);
     await publish(staging, out, id);
@@ -105,7 +109,13 @@ export async function makeArchive({ root, out, snapshot, env, log, demo = false,
 }
 
 /** The site from the snapshot alone: PRESSROOM_SNAPSHOT set for the build, as a user would. */
-async function buildFromSnapshot(root: string, snapshotDir: string, siteDir: string, env: NodeJS.ProcessEnv, check: AstroIntegration): Promise<void> {
+async function buildFromSnapshot(
+  root: string,
+  snapshotDir: string,
+  siteDir: string,
+  env: NodeJS.ProcessEnv,
+  check: AstroIntegration,
+): Promise<void> {
   const before = env.PRESSROOM_SNAPSHOT;
   env.PRESSROOM_SNAPSHOT = snapshotDir;
   try {
@@ -159,6 +169,9 @@ async function zipFolder(dir: string, name: string, zip: string): Promise<number
     .filter((e) => e.isFile())
     .map((e) => path.relative(dir, path.join(e.parentPath, e.name)).split(path.sep).join('/'))
     .sort();
-  await zipFiles(zip, files.map((f) => ({ file: path.join(dir, f), name: `${name}/${f}` })));
+  await zipFiles(
+    zip,
+    files.map((f) => ({ file: path.join(dir, f), name: `${name}/${f}` })),
+  );
   return files.length;
 }

@@ -174,7 +174,8 @@ export function relativeLinks(html: string, page: string, isFolder: IsFolder = (
   };
 
   for (const tag of tags) {
-    const isRefresh = tag.name === 'meta' && tag.attributes.some((a) => a.name === 'http-equiv' && a.value.trim().toLowerCase() === 'refresh');
+    const isRefresh =
+      tag.name === 'meta' && tag.attributes.some((a) => a.name === 'http-equiv' && a.value.trim().toLowerCase() === 'refresh');
     for (const attribute of tag.attributes) {
       if (attribute.quote === undefined) continue; // no value
       if (found && attribute === found.attribute) {

@@ -24,7 +24,11 @@ const ARCHIVE_COMMAND: CommandSpec = {
   ].join('\n'),
   flags: {
     out: { type: 'string', value: 'DIR', required: true, help: 'the archive folder (required); DIR.zip is written beside it' },
-    snapshot: { type: 'string', value: 'SNAPSHOT', help: 'archive this recorded snapshot instead of recording one (default: PRESSROOM_SNAPSHOT)' },
+    snapshot: {
+      type: 'string',
+      value: 'SNAPSHOT',
+      help: 'archive this recorded snapshot instead of recording one (default: PRESSROOM_SNAPSHOT)',
+    },
     wait: { type: 'string', value: 'SECONDS', help: 'how long to wait for a build of this project or folder to finish (default 600)' },
     demo: { type: 'boolean', help: 'archive the bundled demo press room (a fictional company)' },
   },
@@ -74,10 +78,13 @@ async function main(): Promise<number> {
   }
   try {
     const embedded = demo ? await startDemoApi() : undefined;
-    if (embedded) console.log(`archive: DEMO: archiving the bundled demo press room ${embedded.emulator.pressroom.id} (a fictional company)`);
+    if (embedded)
+      console.log(`archive: DEMO: archiving the bundled demo press room ${embedded.emulator.pressroom.id} (a fictional company)`);
     const api = embedded && { apiUrl: embedded.apiUrl, pressroomId: embedded.pressroomId };
     const result = await makeArchive({ root, out, snapshot, demo, api, env: process.env, log: (line) => console.log(line) });
-    console.log(`archive: ${result.files} files, ${result.pages} pages; ${result.zip} ${formatBytes(result.zipBytes)}; ${Math.round(performance.now() - started)} ms`);
+    console.log(
+      `archive: ${result.files} files, ${result.pages} pages; ${result.zip} ${formatBytes(result.zipBytes)}; ${Math.round(performance.now() - started)} ms`,
+    );
     return EXIT.ok;
   } catch (error) {
     console.error(`archive failed: ${(error as Error).message.split('\n')[0]}`);

@@ -34,7 +34,18 @@ export const CODE_PATHS = [
 ] as const;
 
 /** Top-level entries of the repository that never change a built site (tests, docs, benchmarks, CI). */
-export const NOT_CODE = ['.ci', '.gitignore', '.prettierignore', '.prettierrc.json', 'README.md', 'bench', 'docs', 'eslint.config.js', 'test', 'vitest.config.ts'] as const;
+export const NOT_CODE = [
+  '.ci',
+  '.gitignore',
+  '.prettierignore',
+  '.prettierrc.json',
+  'README.md',
+  'bench',
+  'docs',
+  'eslint.config.js',
+  'test',
+  'vitest.config.ts',
+] as const;
 
 export interface CodeInputs {
   /** `process.version`: Intl data and the like come with Node. */
@@ -54,10 +65,15 @@ export async function codeInputs(root: string): Promise<CodeInputs> {
       throw error;
     });
     if (found === null) names.push(entry);
-    else for (const item of found) if (item.isFile()) names.push(path.relative(root, path.join(item.parentPath, item.name)).split(path.sep).join('/'));
+    else
+      for (const item of found)
+        if (item.isFile()) names.push(path.relative(root, path.join(item.parentPath, item.name)).split(path.sep).join('/'));
   }
   const files: Record<string, string> = {};
-  for (const name of names.sort(byPath)) files[name] = createHash('sha256').update(await readFile(path.join(root, name))).digest('hex');
+  for (const name of names.sort(byPath))
+    files[name] = createHash('sha256')
+      .update(await readFile(path.join(root, name)))
+      .digest('hex');
   return { node: process.version, files };
 }
 
@@ -85,7 +101,9 @@ export function configurationDifference(recorded: Record<string, string | null>,
   // Where the press room comes from first: it explains the other differences.
   for (const name of ['upstream', ...[...new Set([...Object.keys(recorded), ...Object.keys(now)])].sort(byPath)]) {
     if ((recorded[name] ?? null) !== (now[name] ?? null)) {
-      return name === 'upstream' ? `the press room now comes from ${now[name] === 'api' ? 'the API' : `the ${now[name]}`}` : `${name} changed`;
+      return name === 'upstream'
+        ? `the press room now comes from ${now[name] === 'api' ? 'the API' : `the ${now[name]}`}`
+        : `${name} changed`;
     }
   }
   return undefined;
@@ -114,7 +132,9 @@ export async function currentAnswers(runtime: LoaderRuntime): Promise<ReadonlyMa
 
 /** The first endpoint whose answer differs, in words. */
 export function answersDifference(recorded: Record<string, string>, now: ReadonlyMap<string, string>): string | undefined {
-  const changed = [...new Set([...Object.keys(recorded), ...now.keys()])].sort(byPath).filter((endpoint) => recorded[endpoint] !== now.get(endpoint));
+  const changed = [...new Set([...Object.keys(recorded), ...now.keys()])]
+    .sort(byPath)
+    .filter((endpoint) => recorded[endpoint] !== now.get(endpoint));
   if (changed.length === 0) return undefined;
   const first = changed[0]!;
   const what = !(first in recorded) ? 'is new' : !now.has(first) ? 'is no longer asked for' : 'changed';

@@ -63,7 +63,8 @@ export async function acquireLocks(
               lockfilePath: lockPath,
               stale: staleMs,
               update: Math.min(REFRESH_MS, staleMs / 2),
-              onCompromised: (error) => (lost ??= new Error(`lost the lock on ${request.label} (${error.message}); another build may have taken over`)),
+              onCompromised: (error) =>
+                (lost ??= new Error(`lost the lock on ${request.label} (${error.message}); another build may have taken over`)),
             }),
           );
           break;

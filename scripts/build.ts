@@ -22,11 +22,28 @@ import { acquireLocks, buildLocks, type HeldLocks } from './build-lock.ts';
 import { EXIT, UsageError, integerFlag, parseCommandLine, type CommandSpec } from './cli.ts';
 import { checkSite, plannedOutput } from '../src/output/site-check.ts';
 import { writeDataReport } from './data-report.ts';
-import { assertReplaceable, createStaging, publish, removeFolder, removeFolderNow, runId, sweepBeside } from '../src/output/staged-output.ts';
+import {
+  assertReplaceable,
+  createStaging,
+  publish,
+  removeFolder,
+  removeFolderNow,
+  runId,
+  sweepBeside,
+} from '../src/output/staged-output.ts';
 import { startedBuildRuntime } from '../src/config/build-runtime.ts';
 import { codeInputs, configurationOf, type CodeInputs } from './build-inputs.ts';
 import { changeReport, changeReportPath, changeSummary, writeChangeReport, type ChangeReport } from './change-report.ts';
-import { FINGERPRINT_FORMAT, builtDay, originalsRecorder, readFingerprint, removeFingerprint, unsettled, writeFingerprint, type Fingerprint } from './fingerprint.ts';
+import {
+  FINGERPRINT_FORMAT,
+  builtDay,
+  originalsRecorder,
+  readFingerprint,
+  removeFingerprint,
+  unsettled,
+  writeFingerprint,
+  type Fingerprint,
+} from './fingerprint.ts';
 import { confirmUnchanged } from './no-change.ts';
 import { byPath, loadTree, readTree, storeTree, type Tree } from './output-tree.ts';
 
@@ -43,8 +60,16 @@ const BUILD_COMMAND: CommandSpec = {
     'exactly as it was. One build per project and output folder at a time; a second one waits.',
   ].join('\n'),
   flags: {
-    out: { type: 'string', value: 'DIR', help: 'where the site goes (default dist/ in the project); a new folder, an empty one or an earlier build' },
-    wait: { type: 'string', value: 'SECONDS', help: `how long to wait for another build of this project or folder to finish (default ${DEFAULT_WAIT_S}; 0: fail at once)` },
+    out: {
+      type: 'string',
+      value: 'DIR',
+      help: 'where the site goes (default dist/ in the project); a new folder, an empty one or an earlier build',
+    },
+    wait: {
+      type: 'string',
+      value: 'SECONDS',
+      help: `how long to wait for another build of this project or folder to finish (default ${DEFAULT_WAIT_S}; 0: fail at once)`,
+    },
     demo: { type: 'boolean', help: 'build the bundled demo press room (a fictional company, every page marked noindex and "demo")' },
     strict: { type: 'boolean', help: 'fail on any data warning (a dropped field, a skipped item); same as PRESSROOM_STRICT=1' },
     force: { type: 'boolean', help: 'render even when nothing changed since the site in --out was built (see DIR.fingerprint.json)' },
@@ -108,7 +133,9 @@ async function planBuild(): Promise<BuildPlan | number> {
     const configuration = configurationOf(process.env, upstream);
     if (upstream === 'demo') {
       const why = values.demo ? '--demo was given' : 'no PRESSROOM_* variable is set';
-      console.log(`build: DEMO: building the bundled demo press room of a fictional company (${why}); every page is marked noindex and "demo". Set PRESSROOM_API_URL and PRESSROOM_ID to build yours.`);
+      console.log(
+        `build: DEMO: building the bundled demo press room of a fictional company (${why}); every page is marked noindex and "demo". Set PRESSROOM_API_URL and PRESSROOM_ID to build yours.`,
+      );
     }
     if (upstream === 'snapshot') await assertSnapshotFolder(process.env.PRESSROOM_SNAPSHOT!, 'PRESSROOM_SNAPSHOT');
     await assertReplaceable(out, SITE_SIGNATURE);
@@ -181,7 +208,9 @@ async function renderAndPublish({ out, id, siteUrl, recorded, locks, current }: 
     const report = await writeDataReport(out);
     if (report) console.log(`${report.summary}\ndata report: ${report.file}`);
     const built = (await readTree(staging)).tree;
-    const previous = existsSync(out) ? (await readTree(out, 'missing' in recorded ? undefined : loadTree(recorded.output))).tree : undefined;
+    const previous = existsSync(out)
+      ? (await readTree(out, 'missing' in recorded ? undefined : loadTree(recorded.output))).tree
+      : undefined;
     const changes = changeReport(previous, built, siteUrl);
     locks.assertHeld();
     // What described the previous site must never stand beside the new one.
@@ -232,11 +261,13 @@ async function main(): Promise<number> {
     try {
       console.log(`build: changes: ${changeSummary(rendered.changes)}; report: ${await writeChangeReport(out, rendered.changes)}`);
     } catch (error) {
-      console.error(`build: ${out} is the new site, but its change report could not be written (${firstLine(error)}); purge the whole site from the CDN`);
+      console.error(
+        `build: ${out} is the new site, but its change report could not be written (${firstLine(error)}); purge the whole site from the CDN`,
+      );
       return EXIT.failed;
     }
-    await recordFingerprint(out, rendered.built, { code, configuration: plan.configuration, originals: rendered.originals() }).catch((error: unknown) =>
-      console.error(`build: no fingerprint written (${firstLine(error)}); the next build renders again`),
+    await recordFingerprint(out, rendered.built, { code, configuration: plan.configuration, originals: rendered.originals() }).catch(
+      (error: unknown) => console.error(`build: no fingerprint written (${firstLine(error)}); the next build renders again`),
     );
     return EXIT.ok;
   } catch (error) {
@@ -254,7 +285,11 @@ async function main(): Promise<number> {
 async function recordFingerprint(
   out: string,
   built: Tree,
-  { code, configuration, originals }: { code: CodeInputs; configuration: Fingerprint['configuration']; originals: Fingerprint['media'] | undefined },
+  {
+    code,
+    configuration,
+    originals,
+  }: { code: CodeInputs; configuration: Fingerprint['configuration']; originals: Fingerprint['media'] | undefined },
 ): Promise<void> {
   const runtime = await startedBuildRuntime()?.catch(() => undefined);
   const why = runtime ? unsettled(originals) : 'the build did not load the press room';

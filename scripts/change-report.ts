@@ -64,7 +64,9 @@ export function changeReport(previous: Tree | undefined, next: Tree, site: strin
   for (const [file, was] of before) if (!next.has(file)) removed.push({ path: file, urls: urlsOfFile(file), previous: was.sha256 });
   const inOrder = (list: ChangedFile[]) => list.sort((a, b) => byPath(a.path, b.path));
   const origin = site.replace(/\/+$/, '');
-  const purge = [...new Set([...added, ...changed, ...removed].flatMap((entry) => entry.urls.map((url) => `${origin}${url}`)))].sort(byPath);
+  const purge = [...new Set([...added, ...changed, ...removed].flatMap((entry) => entry.urls.map((url) => `${origin}${url}`)))].sort(
+    byPath,
+  );
   return {
     format: CHANGES_FORMAT,
     site: origin,

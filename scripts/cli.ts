@@ -47,10 +47,9 @@ export function usageLine(spec: CommandSpec): string {
 }
 
 export function helpText(spec: CommandSpec): string {
-  const flagRows = Object.entries({ ...spec.flags, help: { type: 'boolean', help: 'print this help and exit' } as Flag }).map(([name, f]) => [
-    `--${name}${f.type === 'string' ? ` ${f.value ?? 'VALUE'}` : ''}`,
-    f.help,
-  ]);
+  const flagRows = Object.entries({ ...spec.flags, help: { type: 'boolean', help: 'print this help and exit' } as Flag }).map(
+    ([name, f]) => [`--${name}${f.type === 'string' ? ` ${f.value ?? 'VALUE'}` : ''}`, f.help],
+  );
   const width = Math.max(...flagRows.map(([left]) => left!.length), ...Object.keys(spec.variables).map((v) => v.length));
   const rows = (list: string[][]) => list.map(([left, right]) => `  ${left!.padEnd(width)}  ${right}`);
   return [
@@ -73,7 +72,10 @@ export function helpText(spec: CommandSpec): string {
  * The parsed flags, or an exit code when the command must stop here (help printed: 0;
  * usage error printed: 2). Strict: unknown flags and stray arguments are errors.
  */
-export function parseCommandLine(spec: CommandSpec, args: string[] = process.argv.slice(2)): { values: Record<string, string | boolean | undefined> } | { exit: number } {
+export function parseCommandLine(
+  spec: CommandSpec,
+  args: string[] = process.argv.slice(2),
+): { values: Record<string, string | boolean | undefined> } | { exit: number } {
   const options: ParseArgsConfig['options'] = { help: { type: 'boolean', short: 'h' } };
   for (const [name, flag] of Object.entries(spec.flags)) options[name] = { type: flag.type };
   try {

@@ -20,7 +20,14 @@ import type { LoaderRuntime } from '@pressroom-static/content-loaders';
 import { startDemoApi } from '../src/config/demo-upstream.ts';
 import { revalidateOriginals } from '../image-pipeline/revalidate.ts';
 import { buildDayOf, chooseBuildClock } from '../src/lib/build-day.ts';
-import { answersDifference, checkRuntime, codeDifference, configurationDifference, currentAnswers, type CodeInputs } from './build-inputs.ts';
+import {
+  answersDifference,
+  checkRuntime,
+  codeDifference,
+  configurationDifference,
+  currentAnswers,
+  type CodeInputs,
+} from './build-inputs.ts';
 import type { Fingerprint } from './fingerprint.ts';
 import { loadTree, readTree, treeDifference, type Tree } from './output-tree.ts';
 
@@ -38,13 +45,22 @@ export interface NoChangeCheck {
 }
 
 export type Verdict =
-  | { unchanged: true; since: string; tree: Tree; answers: number; originals: number }
-  | { unchanged: false; reason: string };
+  { unchanged: true; since: string; tree: Tree; answers: number; originals: number } | { unchanged: false; reason: string };
 
 /** The image cache of a build run from `root` (image-pipeline/integration.ts puts it there too). */
-export const imageCacheDir = (root: string, env: Record<string, string | undefined>): string => path.resolve(root, loadConfig(env).cacheDir ?? '.cache', 'images');
+export const imageCacheDir = (root: string, env: Record<string, string | undefined>): string =>
+  path.resolve(root, loadConfig(env).cacheDir ?? '.cache', 'images');
 
-export async function confirmUnchanged({ root, out, env, upstream, code, configuration, recorded, now = Date.now() }: NoChangeCheck): Promise<Verdict> {
+export async function confirmUnchanged({
+  root,
+  out,
+  env,
+  upstream,
+  code,
+  configuration,
+  recorded,
+  now = Date.now(),
+}: NoChangeCheck): Promise<Verdict> {
   const render = (reason: string): Verdict => ({ unchanged: false, reason });
   if ('missing' in recorded) return render(recorded.missing);
 

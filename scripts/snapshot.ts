@@ -44,7 +44,8 @@ async function main(): Promise<number> {
     if (typeof values.out !== 'string') throw new Error('--out DIR is required (where the snapshot goes)');
     if (values.demo) requestDemo(process.env);
     const upstream = upstreamOf(process.env, { demo: demoRequested() });
-    if (upstream === 'snapshot') throw new Error('PRESSROOM_SNAPSHOT is set; a snapshot is recorded from an API (PRESSROOM_API_URL), not from another snapshot');
+    if (upstream === 'snapshot')
+      throw new Error('PRESSROOM_SNAPSHOT is set; a snapshot is recorded from an API (PRESSROOM_API_URL), not from another snapshot');
     demo = upstream === 'demo';
   } catch (error) {
     console.error(`snapshot: ${(error as Error).message}`);
@@ -57,10 +58,18 @@ async function main(): Promise<number> {
     const configured = loadConfig(process.env);
     // The demo is recorded from the emulator's own address (real connections, as for any API).
     const config = embedded ? Object.assign(configured, { apiUrl: embedded.apiUrl, pressroomId: embedded.pressroomId }) : configured;
-    if (embedded) console.log(`snapshot: DEMO: recording the bundled demo press room ${embedded.emulator.pressroom.id} (a fictional company)`);
+    if (embedded)
+      console.log(`snapshot: DEMO: recording the bundled demo press room ${embedded.emulator.pressroom.id} (a fictional company)`);
     // Media originals under the same host policy as a build's image downloads.
     const openMedia = createGuardedOpener({ apiUrl: config.apiUrl!, imageHosts: config.imageHosts });
-    const result = await recordSnapshot({ config, out, openMedia, demo, now: publicationInstant(process.env), log: (line) => console.log(`snapshot: ${line}`) });
+    const result = await recordSnapshot({
+      config,
+      out,
+      openMedia,
+      demo,
+      now: publicationInstant(process.env),
+      log: (line) => console.log(`snapshot: ${line}`),
+    });
     console.log(
       `snapshot: wrote ${out}: ${result.apiResponses} API responses, ${result.mediaFiles} media originals` +
         `${result.mediaFailures.length ? ` (${result.mediaFailures.length} failed)` : ''}, ${formatBytes(result.bytes)} in ${Math.round(performance.now() - started)} ms`,

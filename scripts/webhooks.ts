@@ -47,7 +47,10 @@ async function main(): Promise<number> {
   let options;
   try {
     const config = loadConfig(process.env);
-    if (!config.webhookSecret) throw new Error('PRESSROOM_WEBHOOK_SECRET is not set: the receiver verifies every delivery with it (the whsec_… secret of your webhook subscription)');
+    if (!config.webhookSecret)
+      throw new Error(
+        'PRESSROOM_WEBHOOK_SECRET is not set: the receiver verifies every delivery with it (the whsec_… secret of your webhook subscription)',
+      );
     // Every build would fail the same way: say so now, not in the log of each delivery.
     upstreamOf(process.env);
     const out = path.resolve(typeof values.out === 'string' ? values.out : path.join(root, 'dist'));
@@ -70,18 +73,26 @@ async function main(): Promise<number> {
   const queue = createBuildQueue({
     run: builder.run,
     debounceMs: options.debounceMs,
-    onBuilt: (b) => log(`webhooks: ${b.ok ? 'done' : 'FAILED'}: ${b.summary} (${b.requests} ${b.requests === 1 ? 'delivery' : 'deliveries'})`),
+    onBuilt: (b) =>
+      log(`webhooks: ${b.ok ? 'done' : 'FAILED'}: ${b.summary} (${b.requests} ${b.requests === 1 ? 'delivery' : 'deliveries'})`),
   });
   let receiver;
   try {
     receiver = await startWebhookReceiver({ secret: options.secret, queue, port: options.port, host: options.host, log });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const why = code === 'EADDRINUSE' ? 'is already in use (another receiver still running?)' : code === 'EACCES' ? 'needs privileges' : `cannot be used (${(error as Error).message})`;
+    const why =
+      code === 'EADDRINUSE'
+        ? 'is already in use (another receiver still running?)'
+        : code === 'EACCES'
+          ? 'needs privileges'
+          : `cannot be used (${(error as Error).message})`;
     console.error(`webhooks: port ${options.port} on ${options.host} ${why}; choose another with --port`);
     return EXIT.failed;
   }
-  log(`webhooks: listening on ${receiver.url}${WEBHOOK_PATH} (status: ${receiver.url}/healthz); builds go to ${out}${config.deployCommand ? ', then PRESSROOM_DEPLOY_COMMAND' : ''}`);
+  log(
+    `webhooks: listening on ${receiver.url}${WEBHOOK_PATH} (status: ${receiver.url}/healthz); builds go to ${out}${config.deployCommand ? ', then PRESSROOM_DEPLOY_COMMAND' : ''}`,
+  );
 
   let signals = 0;
   let forced!: () => void;
@@ -97,7 +108,9 @@ async function main(): Promise<number> {
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
   });
-  log(`webhooks: stopping: no more deliveries${queue.status().state === 'idle' ? '' : '; waiting for the running build and deploy (Ctrl-C again to end them)'}`);
+  log(
+    `webhooks: stopping: no more deliveries${queue.status().state === 'idle' ? '' : '; waiting for the running build and deploy (Ctrl-C again to end them)'}`,
+  );
   await receiver.close();
   await Promise.race([queue.idle(), secondSignal]);
   // Forced: no further build may start (a pending one would, once the ended one reports).

@@ -40,24 +40,48 @@ const SUMMARY_LINE =
 export function buildAndDeploy({ root, out, deployCommand, env, log, timeoutMs = 30 * 60_000 }: BuildAndDeployOptions): BuildAndDeploy {
   const children = new Set<ChildProcess>();
   const buildEnv = without(env, ['PRESSROOM_WEBHOOK_SECRET']);
-  const deployEnv = { ...without(env, ['PRESSROOM_WEBHOOK_SECRET', 'PRESSROOM_API_KEY']), PRESSROOM_SITE_DIR: out, PRESSROOM_CHANGES: changeReportPath(out) };
+  const deployEnv = {
+    ...without(env, ['PRESSROOM_WEBHOOK_SECRET', 'PRESSROOM_API_KEY']),
+    PRESSROOM_SITE_DIR: out,
+    PRESSROOM_CHANGES: changeReportPath(out),
+  };
   const run = async (): Promise<BuildOutcome> => {
     const started = performance.now();
     let failure: string | undefined;
     let confirmed = false;
-    const build = await runChild(process.execPath, [path.join(root, 'scripts', 'build.ts'), '--out', out], { cwd: root, env: buildEnv, shell: false, timeoutMs, children }, (line) => {
-      if (/^build failed: /.test(line)) failure = line.slice('build failed: '.length);
-      if (/^build: nothing changed since /.test(line)) confirmed = true;
-      if (SUMMARY_LINE.test(line)) log(`build: ${line.replace(/^\S+ \[[^\]]+\] /, '').replace(/^build: /, '')}`);
-    });
+    const build = await runChild(
+      process.execPath,
+      [path.join(root, 'scripts', 'build.ts'), '--out', out],
+      { cwd: root, env: buildEnv, shell: false, timeoutMs, children },
+      (line) => {
+        if (/^build failed: /.test(line)) failure = line.slice('build failed: '.length);
+        if (/^build: nothing changed since /.test(line)) confirmed = true;
+        if (SUMMARY_LINE.test(line)) log(`build: ${line.replace(/^\S+ \[[^\]]+\] /, '').replace(/^build: /, '')}`);
+      },
+    );
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     const built = confirmed ? `confirmed ${out} (nothing changed)` : `built ${out}`;
-    if (build.timedOut) return { ok: false, summary: `build stopped after ${Math.round(timeoutMs / 60_000)} min (its time limit); the previous site was kept` };
-    if (build.code !== 0) return { ok: false, summary: `build failed after ${seconds} s (${failure ?? build.lastError ?? `exit ${build.code}`}); the previous site was kept` };
+    if (build.timedOut)
+      return {
+        ok: false,
+        summary: `build stopped after ${Math.round(timeoutMs / 60_000)} min (its time limit); the previous site was kept`,
+      };
+    if (build.code !== 0)
+      return {
+        ok: false,
+        summary: `build failed after ${seconds} s (${failure ?? build.lastError ?? `exit ${build.code}`}); the previous site was kept`,
+      };
     if (!deployCommand) return { ok: true, summary: `${built} in ${seconds} s (no PRESSROOM_DEPLOY_COMMAND)` };
-    const deploy = await runChild(deployCommand, [], { cwd: root, env: deployEnv, shell: true, timeoutMs, children }, (line) => log(`deploy: ${line}`));
-    if (deploy.timedOut) return { ok: false, summary: `${built} in ${seconds} s, but PRESSROOM_DEPLOY_COMMAND was stopped after ${Math.round(timeoutMs / 60_000)} min (its time limit)` };
-    if (deploy.code !== 0) return { ok: false, summary: `${built} in ${seconds} s, but PRESSROOM_DEPLOY_COMMAND failed (exit ${deploy.code})` };
+    const deploy = await runChild(deployCommand, [], { cwd: root, env: deployEnv, shell: true, timeoutMs, children }, (line) =>
+      log(`deploy: ${line}`),
+    );
+    if (deploy.timedOut)
+      return {
+        ok: false,
+        summary: `${built} in ${seconds} s, but PRESSROOM_DEPLOY_COMMAND was stopped after ${Math.round(timeoutMs / 60_000)} min (its time limit)`,
+      };
+    if (deploy.code !== 0)
+      return { ok: false, summary: `${built} in ${seconds} s, but PRESSROOM_DEPLOY_COMMAND failed (exit ${deploy.code})` };
     return { ok: true, summary: `${built} in ${seconds} s and deployed` };
   };
   return {
@@ -86,7 +110,11 @@ function without(env: NodeJS.ProcessEnv, names: string[]): NodeJS.ProcessEnv {
 export function runChild(
   command: string,
   args: string[],
-  { timeoutMs, children, ...options }: { cwd: string; env: NodeJS.ProcessEnv; shell: boolean; timeoutMs: number; children: Set<ChildProcess> },
+  {
+    timeoutMs,
+    children,
+    ...options
+  }: { cwd: string; env: NodeJS.ProcessEnv; shell: boolean; timeoutMs: number; children: Set<ChildProcess> },
   onLine: (line: string) => void,
 ): Promise<{ code: number; lastError: string | undefined; timedOut: boolean }> {
   return new Promise((resolve) => {

@@ -32,7 +32,11 @@ export interface BuildQueue {
   idle(): Promise<void>;
 }
 
-export function createBuildQueue(options: { run: () => Promise<BuildOutcome>; debounceMs: number; onBuilt?: (record: BuildRecord) => void }): BuildQueue {
+export function createBuildQueue(options: {
+  run: () => Promise<BuildOutcome>;
+  debounceMs: number;
+  onBuilt?: (record: BuildRecord) => void;
+}): BuildQueue {
   let timer: ReturnType<typeof setTimeout> | undefined;
   let running: Promise<void> | undefined;
   let waiting = 0; // requests not yet answered by a build that started after them (during a build: the one more due)
@@ -81,7 +85,12 @@ export function createBuildQueue(options: { run: () => Promise<BuildOutcome>; de
       if (!running && timer === undefined) timer = setTimeout(start, options.debounceMs);
     },
     status() {
-      return { state: running ? 'building' : timer !== undefined ? 'scheduled' : 'idle', pending: running !== undefined && waiting > 0, builds, last };
+      return {
+        state: running ? 'building' : timer !== undefined ? 'scheduled' : 'idle',
+        pending: running !== undefined && waiting > 0,
+        builds,
+        last,
+      };
     },
     idle() {
       return new Promise<void>((resolve) => {

@@ -33,7 +33,14 @@ export interface RunningReceiver {
 export const WEBHOOK_PATH = '/webhooks';
 const REMEMBERED_IDS = 1000;
 
-export async function startWebhookReceiver({ secret, queue, port = 0, host = '127.0.0.1', log = () => {}, maxBodyBytes = 1024 * 1024 }: ReceiverOptions): Promise<RunningReceiver> {
+export async function startWebhookReceiver({
+  secret,
+  queue,
+  port = 0,
+  host = '127.0.0.1',
+  log = () => {},
+  maxBodyBytes = 1024 * 1024,
+}: ReceiverOptions): Promise<RunningReceiver> {
   const verifier = new Webhook(secret);
   const seen = new Set<string>();
 
@@ -63,7 +70,11 @@ export async function startWebhookReceiver({ secret, queue, port = 0, host = '12
       event = verifier.verify(body, headers) as { type?: unknown };
     } catch (error) {
       log(`webhooks: refused a delivery from ${req.socket.remoteAddress ?? 'unknown'}: ${(error as Error).message}`);
-      return refuse(res, 401, `not a verified Standard Webhooks delivery (${(error as Error).message}); check PRESSROOM_WEBHOOK_SECRET on both sides`);
+      return refuse(
+        res,
+        401,
+        `not a verified Standard Webhooks delivery (${(error as Error).message}); check PRESSROOM_WEBHOOK_SECRET on both sides`,
+      );
     }
     const id = headers['webhook-id'];
     const type = typeof event.type === 'string' ? event.type : 'event';

@@ -65,7 +65,8 @@ export function clientSettings(options: NewsroomClientOptions): ClientSettings {
     random: options.random ?? Math.random,
     sleep: options.sleep ?? defaultSleep,
   };
-  if (!Number.isInteger(policy.retries) || policy.retries < 0) throw new RangeError(`retries must be a non-negative integer, got ${String(policy.retries)}`);
+  if (!Number.isInteger(policy.retries) || policy.retries < 0)
+    throw new RangeError(`retries must be a non-negative integer, got ${String(policy.retries)}`);
   const headers: Record<string, string> = {
     accept: 'application/json',
     'user-agent': options.userAgent ?? 'pressroom-static',

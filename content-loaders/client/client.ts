@@ -141,11 +141,21 @@ export function createNewsroomClient(options: NewsroomClientOptions): NewsroomCl
   const stats = createStatsRecorder();
   const answers = new Map<string, string>();
   let cacheWriteErrors = 0;
-  const requestJson = createJsonRequester({ settings, limit, cache, stats, answers, onRetry: options.onRetry, onCacheWriteError: () => cacheWriteErrors++ });
+  const requestJson = createJsonRequester({
+    settings,
+    limit,
+    cache,
+    stats,
+    answers,
+    onRetry: options.onRetry,
+    onCacheWriteError: () => cacheWriteErrors++,
+  });
 
   /** Every error a caller sees carries the request's URL and the caller's names for settings. */
   const named = (error: unknown): unknown =>
-    error instanceof NewsroomApiError ? error.with({ url: new URL(error.endpoint, settings.origin).href, settingNames: settings.settingNames }) : error;
+    error instanceof NewsroomApiError
+      ? error.with({ url: new URL(error.endpoint, settings.origin).href, settingNames: settings.settingNames })
+      : error;
 
   const endpointOf = (path: string, query?: Query): string => {
     const p = normaliseApiPath(path);
@@ -153,7 +163,11 @@ export function createNewsroomClient(options: NewsroomClientOptions): NewsroomCl
   };
 
   /** The parsed body of one call (with retries), and its endpoint. */
-  const call = async (path: string, query: Query | undefined, { signal, tally }: RequestOptions): Promise<{ body: unknown; endpoint: string }> => {
+  const call = async (
+    path: string,
+    query: Query | undefined,
+    { signal, tally }: RequestOptions,
+  ): Promise<{ body: unknown; endpoint: string }> => {
     const endpoint = endpointOf(path, query);
     try {
       return { body: await requestJson({ endpoint, group: pathGroup(normaliseApiPath(path)), signal, tally }), endpoint };
@@ -164,15 +178,29 @@ export function createNewsroomClient(options: NewsroomClientOptions): NewsroomCl
 
   const envelopeData = (body: unknown, endpoint: string): unknown => {
     if (body === null || typeof body !== 'object' || !('data' in body)) {
-      throw named(new NewsroomApiError({ kind: 'bad-envelope', detail: 'the answer has no "data" field', advice: 'check {apiUrl} points at the Newsroom API', retryable: false, endpoint, attempts: 1 }));
+      throw named(
+        new NewsroomApiError({
+          kind: 'bad-envelope',
+          detail: 'the answer has no "data" field',
+          advice: 'check {apiUrl} points at the Newsroom API',
+          retryable: false,
+          endpoint,
+          attempts: 1,
+        }),
+      );
     }
     return (body as { data: unknown }).data;
   };
 
-  const pagesOf = createPager({ settings, stats, named, fetchPage: async (path, query, listOptions) => {
-    const { body, endpoint } = await call(path, query, listOptions);
-    return { data: envelopeData(body, endpoint), endpoint };
-  } });
+  const pagesOf = createPager({
+    settings,
+    stats,
+    named,
+    fetchPage: async (path, query, listOptions) => {
+      const { body, endpoint } = await call(path, query, listOptions);
+      return { data: envelopeData(body, endpoint), endpoint };
+    },
+  });
 
   return {
     baseUrl: settings.baseUrl,
@@ -205,7 +233,11 @@ export function createNewsroomClient(options: NewsroomClientOptions): NewsroomCl
 
     stats(): ClientStats {
       const cacheStats = cache?.stats();
-      return stats.stats(cacheStats ? { found: cacheStats.found, stores: cacheStats.stores, damaged: cacheStats.damaged, writeErrors: cacheWriteErrors } : null);
+      return stats.stats(
+        cacheStats
+          ? { found: cacheStats.found, stores: cacheStats.stores, damaged: cacheStats.damaged, writeErrors: cacheWriteErrors }
+          : null,
+      );
     },
   };
 }

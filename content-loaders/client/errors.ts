@@ -25,7 +25,16 @@ export type FailureKind =
   | 'aborted'; // the caller's AbortSignal fired
 
 /** Kinds that describe the transport; their message says "after N attempts". */
-const TRANSPORT_KINDS: ReadonlySet<FailureKind> = new Set(['network', 'timeout', 'stall', 'truncated', 'http', 'too-large', 'invalid-json', 'bad-envelope']);
+const TRANSPORT_KINDS: ReadonlySet<FailureKind> = new Set([
+  'network',
+  'timeout',
+  'stall',
+  'truncated',
+  'http',
+  'too-large',
+  'invalid-json',
+  'bad-envelope',
+]);
 
 /** Statuses worth another attempt. Every other 4xx/5xx is final. */
 export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 500, 502, 503, 504]);
@@ -126,9 +135,7 @@ export class NewsroomApiError extends Error {
   constructor(init: NewsroomApiErrorInit) {
     const method = init.method ?? 'GET';
     const what = `${method} ${init.endpoint}`;
-    const how = TRANSPORT_KINDS.has(init.kind)
-      ? `failed after ${init.attempts} attempt${init.attempts === 1 ? '' : 's'}`
-      : 'failed';
+    const how = TRANSPORT_KINDS.has(init.kind) ? `failed after ${init.attempts} attempt${init.attempts === 1 ? '' : 's'}` : 'failed';
     const advice = resolveAdvice(init.advice, init.settingNames ?? OPTION_SETTING_NAMES);
     super(oneLine(`${what} ${how}: ${init.detail} — ${advice}`), init.cause === undefined ? undefined : { cause: init.cause });
     this.#init = init;
@@ -145,7 +152,11 @@ export class NewsroomApiError extends Error {
 
   /** The same failure with its URL and the settings named the caller's way. */
   with(changes: Pick<NewsroomApiErrorInit, 'url' | 'settingNames'>): NewsroomApiError {
-    return new NewsroomApiError({ ...this.#init, url: changes.url ?? this.#init.url, settingNames: changes.settingNames ?? this.#init.settingNames });
+    return new NewsroomApiError({
+      ...this.#init,
+      url: changes.url ?? this.#init.url,
+      settingNames: changes.settingNames ?? this.#init.settingNames,
+    });
   }
 
   static fromFailure(failure: AttemptFailure, endpoint: string, attempts: number): NewsroomApiError {
@@ -220,7 +231,8 @@ export function innermostMessage(error: unknown): string {
 export function adviceForStatus(status: number): string {
   if (status === 401) return 'the API wants a valid key; set or check {apiKey}';
   if (status === 403) return 'the API refused this key; check {apiKey} and its permissions';
-  if (status === 404) return 'not found: the item does not exist or is not public, or {pressroomId} (numeric id or domain) or {apiUrl} is wrong';
+  if (status === 404)
+    return 'not found: the item does not exist or is not public, or {pressroomId} (numeric id or domain) or {apiUrl} is wrong';
   if (status === 422) return 'the API rejected a parameter (e.g. a tag that does not exist); not retried';
   if (status === 400) return 'the API rejected a malformed parameter; not retried';
   if (status === 429) return 'the API is rate limiting; retry later or lower {concurrency}';

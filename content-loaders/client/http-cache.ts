@@ -134,7 +134,10 @@ export async function sweepInterruptedWrites(dir: string): Promise<number> {
     const info = await stat(file).catch(() => undefined);
     if (!info) continue;
     if (isRunning(Number(match[1])) && Date.now() - info.mtimeMs < ABANDONED_MS) continue;
-    await rm(file, { force: true }).then(() => removed++, () => undefined);
+    await rm(file, { force: true }).then(
+      () => removed++,
+      () => undefined,
+    );
   }
   return removed;
 }

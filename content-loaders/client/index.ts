@@ -1,6 +1,15 @@
 /** The Newsroom API client: what loaders import. */
 export { createNewsroomClient, emptyGroupStats, normaliseApiPath, pathGroup } from './client.ts';
-export type { ClientStats, GroupStats, ListOptions, NewsroomClient, NewsroomClientOptions, Query, QueryValue, RequestOptions } from './client.ts';
+export type {
+  ClientStats,
+  GroupStats,
+  ListOptions,
+  NewsroomClient,
+  NewsroomClientOptions,
+  Query,
+  QueryValue,
+  RequestOptions,
+} from './client.ts';
 export { NewsroomApiError, RETRYABLE_STATUSES } from './errors.ts';
 export type { FailureKind } from './errors.ts';
 export { keyFingerprint } from './http-cache.ts';

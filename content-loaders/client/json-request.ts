@@ -36,7 +36,13 @@ export interface JsonCall {
 function answerBody(response: RawResponse, cached: CachedResponse | undefined): Buffer {
   if (response.status !== 304) return response.body;
   if (!cached) {
-    throw new AttemptFailure({ kind: 'http', status: 304, retryable: true, detail: 'HTTP 304 Not Modified without a cached copy', advice: 'the HTTP cache folder changed during the build; retry' });
+    throw new AttemptFailure({
+      kind: 'http',
+      status: 304,
+      retryable: true,
+      detail: 'HTTP 304 Not Modified without a cached copy',
+      advice: 'the HTTP cache folder changed during the build; retry',
+    });
   }
   return cached.body;
 }
@@ -64,7 +70,14 @@ export function createJsonRequester(context: JsonRequestContext): (call: JsonCal
     let conditional = cache !== undefined;
 
     const attempt = async (): Promise<unknown> => {
-      if (signal?.aborted) throw new AttemptFailure({ kind: 'aborted', retryable: false, detail: 'cancelled by the caller', advice: 'nothing to do', cause: sanitizeCause(signal.reason, settings.secrets) });
+      if (signal?.aborted)
+        throw new AttemptFailure({
+          kind: 'aborted',
+          retryable: false,
+          detail: 'cancelled by the caller',
+          advice: 'nothing to do',
+          cause: sanitizeCause(signal.reason, settings.secrets),
+        });
       return limit(async () => {
         stats.attemptStarted();
         try {

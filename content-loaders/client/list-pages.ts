@@ -19,7 +19,11 @@ export interface PagerContext {
 }
 
 export function createPager({ settings, stats, named, fetchPage }: PagerContext) {
-  return function pagesOf<T>(path: string, query: Query | undefined, listOptions: ListOptions = {}): AsyncGenerator<PageInfo<T>, void, undefined> {
+  return function pagesOf<T>(
+    path: string,
+    query: Query | undefined,
+    listOptions: ListOptions = {},
+  ): AsyncGenerator<PageInfo<T>, void, undefined> {
     if (query && ('page' in query || 'limit' in query)) {
       throw new TypeError('list/pages set "page" and "limit" themselves; pass the page size as options.limit');
     }

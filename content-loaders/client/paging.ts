@@ -64,7 +64,12 @@ function idOf(item: unknown): string | undefined {
   return typeof id === 'number' || typeof id === 'string' ? `${typeof id}:${id}` : undefined;
 }
 
-function pagingError(endpoint: string, kind: 'repeated-page' | 'page-ceiling' | 'bad-envelope', detail: string, advice: string): NewsroomApiError {
+function pagingError(
+  endpoint: string,
+  kind: 'repeated-page' | 'page-ceiling' | 'bad-envelope',
+  detail: string,
+  advice: string,
+): NewsroomApiError {
   return new NewsroomApiError({ kind, detail, advice, retryable: false, endpoint, attempts: 1 });
 }
 
@@ -81,16 +86,31 @@ export async function* pageInfos<T>(fetchPage: PageFetcher, options: PagingOptio
     for (;;) {
       const { data, endpoint } = await pages.take(page);
       if (!Array.isArray(data)) {
-        throw pagingError(endpoint, 'bad-envelope', `expected a list in "data", got ${data === null ? 'null' : typeof data}`, 'this path is not a list endpoint, or {apiUrl} does not point at the Newsroom API');
+        throw pagingError(
+          endpoint,
+          'bad-envelope',
+          `expected a list in "data", got ${data === null ? 'null' : typeof data}`,
+          'this path is not a list endpoint, or {apiUrl} does not point at the Newsroom API',
+        );
       }
       if (data.length === 0) return;
       if (pagesYielded >= maxPages) {
-        throw pagingError(endpoint, 'page-ceiling', `the list goes on past ${maxPages} pages of ${limit}`, 'stopped as a safety net; raise maxPages if the press room is really this large');
+        throw pagingError(
+          endpoint,
+          'page-ceiling',
+          `the list goes on past ${maxPages} pages of ${limit}`,
+          'stopped as a safety net; raise maxPages if the press room is really this large',
+        );
       }
 
       const signature = pageSignature(data);
       if (previous && previous.signature === signature) {
-        if (previous.page !== 0 || page !== 1) throw repeatedPage(endpoint, `page ${page} repeats page ${previous.page} (the same ${data.length} items)`, 'ignore the "page" parameter');
+        if (previous.page !== 0 || page !== 1)
+          throw repeatedPage(
+            endpoint,
+            `page ${page} repeats page ${previous.page} (the same ${data.length} items)`,
+            'ignore the "page" parameter',
+          );
         // 0 and 1 are both the first page on this server: skip the echo.
         previous = { page, signature };
         page++;
@@ -99,7 +119,8 @@ export async function* pageInfos<T>(fetchPage: PageFetcher, options: PagingOptio
       }
 
       const items = unseenItems(data as T[], seen);
-      if (items.length === 0 && data.length >= limit) throw repeatedPage(endpoint, `page ${page} holds only items of earlier pages`, 'cycle through pages');
+      if (items.length === 0 && data.length >= limit)
+        throw repeatedPage(endpoint, `page ${page} holds only items of earlier pages`, 'cycle through pages');
 
       previous = { page, signature };
       pagesYielded++;
@@ -165,5 +186,10 @@ function unseenItems<T>(data: T[], seen: Set<string>): T[] {
 
 /** A server that pages wrongly: stopped instead of looping forever. */
 function repeatedPage(endpoint: string, detail: string, seemsTo: string) {
-  return pagingError(endpoint, 'repeated-page', detail, `the server seems to ${seemsTo}; stopped instead of looping forever — check {apiUrl} points at a Newsroom API`);
+  return pagingError(
+    endpoint,
+    'repeated-page',
+    detail,
+    `the server seems to ${seemsTo}; stopped instead of looping forever — check {apiUrl} points at a Newsroom API`,
+  );
 }

@@ -64,7 +64,13 @@ export async function attemptRequest(options: AttemptOptions): Promise<RawRespon
     disarmStall();
     stallTimer = setTimeout(() => controller.abort(STALL), options.stallTimeoutMs);
   };
-  const failure: FailureContext = { callerSignal: options.signal, attemptSignal: controller.signal, timeoutMs: options.timeoutMs, stallTimeoutMs: options.stallTimeoutMs, secrets: options.secrets };
+  const failure: FailureContext = {
+    callerSignal: options.signal,
+    attemptSignal: controller.signal,
+    timeoutMs: options.timeoutMs,
+    stallTimeoutMs: options.stallTimeoutMs,
+    secrets: options.secrets,
+  };
 
   try {
     let response: Response;

@@ -73,7 +73,11 @@ export function parseRetryAfter(value: string | null | undefined, now: number = 
  * `random(0, min(maxDelayMs, baseDelayMs * 2^retryIndex))`; when the server sent
  * Retry-After, at least that long (capped at retryAfterCapMs).
  */
-export function backoffDelay(retryIndex: number, policy: Pick<RetryPolicy, 'baseDelayMs' | 'maxDelayMs' | 'retryAfterCapMs' | 'random'>, retryAfterMs?: number): number {
+export function backoffDelay(
+  retryIndex: number,
+  policy: Pick<RetryPolicy, 'baseDelayMs' | 'maxDelayMs' | 'retryAfterCapMs' | 'random'>,
+  retryAfterMs?: number,
+): number {
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** retryIndex);
   const jitter = Math.floor(policy.random() * ceiling);
   if (retryAfterMs === undefined) return jitter;

@@ -16,7 +16,9 @@ export function plainText(html: string): string {
     .replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, ' ')
     .replace(TAG, ' ')
     .replace(/&(#\d+|#x[0-9a-f]+|[a-z]+);/gi, (m, name: string) =>
-      name.startsWith('#') ? String.fromCodePoint(name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : Number(name.slice(1))) : (ENTITY[name.toLowerCase()] ?? m),
+      name.startsWith('#')
+        ? String.fromCodePoint(name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : Number(name.slice(1)))
+        : (ENTITY[name.toLowerCase()] ?? m),
     )
     .replace(/\s+/g, ' ')
     .trim();
@@ -61,7 +63,9 @@ function blockHtml(block: Block): string {
       return text ? `<blockquote>${paragraph(text)}${caption ? `<p>— ${escapeHtml(plainText(caption))}</p>` : ''}</blockquote>` : '';
     }
     case 'list': {
-      const items = Array.isArray(data.items) ? data.items.map((item) => (typeof item === 'string' ? item : str((item as Record<string, unknown>)?.content))) : [];
+      const items = Array.isArray(data.items)
+        ? data.items.map((item) => (typeof item === 'string' ? item : str((item as Record<string, unknown>)?.content)))
+        : [];
       const tag = data.style === 'ordered' ? 'ol' : 'ul';
       return items.length > 0 ? `<${tag}>${items.map((item) => `<li>${item}</li>`).join('')}</${tag}>` : '';
     }
@@ -81,7 +85,11 @@ export function bodyFromBlocks(contentAsJson: unknown): string | undefined {
       return undefined;
     }
   }
-  const blocks = Array.isArray(parsed) ? parsed : Array.isArray((parsed as { blocks?: unknown })?.blocks) ? (parsed as { blocks: unknown[] }).blocks : [];
+  const blocks = Array.isArray(parsed)
+    ? parsed
+    : Array.isArray((parsed as { blocks?: unknown })?.blocks)
+      ? (parsed as { blocks: unknown[] }).blocks
+      : [];
   const html = blocks
     .filter((b): b is Block => !!b && typeof b === 'object')
     .map(blockHtml)

@@ -107,7 +107,8 @@ export class DataIssues {
 
   private tally(collection: string): CollectionTally {
     let t = this.tallies.get(collection);
-    if (!t) this.tallies.set(collection, (t = { received: 0, repaired: 0, fieldsDropped: 0, itemsSkipped: 0, fieldsReplaced: 0, hidden: {} }));
+    if (!t)
+      this.tallies.set(collection, (t = { received: 0, repaired: 0, fieldsDropped: 0, itemsSkipped: 0, fieldsReplaced: 0, hidden: {} }));
     return t;
   }
 

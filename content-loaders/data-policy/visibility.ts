@@ -35,7 +35,12 @@ export function hiddenReason(raw: unknown, now: number, { release = false } = {}
   const item = raw as Record<string, unknown>;
   const state = typeof item.state === 'string' ? item.state.trim().toLowerCase() : '';
   if (state !== '' && !PUBLIC_STATES.has(state)) return { reason: 'draft' };
-  if (FALSE_VALUES.has(item.published) || FALSE_VALUES.has(item.is_published) || TRUE_VALUES.has(item.draft) || TRUE_VALUES.has(item.is_draft)) {
+  if (
+    FALSE_VALUES.has(item.published) ||
+    FALSE_VALUES.has(item.is_published) ||
+    TRUE_VALUES.has(item.draft) ||
+    TRUE_VALUES.has(item.is_draft)
+  ) {
     return { reason: 'draft' };
   }
   if (TRUE_VALUES.has(item.private) || TRUE_VALUES.has(item.is_private)) return { reason: 'private' };

@@ -20,7 +20,8 @@ export type PressroomLoaders = { [K in CollectionName]: Loader & { schema: z.Zod
  * with its integrations.
  */
 export function pressroomLoaders(options: LoaderOptions | NewsroomLoaderOptions): PressroomLoaders {
-  const shared = 'runtime' in options && typeof options.runtime === 'function' ? options : { runtime: onFirstUse(options as LoaderOptions) };
+  const shared =
+    'runtime' in options && typeof options.runtime === 'function' ? options : { runtime: onFirstUse(options as LoaderOptions) };
   const loaders: Partial<Record<CollectionName, Loader>> = {};
   for (const name of Object.keys(SOURCES) as CollectionName[]) {
     loaders[name] = newsroomLoader(SOURCES[name] as never, shared) satisfies Loader;

@@ -64,7 +64,9 @@ export function newsroomLoader<Api extends z.ZodType, Entry extends Record<strin
           const entry = source.toEntry(item, index++);
           const data = runtime.options.rawHtml ? entry : sanitizeHtmlFields(entry);
           if (next.has(id)) {
-            throw new Error(`${source.collection}: ${endpoint} sent item ${id} twice; the API returned inconsistent data, rebuild once it settles`);
+            throw new Error(
+              `${source.collection}: ${endpoint} sent item ${id} twice; the API returned inconsistent data, rebuild once it settles`,
+            );
           }
           next.set(id, { data, digest: context.generateDigest(data) });
         }
@@ -89,7 +91,18 @@ export function newsroomLoader<Api extends z.ZodType, Entry extends Record<strin
       }
 
       const { requests, retries, notModified, bytes } = tally;
-      const report: CollectionReport = { collection: source.collection, entries: next.size, added, changed, removed, requests, retries, notModified, bytes, ms: performance.now() - started };
+      const report: CollectionReport = {
+        collection: source.collection,
+        entries: next.size,
+        added,
+        changed,
+        removed,
+        requests,
+        retries,
+        notModified,
+        bytes,
+        ms: performance.now() - started,
+      };
       runtime.reports.push(report);
       logger.info(formatReport(report));
     },

@@ -7,7 +7,10 @@ export const clipping = z.object({
   title: requiredText,
   description: optionalText,
   /** The outlet; the live API sometimes sends it as a number. */
-  source: z.union([z.string(), z.number().transform(String)]).nullish().transform((v) => v ?? null),
+  source: z
+    .union([z.string(), z.number().transform(String)])
+    .nullish()
+    .transform((v) => v ?? null),
   /** The article; older answers and bad data leave clippings without a usable link. */
   url: optionalUrl,
   /** Older answers send null: the clipping is listed by `published_at`, or undated. */
@@ -16,7 +19,10 @@ export const clipping = z.object({
   language: optionalText,
   show_iframe: flag(false),
   permalink,
-  shares: z.record(z.string(), numeric.nullish()).nullish().transform((v) => v ?? null),
+  shares: z
+    .record(z.string(), numeric.nullish())
+    .nullish()
+    .transform((v) => v ?? null),
   sizes,
   tags: z.array(z.object({ id })).optional(),
 });

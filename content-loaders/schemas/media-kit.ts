@@ -15,7 +15,10 @@ export const mediaKit = z.object({
   updated_at: optionalDate,
   media_count: count.nullish().transform((v) => v ?? null),
   total_size: count.nullish().transform((v) => v ?? null),
-  media: z.array(mediaItem).nullish().transform((v) => v ?? []),
+  media: z
+    .array(mediaItem)
+    .nullish()
+    .transform((v) => v ?? []),
 });
 export type MediaKit = z.output<typeof mediaKit>;
 

@@ -5,7 +5,10 @@ import { count, flag, id, isoDate, numeric, optionalText, optionalUrl, sizes } f
 export const mediaItem = z.object({
   id,
   /** Often the file name; older answers may leave it out. */
-  title: z.string().nullish().transform((v) => v ?? ''),
+  title: z
+    .string()
+    .nullish()
+    .transform((v) => v ?? ''),
   description: optionalText,
   type: z.string(),
   content_type: optionalText,
@@ -20,6 +23,9 @@ export const mediaItem = z.object({
   thumbnail_url: optionalUrl,
   provider: optionalText,
   embed_url: optionalUrl,
-  duration: numeric.refine((n) => n >= 0, 'expected a duration, not negative').nullish().transform((v) => v ?? null),
+  duration: numeric
+    .refine((n) => n >= 0, 'expected a duration, not negative')
+    .nullish()
+    .transform((v) => v ?? null),
 });
 export type MediaItem = z.output<typeof mediaItem>;

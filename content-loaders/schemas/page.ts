@@ -6,7 +6,10 @@ export const page = z.object({
   title: requiredText,
   slug,
   permalink,
-  body_html: z.string().nullish().transform((v) => v ?? ''),
+  body_html: z
+    .string()
+    .nullish()
+    .transform((v) => v ?? ''),
   position: numeric.nullish().transform((v) => v ?? 0),
   show_in_menu: flag(false),
   language: optionalText,

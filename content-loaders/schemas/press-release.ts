@@ -15,7 +15,10 @@ export const pressRelease = z.object({
   language: z.string().min(2),
   social_media_pitch: optionalText,
   summary: optionalText,
-  body_html: z.string().nullish().transform((v) => v ?? ''),
+  body_html: z
+    .string()
+    .nullish()
+    .transform((v) => v ?? ''),
   permalink,
   /** Set by the data policy when `permalink` could not be used (kept for a redirect page). */
   unusable_permalink: z.string().nullish(),

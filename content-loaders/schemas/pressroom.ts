@@ -10,16 +10,28 @@ export const pressroom = z.object({
   description: optionalText,
   boilerplate_html: optionalText,
   language: z.string().min(2),
-  languages: z.array(z.string()).nullish().transform((v) => v ?? []),
+  languages: z
+    .array(z.string())
+    .nullish()
+    .transform((v) => v ?? []),
   timezone: optionalText,
   contact_info: optionalText,
-  urls: z.record(z.string(), optionalUrl).nullish().transform((value) => {
-    const out: Record<string, string> = {};
-    for (const [name, url] of Object.entries(value ?? {})) if (url) out[name] = url;
-    return out;
-  }),
+  urls: z
+    .record(z.string(), optionalUrl)
+    .nullish()
+    .transform((value) => {
+      const out: Record<string, string> = {};
+      for (const [name, url] of Object.entries(value ?? {})) if (url) out[name] = url;
+      return out;
+    }),
   logo: z
-    .object({ small_url: optionalUrl, square_url: optionalUrl, original_url: optionalUrl, width: numeric.nullish().transform((v) => v ?? null), height: numeric.nullish().transform((v) => v ?? null) })
+    .object({
+      small_url: optionalUrl,
+      square_url: optionalUrl,
+      original_url: optionalUrl,
+      width: numeric.nullish().transform((v) => v ?? null),
+      height: numeric.nullish().transform((v) => v ?? null),
+    })
     .nullish()
     .transform((v) => v ?? null),
   design: z

@@ -52,7 +52,9 @@ export async function readManifest(dir: string): Promise<Manifest> {
   try {
     text = await readFile(path.join(dir, MANIFEST_FILE), 'utf8');
   } catch (error) {
-    throw new Error(`cannot read ${path.join(dir, MANIFEST_FILE)} (${(error as NodeJS.ErrnoException).code ?? String(error)})`, { cause: error });
+    throw new Error(`cannot read ${path.join(dir, MANIFEST_FILE)} (${(error as NodeJS.ErrnoException).code ?? String(error)})`, {
+      cause: error,
+    });
   }
   const parsed = manifest.safeParse(JSON.parse(text));
   if (!parsed.success) {

@@ -47,7 +47,7 @@ function publicList(list: Json[], now: number, release: boolean): Json[] {
   if (hidden.size === 0) return kept;
   // A child listed flat next to its hidden parent is hidden with it, however deep.
   let result = kept;
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     result = result.filter((item) => {
       if (!isObject(item) || item.parent_id === undefined || item.parent_id === null || !hidden.has(String(item.parent_id))) return true;

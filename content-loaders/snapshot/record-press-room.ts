@@ -37,12 +37,32 @@ export interface RecordResult {
   bytes: number;
 }
 
-const MEDIA_RETRIES: RetryPolicy = { retries: 2, baseDelayMs: 250, maxDelayMs: 5_000, retryAfterCapMs: 30_000, random: Math.random, sleep: defaultSleep };
+const MEDIA_RETRIES: RetryPolicy = {
+  retries: 2,
+  baseDelayMs: 250,
+  maxDelayMs: 5_000,
+  retryAfterCapMs: 30_000,
+  random: Math.random,
+  sleep: defaultSleep,
+};
 
-export async function recordSnapshot({ config, out, log = () => {}, mediaTimeoutMs = 60_000, openMedia, demo = false, now = Date.now() }: RecordOptions): Promise<RecordResult> {
+export async function recordSnapshot({
+  config,
+  out,
+  log = () => {},
+  mediaTimeoutMs = 60_000,
+  openMedia,
+  demo = false,
+  now = Date.now(),
+}: RecordOptions): Promise<RecordResult> {
   if (!config.apiUrl || !config.pressroomId) throw new Error('recordSnapshot needs an API URL and a press room id');
   // A snapshot travels (offline archives pack it): it keeps only what is public, whatever the key could read.
-  const recorder = createSnapshotRecorder(out, undefined, { keep: (body, url) => publicAnswer(body, now, { releases: /\/press_releases(\.json)?([/?]|$)/.test(new URL(url).pathname) && !/\/count$/.test(new URL(url).pathname) }) });
+  const recorder = createSnapshotRecorder(out, undefined, {
+    keep: (body, url) =>
+      publicAnswer(body, now, {
+        releases: /\/press_releases(\.json)?([/?]|$)/.test(new URL(url).pathname) && !/\/count$/.test(new URL(url).pathname),
+      }),
+  });
   const client = createNewsroomClient({
     baseUrl: config.apiUrl,
     pressroomId: config.pressroomId,
@@ -79,9 +99,13 @@ export async function recordSnapshot({ config, out, log = () => {}, mediaTimeout
       limit(async () => {
         try {
           // A transient failure (a 503, a reset) gets two more tries, with jittered backoff, before the original is left out.
-          await retrying(() => recorder.download(url, { signal: AbortSignal.timeout(mediaTimeoutMs), ...(openMedia && { open: openMedia }) }), MEDIA_RETRIES, {
-            retryableAfter: () => null,
-          });
+          await retrying(
+            () => recorder.download(url, { signal: AbortSignal.timeout(mediaTimeoutMs), ...(openMedia && { open: openMedia }) }),
+            MEDIA_RETRIES,
+            {
+              retryableAfter: () => null,
+            },
+          );
         } catch (error) {
           failures.push(url);
           log(`media: could not download ${url} (${(error as Error).message}); it is left out of the snapshot`);

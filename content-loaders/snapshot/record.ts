@@ -47,14 +47,25 @@ export interface RecorderOptions {
 
 const MISSING = Buffer.from('{"error":{"status":404,"message":"Missing"}}');
 
-export function createSnapshotRecorder(dir: string, inner: FetchLike = (input, init) => fetch(input, init), { keep }: RecorderOptions = {}): SnapshotRecorder {
+export function createSnapshotRecorder(
+  dir: string,
+  inner: FetchLike = (input, init) => fetch(input, init),
+  { keep }: RecorderOptions = {},
+): SnapshotRecorder {
   const filesDir = path.join(dir, 'files');
   const entries = new Map<string, ManifestEntry>();
   let ready: Promise<unknown> | undefined;
   const filesReady = () => (ready ??= mkdir(filesDir, { recursive: true }));
   const tempFile = () => path.join(filesDir, `.partial-${process.pid}-${randomBytes(6).toString('hex')}`);
 
-  const record = (url: string, response: Response, sha256: string, bytes: number, status = 200, etag = response.headers.get('etag')): ManifestEntry => {
+  const record = (
+    url: string,
+    response: Response,
+    sha256: string,
+    bytes: number,
+    status = 200,
+    etag = response.headers.get('etag'),
+  ): ManifestEntry => {
     const entry: ManifestEntry = { url, status, contentType: response.headers.get('content-type'), etag, bytes, sha256 };
     entries.set(url, entry);
     return entry;
@@ -116,7 +127,11 @@ export function createSnapshotRecorder(dir: string, inner: FetchLike = (input, i
 }
 
 /** Streams a body into `file` while hashing it; rejects past `maxBytes`. */
-async function streamToFile(body: WebReadableStream<Uint8Array>, file: string, maxBytes: number): Promise<{ sha256: string; bytes: number }> {
+async function streamToFile(
+  body: WebReadableStream<Uint8Array>,
+  file: string,
+  maxBytes: number,
+): Promise<{ sha256: string; bytes: number }> {
   const hash = createHash('sha256');
   let bytes = 0;
   const counted = new Transform({

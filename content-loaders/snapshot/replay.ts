@@ -35,7 +35,9 @@ export async function openSnapshot(dir: string): Promise<SnapshotReplay> {
     }
     const bytes = await readFile(filePath(dir, entry.sha256));
     if (bytes.length !== entry.bytes || sha256Hex(bytes) !== entry.sha256) {
-      throw new Error(`snapshot file ${filePath(dir, entry.sha256)} for ${url} does not match its SHA-256; the snapshot is damaged, record it again`);
+      throw new Error(
+        `snapshot file ${filePath(dir, entry.sha256)} for ${url} does not match its SHA-256; the snapshot is damaged, record it again`,
+      );
     }
     const headers: Record<string, string> = { 'content-length': String(bytes.length) };
     if (entry.contentType) headers['content-type'] = entry.contentType;

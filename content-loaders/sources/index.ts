@@ -1,5 +1,14 @@
 /** Every collection a press-room site is built from. */
-import { documentsSource, imagesSource, mediaKitCategoriesSource, mediaKitsSource, moviesSource, soundsSource, tagsSource, videosSource } from './media-library.ts';
+import {
+  documentsSource,
+  imagesSource,
+  mediaKitCategoriesSource,
+  mediaKitsSource,
+  moviesSource,
+  soundsSource,
+  tagsSource,
+  videosSource,
+} from './media-library.ts';
 import {
   archiveSource,
   clippingsSource,

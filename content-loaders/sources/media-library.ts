@@ -77,7 +77,9 @@ async function categoryTree(client: NewsroomClient, context: SourceContext): Pro
   });
   const parsed = z.array(treeNode).safeParse(answer);
   if (parsed.success) return parsed.data;
-  context.log(`mediaKitCategories: ${endpoint} is not a readable tree (${parsed.error.issues[0]?.message}); every category is shown at the top level`);
+  context.log(
+    `mediaKitCategories: ${endpoint} is not a readable tree (${parsed.error.issues[0]?.message}); every category is shown at the top level`,
+  );
   return [];
 }
 

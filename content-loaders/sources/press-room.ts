@@ -180,7 +180,10 @@ export const prContactsSource = defineSource({
     const key = (item: unknown) => String((item as { id?: unknown } | null)?.id);
     const listedIds = new Set(listed.map(key));
     const embedded = Array.isArray(room?.pr_contacts) ? room.pr_contacts.filter((item) => !listedIds.has(key(item))) : [];
-    const country = phoneCountryOf(typeof room?.language === 'string' ? room.language : null, typeof room?.timezone === 'string' ? room.timezone : null);
+    const country = phoneCountryOf(
+      typeof room?.language === 'string' ? room.language : null,
+      typeof room?.timezone === 'string' ? room.timezone : null,
+    );
     return [
       { endpoint: client.endpoint('pr_contacts'), items: listed.map((c) => withContactDetails(c, country)) },
       { endpoint: `${client.endpoint('')} (pr_contacts)`, items: embedded.map((c) => withContactDetails(c, country)) },

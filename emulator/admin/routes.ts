@@ -76,7 +76,9 @@ const clearFaults: AdminHandler = ({ ctx }) => {
   return jsonReply(200, { data: [] });
 };
 const removeFault: AdminHandler = ({ ctx, params }) =>
-  ctx.faults.remove(params.id ?? '') ? jsonReply(200, { data: { id: params.id, removed: true } }) : errorReply(404, `no fault rule '${params.id}'`);
+  ctx.faults.remove(params.id ?? '')
+    ? jsonReply(200, { data: { id: params.id, removed: true } })
+    : errorReply(404, `no fault rule '${params.id}'`);
 
 const listRequests: AdminHandler = ({ ctx, query }) => {
   const since = query.get('since');
@@ -97,7 +99,9 @@ const clearRequests: AdminHandler = ({ ctx }) => {
 const subscribe: AdminHandler = ({ ctx, body }) => jsonReply(201, { data: ctx.webhooks.subscribe(body as never) });
 const listSubscriptions: AdminHandler = ({ ctx }) => jsonReply(200, { data: ctx.webhooks.list() });
 const unsubscribe: AdminHandler = ({ ctx, params }) =>
-  ctx.webhooks.unsubscribe(params.id ?? '') ? jsonReply(200, { data: { id: params.id, removed: true } }) : errorReply(404, `no webhook subscription '${params.id}'`);
+  ctx.webhooks.unsubscribe(params.id ?? '')
+    ? jsonReply(200, { data: { id: params.id, removed: true } })
+    : errorReply(404, `no webhook subscription '${params.id}'`);
 const deliveries: AdminHandler = ({ ctx }) => jsonReply(200, { data: ctx.webhooks.deliveries() });
 
 const getSettings: AdminHandler = ({ ctx }) => jsonReply(200, { data: ctx.settings });
@@ -105,14 +109,16 @@ const SETTING_NAMES = ['trueTotals', 'shapes', 'leakHidden', 'flaws'];
 
 function booleanSetting(body: Record<string, unknown>, name: string): boolean | undefined {
   const value = body[name];
-  if (value !== undefined && typeof value !== 'boolean') throw new AdminError(`'${name}' must be true or false, got ${JSON.stringify(value)}`);
+  if (value !== undefined && typeof value !== 'boolean')
+    throw new AdminError(`'${name}' must be true or false, got ${JSON.stringify(value)}`);
   return value;
 }
 
 /** Validates the whole body before changing anything, so a bad value changes nothing. */
 const setSettings: AdminHandler = ({ ctx, body }) => {
   const unknown = Object.keys(body).filter((name) => !SETTING_NAMES.includes(name));
-  if (unknown.length > 0) throw new AdminError(`unknown setting ${unknown.map((n) => `'${n}'`).join(', ')}; settings are ${SETTING_NAMES.join(', ')}`);
+  if (unknown.length > 0)
+    throw new AdminError(`unknown setting ${unknown.map((n) => `'${n}'`).join(', ')}; settings are ${SETTING_NAMES.join(', ')}`);
   const trueTotals = booleanSetting(body, 'trueTotals');
   const leakHidden = booleanSetting(body, 'leakHidden');
   const flaws = booleanSetting(body, 'flaws');

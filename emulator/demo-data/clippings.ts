@@ -27,17 +27,37 @@ interface Outlet {
 }
 
 const OUTLETS: ReadonlyArray<readonly [string, Lang, number]> = [
-  ['Mobility Today', 'en', 3], ['The Urban Cyclist', 'en', 2], ['Transit Weekly', 'en', 2], ['Green Fleet Review', 'en', 1],
-  ['Euro Business Daily', 'en', 5], ['The Commuter', 'en', 1], ['Two Wheels Magazine', 'en', 2], ['City Lab Notes', 'en', 1],
-  ['Tech & Transport', 'en', 3], ['1843', 'en', 2],
-  ['De Dagelijkse Fiets', 'nl', 2], ['Het Stadsblad', 'nl', 2], ['Mobiliteit Vandaag', 'nl', 1], ['Het Financieel Journaal', 'nl', 4],
-  ['Amsterdams Avondnieuws', 'nl', 3], ['Duurzaam Bedrijf', 'nl', 1], ['020', 'nl', 2],
-  ['Radwelt', 'de', 2], ['Berliner Verkehrsblatt', 'de', 2], ['Mobilität Heute', 'de', 1], ['Wirtschaftskurier', 'de', 4],
-  ['Elbe Rundschau', 'de', 2], ['Pedelec Praxis', 'de', 1], ['Stadt & Rad', 'de', 1],
+  ['Mobility Today', 'en', 3],
+  ['The Urban Cyclist', 'en', 2],
+  ['Transit Weekly', 'en', 2],
+  ['Green Fleet Review', 'en', 1],
+  ['Euro Business Daily', 'en', 5],
+  ['The Commuter', 'en', 1],
+  ['Two Wheels Magazine', 'en', 2],
+  ['City Lab Notes', 'en', 1],
+  ['Tech & Transport', 'en', 3],
+  ['1843', 'en', 2],
+  ['De Dagelijkse Fiets', 'nl', 2],
+  ['Het Stadsblad', 'nl', 2],
+  ['Mobiliteit Vandaag', 'nl', 1],
+  ['Het Financieel Journaal', 'nl', 4],
+  ['Amsterdams Avondnieuws', 'nl', 3],
+  ['Duurzaam Bedrijf', 'nl', 1],
+  ['020', 'nl', 2],
+  ['Radwelt', 'de', 2],
+  ['Berliner Verkehrsblatt', 'de', 2],
+  ['Mobilität Heute', 'de', 1],
+  ['Wirtschaftskurier', 'de', 4],
+  ['Elbe Rundschau', 'de', 2],
+  ['Pedelec Praxis', 'de', 1],
+  ['Stadt & Rad', 'de', 1],
 ];
 
 const outlets: readonly Outlet[] = OUTLETS.map(([name, lang, reach]) => ({
-  name, lang, reach, url: `https://www.${slugify(name).replace(/-/g, '')}.example`,
+  name,
+  lang,
+  reach,
+  url: `https://www.${slugify(name).replace(/-/g, '')}.example`,
 }));
 
 export interface ClippingInputs {
@@ -53,10 +73,16 @@ export interface ClippingInputs {
 
 export function generateClippings(input: ClippingInputs): Clipping[] {
   const { rng, now } = input;
-  const linkable = input.stories.filter((s) => s.release._state === 'published' && !s.release._private && s.release._visibleFrom === null && s.release.release_date !== null);
+  const linkable = input.stories.filter(
+    (s) => s.release._state === 'published' && !s.release._private && s.release._visibleFrom === null && s.release.release_date !== null,
+  );
   const tagIds = input.tags.map((t) => t.id);
 
-  interface Draft { story: Story | null; date: number; isPrivate: boolean }
+  interface Draft {
+    story: Story | null;
+    date: number;
+    isPrivate: boolean;
+  }
   const drafts: Draft[] = [];
   for (let i = 0; i < input.count; i++) {
     const story = i % 2 === 0 && linkable.length > 0 ? rng.pick(linkable) : null;
@@ -71,7 +97,14 @@ export function generateClippings(input: ClippingInputs): Clipping[] {
   return drafts.map(({ story, date, isPrivate }) => {
     const id = ids.next();
     const r = rng.fork('clipping', id);
-    const lang: Lang = story && r.chance(0.7) ? story.lang : r.weighted([['en', 6], ['nl', 2], ['de', 2]]);
+    const lang: Lang =
+      story && r.chance(0.7)
+        ? story.lang
+        : r.weighted([
+            ['en', 6],
+            ['nl', 2],
+            ['de', 2],
+          ]);
     const outlet = r.pick(outlets.filter((o) => o.lang === lang));
     const pack = PACKS[lang];
     const slots = story && story.lang === lang ? story.slots : releaseSlots(r, pack, date, input.people);
@@ -81,10 +114,18 @@ export function generateClippings(input: ClippingInputs): Clipping[] {
     const { year, month } = utcParts(date);
     const published = Math.min(now - MINUTE, date + r.int(0, 72) * HOUR);
     const share = (max: number): number => Math.floor(r.float() ** 3 * max * outlet.reach);
-    const sizes = input.assets.image(`/media/clippings/${id}`, {
-      seed: hash32(input.seed, 'screenshot', id), label: `${outlet.name}: ${headline}`, format: 'jpeg', transparent: false,
-      width: 1280, height: r.int(20, 30) * 80,
-    }, SCREENSHOT_RENDITIONS);
+    const sizes = input.assets.image(
+      `/media/clippings/${id}`,
+      {
+        seed: hash32(input.seed, 'screenshot', id),
+        label: `${outlet.name}: ${headline}`,
+        format: 'jpeg',
+        transparent: false,
+        width: 1280,
+        height: r.int(20, 30) * 80,
+      },
+      SCREENSHOT_RENDITIONS,
+    );
     const clipping: Clipping = {
       ...visible(),
       _private: isPrivate,
@@ -105,7 +146,16 @@ export function generateClippings(input: ClippingInputs): Clipping[] {
       type: 'clipping',
       shares: { facebook: share(400), linkedin: share(250), twitter: share(150) },
       sizes,
-      _tagIds: r.sample(tagIds, r.weighted([[0, 4], [1, 4], [2, 2]])).sort((a, b) => a - b),
+      _tagIds: r
+        .sample(
+          tagIds,
+          r.weighted([
+            [0, 4],
+            [1, 4],
+            [2, 2],
+          ]),
+        )
+        .sort((a, b) => a - b),
     };
     return clipping;
   });

@@ -35,15 +35,69 @@ export interface Product {
 }
 
 export const PRODUCTS: readonly Product[] = [
-  { name: 'Northwind Cargo One', path: '/cargo-one', tag: 'cargo-bikes', kind: { en: 'electric cargo bike', nl: 'elektrische bakfiets', de: 'E-Lastenrad' }, vehicle: true },
-  { name: 'Northwind Volt S', path: '/volt-s', tag: 'electric-bikes', kind: { en: 'commuter e-bike', nl: 'elektrische forensenfiets', de: 'Pendler-E-Bike' }, vehicle: true },
-  { name: 'Northwind Volt X', path: '/volt-x', tag: 'electric-bikes', kind: { en: 'speed pedelec', nl: 'speed pedelec', de: 'S-Pedelec' }, vehicle: true },
-  { name: 'Northwind Fold 2', path: '/fold-2', tag: 'electric-bikes', kind: { en: 'folding e-bike', nl: 'elektrische vouwfiets', de: 'Falt-E-Bike' }, vehicle: true },
-  { name: 'Northwind Pulse', path: '/pulse', tag: 'shared-mobility', kind: { en: 'shared e-scooter', nl: 'elektrische deelscooter', de: 'Sharing-Fahrzeug' }, vehicle: true },
-  { name: 'Northwind Hub', path: '/hub', tag: 'charging-infrastructure', kind: { en: 'charging and parking hub', nl: 'laad- en parkeerhub', de: 'Lade- und Parkhub' }, vehicle: false },
-  { name: 'Northwind Fleet OS', path: '/fleet-os', tag: 'fleet-services', kind: { en: 'fleet management platform', nl: 'platform voor vlootbeheer', de: 'Flottenmanagement-Plattform' }, vehicle: false },
-  { name: 'Northwind Pass', path: '/pass', tag: 'subscriptions', kind: { en: 'mobility subscription', nl: 'mobiliteitsabonnement', de: 'Mobilitätsabo' }, vehicle: false },
-  { name: 'Northwind Battery Loop', path: '/battery-loop', tag: 'sustainability', kind: { en: 'battery recycling programme', nl: 'recyclingprogramma voor accu’s', de: 'Akku-Recyclingprogramm' }, vehicle: false },
+  {
+    name: 'Northwind Cargo One',
+    path: '/cargo-one',
+    tag: 'cargo-bikes',
+    kind: { en: 'electric cargo bike', nl: 'elektrische bakfiets', de: 'E-Lastenrad' },
+    vehicle: true,
+  },
+  {
+    name: 'Northwind Volt S',
+    path: '/volt-s',
+    tag: 'electric-bikes',
+    kind: { en: 'commuter e-bike', nl: 'elektrische forensenfiets', de: 'Pendler-E-Bike' },
+    vehicle: true,
+  },
+  {
+    name: 'Northwind Volt X',
+    path: '/volt-x',
+    tag: 'electric-bikes',
+    kind: { en: 'speed pedelec', nl: 'speed pedelec', de: 'S-Pedelec' },
+    vehicle: true,
+  },
+  {
+    name: 'Northwind Fold 2',
+    path: '/fold-2',
+    tag: 'electric-bikes',
+    kind: { en: 'folding e-bike', nl: 'elektrische vouwfiets', de: 'Falt-E-Bike' },
+    vehicle: true,
+  },
+  {
+    name: 'Northwind Pulse',
+    path: '/pulse',
+    tag: 'shared-mobility',
+    kind: { en: 'shared e-scooter', nl: 'elektrische deelscooter', de: 'Sharing-Fahrzeug' },
+    vehicle: true,
+  },
+  {
+    name: 'Northwind Hub',
+    path: '/hub',
+    tag: 'charging-infrastructure',
+    kind: { en: 'charging and parking hub', nl: 'laad- en parkeerhub', de: 'Lade- und Parkhub' },
+    vehicle: false,
+  },
+  {
+    name: 'Northwind Fleet OS',
+    path: '/fleet-os',
+    tag: 'fleet-services',
+    kind: { en: 'fleet management platform', nl: 'platform voor vlootbeheer', de: 'Flottenmanagement-Plattform' },
+    vehicle: false,
+  },
+  {
+    name: 'Northwind Pass',
+    path: '/pass',
+    tag: 'subscriptions',
+    kind: { en: 'mobility subscription', nl: 'mobiliteitsabonnement', de: 'Mobilitätsabo' },
+    vehicle: false,
+  },
+  {
+    name: 'Northwind Battery Loop',
+    path: '/battery-loop',
+    tag: 'sustainability',
+    kind: { en: 'battery recycling programme', nl: 'recyclingprogramma voor accu’s', de: 'Akku-Recyclingprogramm' },
+    vehicle: false,
+  },
 ];
 
 export interface Partner {
@@ -52,23 +106,53 @@ export interface Partner {
 }
 
 export const PARTNERS: readonly Partner[] = [
-  'Contoso Energy', 'Fabrikam Logistics', 'Tailspin Transit', 'Alpine Rail Group', 'GreenGrid Utilities',
-  'Stadtwerke Nordhafen', 'Adatum Smart Cities', 'Woodgrove Bank', 'Litware Labs', 'Polderstroom Energie',
-  'Rheinland Mobil', 'Harbour Insurance', 'Wingtip Parcel', 'Lakeshore Hotels', 'Van Dijk Fietsen',
-  'Kessler Fahrradwerke', 'Metro Noord', 'Zuidas Business Park', 'Hanse Parcel Service', 'Vélo Campus',
+  'Contoso Energy',
+  'Fabrikam Logistics',
+  'Tailspin Transit',
+  'Alpine Rail Group',
+  'GreenGrid Utilities',
+  'Stadtwerke Nordhafen',
+  'Adatum Smart Cities',
+  'Woodgrove Bank',
+  'Litware Labs',
+  'Polderstroom Energie',
+  'Rheinland Mobil',
+  'Harbour Insurance',
+  'Wingtip Parcel',
+  'Lakeshore Hotels',
+  'Van Dijk Fietsen',
+  'Kessler Fahrradwerke',
+  'Metro Noord',
+  'Zuidas Business Park',
+  'Hanse Parcel Service',
+  'Vélo Campus',
 ].map((name) => ({ name, url: `https://www.${name.toLowerCase().replace(/[^a-z0-9]+/g, '')}.example` }));
 
 export const INVESTORS: readonly string[] = [
-  'Northsea Ventures', 'Greenfield Capital', 'Amstel Impact Fund', 'Elbe Growth Partners', 'Horizon Climate Fund', 'Tulip Ventures',
+  'Northsea Ventures',
+  'Greenfield Capital',
+  'Amstel Impact Fund',
+  'Elbe Growth Partners',
+  'Horizon Climate Fund',
+  'Tulip Ventures',
 ];
 
 export const AWARDS: readonly string[] = [
-  'Urban Mobility Award', 'Green Fleet Award', 'European Cycling Innovation Prize', 'Dutch Design Award for Mobility',
-  'Sustainable Logistics Award', 'Smart City Solutions Prize',
+  'Urban Mobility Award',
+  'Green Fleet Award',
+  'European Cycling Innovation Prize',
+  'Dutch Design Award for Mobility',
+  'Sustainable Logistics Award',
+  'Smart City Solutions Prize',
 ];
 
 export const FAIRS: readonly string[] = [
-  'VeloCity Expo', 'Urban Mobility Days', 'Mobility Forum Europe', 'Smart Cities Summit', 'Cycle Logistics Conference', 'Micromobility Europe',
+  'VeloCity Expo',
+  'Urban Mobility Days',
+  'Mobility Forum Europe',
+  'Smart Cities Summit',
+  'Cycle Logistics Conference',
+  'Micromobility Europe',
 ];
 
 export interface City {
@@ -98,14 +182,41 @@ export const CITIES: readonly City[] = [
 
 /** Where releases in each language are datelined, most likely first. */
 export const RELEASE_CITY_WEIGHTS: Readonly<Record<Lang, ReadonlyArray<readonly [string, number]>>> = {
-  en: [['Amsterdam', 60], ['Berlin', 10], ['London', 8], ['Copenhagen', 5], ['Munich', 5], ['Brussels', 4], ['Rotterdam', 4], ['Vienna', 4]],
-  nl: [['Amsterdam', 60], ['Utrecht', 12], ['Rotterdam', 12], ['Eindhoven', 10], ['Antwerpen', 6]],
-  de: [['Berlin', 45], ['München', 20], ['Hamburg', 15], ['Köln', 10], ['Wien', 5], ['Zürich', 5]],
+  en: [
+    ['Amsterdam', 60],
+    ['Berlin', 10],
+    ['London', 8],
+    ['Copenhagen', 5],
+    ['Munich', 5],
+    ['Brussels', 4],
+    ['Rotterdam', 4],
+    ['Vienna', 4],
+  ],
+  nl: [
+    ['Amsterdam', 60],
+    ['Utrecht', 12],
+    ['Rotterdam', 12],
+    ['Eindhoven', 10],
+    ['Antwerpen', 6],
+  ],
+  de: [
+    ['Berlin', 45],
+    ['München', 20],
+    ['Hamburg', 15],
+    ['Köln', 10],
+    ['Wien', 5],
+    ['Zürich', 5],
+  ],
 };
 
 /** The executive team quoted in releases; names come from the seed, roles are fixed. */
 export const EXECUTIVE_POSITIONS: readonly string[] = [
-  'CEO', 'Chief Product Officer', 'Chief Technology Officer', 'Head of Sustainability', 'Managing Director Germany', 'Chief Financial Officer',
+  'CEO',
+  'Chief Product Officer',
+  'Chief Technology Officer',
+  'Head of Sustainability',
+  'Managing Director Germany',
+  'Chief Financial Officer',
 ];
 
 export interface TagSeed {

@@ -27,10 +27,18 @@ export function generateContacts(rng: Rng, seed: number, people: People, assets:
     const mobile = `${role.mobile}${r.int(1000, 9999)} ${r.int(1000, 9999)}`;
     const twitter = i < 3 ? handle : null;
     const avatar = role.avatar
-      ? assets.image(`/media/pr_contacts/${id}/avatar`, {
-          seed: hash32(seed, 'avatar', id), label: person.name, format: 'jpeg', transparent: false,
-          width: r.int(100, 150) * 8, height: r.int(125, 190) * 8,
-        }, AVATAR_RENDITIONS)
+      ? assets.image(
+          `/media/pr_contacts/${id}/avatar`,
+          {
+            seed: hash32(seed, 'avatar', id),
+            label: person.name,
+            format: 'jpeg',
+            transparent: false,
+            width: r.int(100, 150) * 8,
+            height: r.int(125, 190) * 8,
+          },
+          AVATAR_RENDITIONS,
+        )
       : null;
     return {
       id,

@@ -36,8 +36,13 @@ const PROGRAMME_HEADING: Readonly<Record<Lang, string>> = { en: 'Programme', nl:
 
 /** Rails zone names used here → IANA, for wall-clock times in programmes. */
 const IANA: Readonly<Record<string, string>> = {
-  Amsterdam: 'Europe/Amsterdam', Berlin: 'Europe/Berlin', Brussels: 'Europe/Brussels', Copenhagen: 'Europe/Copenhagen',
-  Vienna: 'Europe/Vienna', Zurich: 'Europe/Zurich', London: 'Europe/London',
+  Amsterdam: 'Europe/Amsterdam',
+  Berlin: 'Europe/Berlin',
+  Brussels: 'Europe/Brussels',
+  Copenhagen: 'Europe/Copenhagen',
+  Vienna: 'Europe/Vienna',
+  Zurich: 'Europe/Zurich',
+  London: 'Europe/London',
 };
 const clocks = new Map<string, Intl.DateTimeFormat>();
 
@@ -53,9 +58,11 @@ function localClock(zone: string): Intl.DateTimeFormat {
 export function generateEvents(input: EventInputs): { events: PressEvent[]; slots: Map<number, Slots> } {
   const { rng, now, plan } = input;
   const plans: Array<{ when: When; start: number }> = [];
-  for (let i = 0; i < plan.pastEvents; i++) plans.push({ when: 'past', start: officeTime(rng, between(rng, now - 3 * YEAR, now - 3 * DAY)) });
+  for (let i = 0; i < plan.pastEvents; i++)
+    plans.push({ when: 'past', start: officeTime(rng, between(rng, now - 3 * YEAR, now - 3 * DAY)) });
   plans.push({ when: 'current', start: floorTo(now - 2 * HOUR, 15 * MINUTE) });
-  for (let i = 0; i < plan.upcomingEvents; i++) plans.push({ when: 'upcoming', start: officeTime(rng, between(rng, now + 2 * DAY, now + 150 * DAY)) });
+  for (let i = 0; i < plan.upcomingEvents; i++)
+    plans.push({ when: 'upcoming', start: officeTime(rng, between(rng, now + 2 * DAY, now + 150 * DAY)) });
   plans.push({ when: 'private', start: officeTime(rng, now + rng.int(10, 40) * DAY) });
   plans.sort((a, b) => a.start - b.start);
 
@@ -67,7 +74,14 @@ export function generateEvents(input: EventInputs): { events: PressEvent[]; slot
   const events = plans.map(({ when, start }) => {
     const id = ids.next();
     const r = rng.fork('event', id);
-    const lang: Lang = when === 'private' ? 'en' : r.weighted([['en', 75], ['nl', 15], ['de', 10]]);
+    const lang: Lang =
+      when === 'private'
+        ? 'en'
+        : r.weighted([
+            ['en', 75],
+            ['nl', 15],
+            ['de', 10],
+          ]);
     const pack = PACKS[lang];
     const slots = releaseSlots(r, pack, start, input.people);
     const city = r.pick(CITIES);
@@ -77,10 +91,21 @@ export function generateEvents(input: EventInputs): { events: PressEvent[]; slot
     const online = when !== 'private' && (mode === 'online' || (mode === 'either' && r.chance(0.35)));
     const title = when === 'private' ? `PRIVATE: Board strategy offsite ${slots.year}` : fill(template, slots);
     const length =
-      when === 'current' ? 6 * HOUR : r.weighted([[r.int(1, 3) * HOUR, 6], [8 * HOUR, 3], [r.int(2, 3) * DAY - 14 * HOUR, 2]] as const);
+      when === 'current'
+        ? 6 * HOUR
+        : r.weighted([
+            [r.int(1, 3) * HOUR, 6],
+            [8 * HOUR, 3],
+            [r.int(2, 3) * DAY - 14 * HOUR, 2],
+          ] as const);
     const parts = [
       paragraph(`${fill(r.pick(pack.eventSentences), slots)} ${fill(r.pick(pack.sentences), slots)}`),
-      paragraph(r.sample(pack.eventSentences, 2).map((s) => fill(s, slots)).join(' ')),
+      paragraph(
+        r
+          .sample(pack.eventSentences, 2)
+          .map((s) => fill(s, slots))
+          .join(' '),
+      ),
     ];
     if (!online && r.chance(0.5)) {
       const items = PROGRAMME[lang].slice(0, r.int(3, 6));
@@ -127,7 +152,13 @@ const UPDATES: readonly string[] = [
   'That’s a wrap. Thanks for following along — the recording will be posted here.',
 ];
 
-export function generateLiveEvents(rng: Rng, now: number, people: People, events: readonly PressEvent[], eventSlots: ReadonlyMap<number, Slots>): LiveEvent[] {
+export function generateLiveEvents(
+  rng: Rng,
+  now: number,
+  people: People,
+  events: readonly PressEvent[],
+  eventSlots: ReadonlyMap<number, Slots>,
+): LiveEvent[] {
   const ids = new IdSequence(rng.fork('ids'), ID_BASE.liveEvent, 5);
   const updateIds = new IdSequence(rng.fork('update-ids'), ID_BASE.liveUpdate, 4);
   const current = events.find((e) => !e._private && Date.parse(e.starts_at) <= now && e.ends_at !== null && Date.parse(e.ends_at) > now);

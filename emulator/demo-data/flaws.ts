@@ -56,13 +56,25 @@ export const FLAW_IDS = {
 export const FLAWS: readonly Flaw[] = [
   { collection: 'clippings', id: FLAW_IDS.clippingScriptUrl, field: 'url', value: 'javascript:alert(1)', expect: 'field-dropped' },
   { collection: 'clippings', id: FLAW_IDS.clippingNotAUrl, field: 'url', value: 'www dot example', expect: 'field-dropped' },
-  { collection: 'pressReleases', id: FLAW_IDS.releaseClimbingPermalink, field: 'permalink', value: '/../../../etc/passwd', expect: 'safe-path' },
+  {
+    collection: 'pressReleases',
+    id: FLAW_IDS.releaseClimbingPermalink,
+    field: 'permalink',
+    value: '/../../../etc/passwd',
+    expect: 'safe-path',
+  },
   { collection: 'pressReleases', id: FLAW_IDS.releaseEmptyPermalink, field: 'permalink', value: '', expect: 'safe-path' },
   { collection: 'pressReleases', id: FLAW_IDS.releasePunctuationPermalink, field: 'permalink', value: '/!?/', expect: 'safe-path' },
   { collection: 'pressReleases', id: FLAW_IDS.releaseWithoutTitleOrBody, field: 'title', value: '', expect: 'item-skipped' },
   { collection: 'events', id: FLAW_IDS.eventMalformedEnd, field: 'ends_at', value: 'soon', expect: 'field-dropped' },
   { collection: 'images', id: FLAW_IDS.imageNegativeSize, field: 'file_size', value: -1024, expect: 'field-dropped' },
-  { collection: 'prContacts', id: FLAW_IDS.contactScriptTwitter, field: 'urls.twitter', value: 'javascript:alert(document.cookie)', expect: 'field-dropped' },
+  {
+    collection: 'prContacts',
+    id: FLAW_IDS.contactScriptTwitter,
+    field: 'urls.twitter',
+    value: 'javascript:alert(document.cookie)',
+    expect: 'field-dropped',
+  },
   { collection: 'pages', id: FLAW_IDS.pageClimbingSlug, field: 'slug', value: '../../x', expect: 'safe-path' },
 ];
 
@@ -112,15 +124,30 @@ function release(input: Inputs, id: number, title: string, permalink: string, bo
 function releases(input: Inputs): PressRelease[] {
   const body = (text: string) => `<p>${text}</p>`;
   return [
-    release(input, FLAW_IDS.releaseClimbingPermalink, 'Northwind Mobility statement on the Rotterdam pilot',
+    release(
+      input,
+      FLAW_IDS.releaseClimbingPermalink,
+      'Northwind Mobility statement on the Rotterdam pilot',
       valueOf(FLAW_IDS.releaseClimbingPermalink, 'permalink') as string,
-      body('Northwind Mobility confirms that the Rotterdam shared e-scooter pilot continues until the end of the year.'), 9),
-    release(input, FLAW_IDS.releaseEmptyPermalink, 'Northwind Hubs open on Sundays',
+      body('Northwind Mobility confirms that the Rotterdam shared e-scooter pilot continues until the end of the year.'),
+      9,
+    ),
+    release(
+      input,
+      FLAW_IDS.releaseEmptyPermalink,
+      'Northwind Hubs open on Sundays',
       valueOf(FLAW_IDS.releaseEmptyPermalink, 'permalink') as string,
-      body('From next month every Northwind Hub opens on Sundays from 10:00 to 17:00.'), 12),
-    release(input, FLAW_IDS.releasePunctuationPermalink, 'Fold 2 recall: battery latch check',
+      body('From next month every Northwind Hub opens on Sundays from 10:00 to 17:00.'),
+      12,
+    ),
+    release(
+      input,
+      FLAW_IDS.releasePunctuationPermalink,
+      'Fold 2 recall: battery latch check',
       valueOf(FLAW_IDS.releasePunctuationPermalink, 'permalink') as string,
-      body('Owners of a Fold 2 built in March can have the battery latch checked free of charge at any Northwind Hub.'), 15),
+      body('Owners of a Fold 2 built in March can have the battery latch checked free of charge at any Northwind Hub.'),
+      15,
+    ),
     release(input, FLAW_IDS.releaseWithoutTitleOrBody, '', `/${FLAW_IDS.releaseWithoutTitleOrBody}-`, '', 18),
   ];
 }
@@ -146,9 +173,18 @@ function clippings(input: Inputs): Clipping[] {
       permalink: `/clippings/${id}-${slugify(title)}`,
       type: 'clipping',
       shares: { facebook: 0, linkedin: 0, twitter: 0 },
-      sizes: input.assets.image(`/media/clippings/${id}`, {
-        seed: hash32(input.seed, 'screenshot', id), label: `${source}: ${title}`, format: 'jpeg', transparent: false, width: 1280, height: 1600,
-      }, SCREENSHOT_RENDITIONS),
+      sizes: input.assets.image(
+        `/media/clippings/${id}`,
+        {
+          seed: hash32(input.seed, 'screenshot', id),
+          label: `${source}: ${title}`,
+          format: 'jpeg',
+          transparent: false,
+          width: 1280,
+          height: 1600,
+        },
+        SCREENSHOT_RENDITIONS,
+      ),
       _tagIds: input.tagId === undefined ? [] : [input.tagId],
     };
   };
@@ -191,7 +227,8 @@ function page(input: Inputs, position: number): Page {
     title: 'Press accreditation',
     slug,
     permalink: `/pages/${slug}`,
-    body_html: '<p>Accredited journalists get early access to releases and test bikes. Write to the press office with a copy of your press card.</p>',
+    body_html:
+      '<p>Accredited journalists get early access to releases and test bikes. Write to the press office with a copy of your press card.</p>',
     position,
     show_in_menu: false,
     language: 'en',
@@ -238,9 +275,18 @@ function image(input: Inputs): MediaItem {
     permalink: `/images/${id}`,
     transparent: false,
     file_size: valueOf(id, 'file_size') as number,
-    sizes: input.assets.image(`/media/images/${id}`, {
-      seed: hash32(input.seed, 'picture', id), label, format: 'jpeg', transparent: false, width: 1600, height: 1064,
-    }, LIBRARY_RENDITIONS),
+    sizes: input.assets.image(
+      `/media/images/${id}`,
+      {
+        seed: hash32(input.seed, 'picture', id),
+        label,
+        format: 'jpeg',
+        transparent: false,
+        width: 1600,
+        height: 1064,
+      },
+      LIBRARY_RENDITIONS,
+    ),
     created_at: created,
     updated_at: created,
     _tagIds: input.tagId === undefined ? [] : [input.tagId],

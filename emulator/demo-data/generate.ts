@@ -28,9 +28,13 @@ export function generateWorld(options: GenerateOptions): World {
   const now = options.now.getTime();
   if (!Number.isFinite(now)) throw new Error('generateWorld: options.now is not a valid date');
   if (!Number.isFinite(options.scale) || options.scale < 1) throw new Error('generateWorld: options.scale must be ≥ 1');
-  for (const [knob, min] of [['images', MIN_IMAGES], ['kits', MIN_KITS]] as const) {
+  for (const [knob, min] of [
+    ['images', MIN_IMAGES],
+    ['kits', MIN_KITS],
+  ] as const) {
     const n = options[knob];
-    if (n !== undefined && !(Number.isSafeInteger(n) && n >= min)) throw new Error(`generateWorld: options.${knob} must be an integer ≥ ${min}`);
+    if (n !== undefined && !(Number.isSafeInteger(n) && n >= min))
+      throw new Error(`generateWorld: options.${knob} must be an integer ≥ ${min}`);
   }
   const seed = hash32('northwind-demo', options.seed);
   const root = new Rng(seed);
@@ -53,13 +57,33 @@ export function generateWorld(options: GenerateOptions): World {
   const library = generateMedia(mediaContext, plan);
 
   const { releases, stories } = generateReleases({
-    rng: root.fork('releases'), seed, plan, now, people, tags, photos: library.photos, assets, mediaIds: mediaContext.ids,
+    rng: root.fork('releases'),
+    seed,
+    plan,
+    now,
+    people,
+    tags,
+    photos: library.photos,
+    assets,
+    mediaIds: mediaContext.ids,
   });
   const clippings = generateClippings({
-    rng: root.fork('clippings'), seed, count: plan.clippings, now, people, tags, stories, assets,
+    rng: root.fork('clippings'),
+    seed,
+    count: plan.clippings,
+    now,
+    people,
+    tags,
+    stories,
+    assets,
   });
   const { events, slots: eventSlots } = generateEvents({
-    rng: root.fork('events'), plan, now, people, tags, photoIds: library.photos.map((p) => p.id),
+    rng: root.fork('events'),
+    plan,
+    now,
+    people,
+    tags,
+    photoIds: library.photos.map((p) => p.id),
   });
   const liveEvents = generateLiveEvents(root.fork('live-events'), now, people, events, eventSlots);
   const pages = generatePages(root.fork('pages'), now, tags);

@@ -14,7 +14,9 @@ export function linkHiddenItems(world: World, now: Date): void {
 
   // Every hidden item can be found through a tag.
   if (firstTag !== undefined) {
-    for (const rows of [world.pressReleases, world.clippings, world.events, world.pages, world.mediaKits] as Array<Array<Visibility & { _tagIds: number[] }>>) {
+    for (const rows of [world.pressReleases, world.clippings, world.events, world.pages, world.mediaKits] as Array<
+      Array<Visibility & { _tagIds: number[] }>
+    >) {
       for (const item of hidden(rows)) if (item._tagIds.length === 0) item._tagIds = [firstTag];
     }
   }

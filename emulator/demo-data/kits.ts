@@ -63,7 +63,13 @@ export function generateKits(input: KitInputs): { mediaKits: MediaKit[]; mediaKi
   const categories: MediaKitCategory[] = [];
   const children: MediaKitCategory[] = [];
   const tops: MediaKitCategory[] = [];
-  const category = (name: string, description: string | null, parent: number | null, position: number, vis = visible()): MediaKitCategory => ({
+  const category = (
+    name: string,
+    description: string | null,
+    parent: number | null,
+    position: number,
+    vis = visible(),
+  ): MediaKitCategory => ({
     ...vis,
     id: catIds.next(),
     pressroom_id: COMPANY.pressroomId,
@@ -88,8 +94,12 @@ export function generateKits(input: KitInputs): { mediaKits: MediaKit[]; mediaKi
   const productsTop = tops[1] ?? tops[0];
   if (productsTop) {
     const siblings = categories.filter((c) => c.parent_id === productsTop.id).length;
-    categories.push(category('EMBARGOED: Next launch', 'Material for an announcement that is still under embargo.', productsTop.id, siblings + 1,
-      { ...visible(), _visibleFrom: iso(now + 2 * DAY) }));
+    categories.push(
+      category('EMBARGOED: Next launch', 'Material for an announcement that is still under embargo.', productsTop.id, siblings + 1, {
+        ...visible(),
+        _visibleFrom: iso(now + 2 * DAY),
+      }),
+    );
   }
   categories.push(category('UNPUBLISHED: Old campaigns', null, null, tops.length + 1, hidden('unpublished')));
 
@@ -128,11 +138,15 @@ export function generateKits(input: KitInputs): { mediaKits: MediaKit[]; mediaKi
     }
     usedTitles.add(base);
     const title =
-      special === 'unpublished' ? `UNPUBLISHED: ${base}`
-      : special === 'embargoed' ? `EMBARGOED: ${base}`
-      : special === 'locked' ? `LOCKED: Investor relations ${slots.prevYear}`
-      : special === 'protected' ? `PROTECTED: Dealer price lists ${slots.year}`
-      : base;
+      special === 'unpublished'
+        ? `UNPUBLISHED: ${base}`
+        : special === 'embargoed'
+          ? `EMBARGOED: ${base}`
+          : special === 'locked'
+            ? `LOCKED: Investor relations ${slots.prevYear}`
+            : special === 'protected'
+              ? `PROTECTED: Dealer price lists ${slots.year}`
+              : base;
 
     let mediaIds: number[];
     if (special === 'locked' || special === 'protected') {
@@ -147,15 +161,21 @@ export function generateKits(input: KitInputs): { mediaKits: MediaKit[]; mediaKi
       mediaIds = [...picked];
     }
 
-    const categoryId = r.weighted([[children, 65], [tops, 25], [[] as MediaKitCategory[], 10]] as const);
+    const categoryId = r.weighted([
+      [children, 65],
+      [tops, 25],
+      [[] as MediaKitCategory[], 10],
+    ] as const);
     const cat = categoryId.length > 0 ? r.pick(categoryId).id : null;
     const position = (positions.get(cat) ?? 0) + 1;
     positions.set(cat, position);
     const descriptionTitle = r.pick(DESCRIPTION_TITLES);
     const vis =
-      special === 'unpublished' ? hidden('unpublished')
-      : special === 'embargoed' ? { ...visible(), _visibleFrom: iso(now + 5 * DAY) }
-      : visible();
+      special === 'unpublished'
+        ? hidden('unpublished')
+        : special === 'embargoed'
+          ? { ...visible(), _visibleFrom: iso(now + 5 * DAY) }
+          : visible();
     const kit: MediaKit = {
       ...vis,
       id,

@@ -5,9 +5,7 @@
  * an asset under `/media/<kind>/<id>/…`.
  */
 import type { IsoDate, MediaItem, MediaType, Sizes } from '../model/types.ts';
-import {
-  AssetRegistry, DOCUMENT_THUMB_RENDITIONS, LIBRARY_RENDITIONS, POSTER_RENDITIONS, type Picture,
-} from './assets.ts';
+import { AssetRegistry, DOCUMENT_THUMB_RENDITIONS, LIBRARY_RENDITIONS, POSTER_RENDITIONS, type Picture } from './assets.ts';
 import { CITIES, COMPANY, FAIRS, PRODUCTS } from './company.ts';
 import { DAY, YEAR, iso, sortedInstants } from './dates.ts';
 import type { IdSequence } from './ids.ts';
@@ -45,21 +43,49 @@ export interface MediaLibrary {
 type ImageKind = 'photo' | 'portrait' | 'cutout';
 
 const PHOTO_SUBJECTS = [
-  '{product} on a canal bridge in Amsterdam', '{product} at a Northwind Hub in {city}', 'Rider on {product} in {city}',
-  'Family with {product} on a bike path near {city}', 'Assembly line at the Eindhoven plant', 'Northwind Hub at dusk, {city}',
-  'Battery pack close-up', 'Delivery rider with {product} in {city}', 'Team photo, Northwind office {city}',
-  'Aerial view of a Northwind Hub in {city}', 'Technician servicing {product}', 'Row of {product} vehicles at sunrise',
-  'Commuters on {product} in the rain, {city}', 'Northwind stand at {fair}',
+  '{product} on a canal bridge in Amsterdam',
+  '{product} at a Northwind Hub in {city}',
+  'Rider on {product} in {city}',
+  'Family with {product} on a bike path near {city}',
+  'Assembly line at the Eindhoven plant',
+  'Northwind Hub at dusk, {city}',
+  'Battery pack close-up',
+  'Delivery rider with {product} in {city}',
+  'Team photo, Northwind office {city}',
+  'Aerial view of a Northwind Hub in {city}',
+  'Technician servicing {product}',
+  'Row of {product} vehicles at sunrise',
+  'Commuters on {product} in the rain, {city}',
+  'Northwind stand at {fair}',
 ];
 const CUTOUT_SUBJECTS = [
-  '{product}, side view, cut-out', '{product}, front three-quarter view, cut-out', 'Northwind logo, white', 'Northwind logo, dark',
-  'Northwind app icon', 'Battery pack, cut-out',
+  '{product}, side view, cut-out',
+  '{product}, front three-quarter view, cut-out',
+  'Northwind logo, white',
+  'Northwind logo, dark',
+  'Northwind app icon',
+  'Battery pack, cut-out',
 ];
 const PHOTO_RATIOS: ReadonlyArray<readonly [readonly [number, number], number]> = [
-  [[3, 2], 30], [[4, 3], 15], [[16, 9], 20], [[2, 3], 10], [[3, 4], 8], [[4, 5], 5], [[1, 1], 8], [[21, 9], 4],
+  [[3, 2], 30],
+  [[4, 3], 15],
+  [[16, 9], 20],
+  [[2, 3], 10],
+  [[3, 4], 8],
+  [[4, 5], 5],
+  [[1, 1], 8],
+  [[21, 9], 4],
 ];
-const PORTRAIT_RATIOS: ReadonlyArray<readonly [readonly [number, number], number]> = [[[2, 3], 5], [[4, 5], 3], [[3, 4], 2]];
-const CUTOUT_RATIOS: ReadonlyArray<readonly [readonly [number, number], number]> = [[[1, 1], 4], [[4, 3], 3], [[3, 2], 3]];
+const PORTRAIT_RATIOS: ReadonlyArray<readonly [readonly [number, number], number]> = [
+  [[2, 3], 5],
+  [[4, 5], 3],
+  [[3, 4], 2],
+];
+const CUTOUT_RATIOS: ReadonlyArray<readonly [readonly [number, number], number]> = [
+  [[1, 1], 4],
+  [[4, 3], 3],
+  [[3, 2], 3],
+];
 
 function base(ctx: MediaContext, id: number, type: MediaType, created: number, rng: Rng) {
   const updated = Math.min(ctx.now - DAY / 2, created + rng.int(0, 10) * DAY);
@@ -70,7 +96,16 @@ function base(ctx: MediaContext, id: number, type: MediaType, created: number, r
     type,
     created_at: iso(created),
     updated_at: iso(Math.max(created, updated)) as IsoDate,
-    _tagIds: rng.sample(ctx.tagIds, rng.weighted([[0, 3], [1, 5], [2, 2]])).sort((a, b) => a - b),
+    _tagIds: rng
+      .sample(
+        ctx.tagIds,
+        rng.weighted([
+          [0, 3],
+          [1, 5],
+          [2, 2],
+        ]),
+      )
+      .sort((a, b) => a - b),
   };
 }
 
@@ -92,18 +127,39 @@ function subjectSlots(rng: Rng, people: People): Record<string, string> {
   };
 }
 
-export function makeImage(ctx: MediaContext, kind: ImageKind, created: number, opts: { title?: string; private?: boolean } = {}): { item: MediaItem; alt: string } {
+export function makeImage(
+  ctx: MediaContext,
+  kind: ImageKind,
+  created: number,
+  opts: { title?: string; private?: boolean } = {},
+): { item: MediaItem; alt: string } {
   const id = ctx.ids.next();
   const rng = ctx.rng.fork('image', id);
   const slots = subjectSlots(rng, ctx.people);
-  const subject = opts.title ?? fill(kind === 'portrait' ? 'Portrait of {person}, {position}' : rng.pick(kind === 'cutout' ? CUTOUT_SUBJECTS : PHOTO_SUBJECTS), slots);
+  const subject =
+    opts.title ??
+    fill(kind === 'portrait' ? 'Portrait of {person}, {position}' : rng.pick(kind === 'cutout' ? CUTOUT_SUBJECTS : PHOTO_SUBJECTS), slots);
   const png = kind === 'cutout';
-  const { width, height } = png ? dims(rng, CUTOUT_RATIOS, 1200, 2400) : dims(rng, kind === 'portrait' ? PORTRAIT_RATIOS : PHOTO_RATIOS, 1400, 4000);
+  const { width, height } = png
+    ? dims(rng, CUTOUT_RATIOS, 1200, 2400)
+    : dims(rng, kind === 'portrait' ? PORTRAIT_RATIOS : PHOTO_RATIOS, 1400, 4000);
   const ext = png ? 'png' : 'jpg';
-  const titleStyle = rng.weighted([['subject', 5], ['file', 4], ['camera', 1]] as const);
+  const titleStyle = rng.weighted([
+    ['subject', 5],
+    ['file', 4],
+    ['camera', 1],
+  ] as const);
   const title =
-    opts.title ?? (titleStyle === 'subject' ? subject : titleStyle === 'file' ? `${slugify(subject, 60)}.${ext}` : `DSC_${rng.int(1000, 9999)}.${ext}`);
-  const picture: Picture = { seed: hash32(ctx.seed, 'picture', id), label: subject, format: png ? 'png' : 'jpeg', transparent: png, width, height };
+    opts.title ??
+    (titleStyle === 'subject' ? subject : titleStyle === 'file' ? `${slugify(subject, 60)}.${ext}` : `DSC_${rng.int(1000, 9999)}.${ext}`);
+  const picture: Picture = {
+    seed: hash32(ctx.seed, 'picture', id),
+    label: subject,
+    format: png ? 'png' : 'jpeg',
+    transparent: png,
+    width,
+    height,
+  };
   const sizes = ctx.assets.image(`/media/images/${id}`, picture, LIBRARY_RENDITIONS);
   const item: MediaItem = {
     ...base(ctx, id, 'image', created, rng),
@@ -120,9 +176,16 @@ export function makeImage(ctx: MediaContext, kind: ImageKind, created: number, o
 }
 
 const DOCUMENT_TITLES: ReadonlyArray<readonly [string, Lang]> = [
-  ['Northwind Annual Report {prevYear}', 'en'], ['Sustainability Report {prevYear}', 'en'], ['Fact sheet {product}', 'en'],
-  ['Technical specifications {product}', 'en'], ['Brand guidelines v{count}', 'en'], ['Company profile Northwind Mobility', 'en'],
-  ['Persmap {product}', 'nl'], ['Pressemappe {product}', 'de'], ['Safety notice {product} battery', 'en'], ['Press kit {fair} {year}', 'en'],
+  ['Northwind Annual Report {prevYear}', 'en'],
+  ['Sustainability Report {prevYear}', 'en'],
+  ['Fact sheet {product}', 'en'],
+  ['Technical specifications {product}', 'en'],
+  ['Brand guidelines v{count}', 'en'],
+  ['Company profile Northwind Mobility', 'en'],
+  ['Persmap {product}', 'nl'],
+  ['Pressemappe {product}', 'de'],
+  ['Safety notice {product} battery', 'en'],
+  ['Press kit {fair} {year}', 'en'],
 ];
 
 export function makeDocument(ctx: MediaContext, created: number, opts: { title?: string; private?: boolean } = {}): MediaItem {
@@ -138,7 +201,14 @@ export function makeDocument(ctx: MediaContext, created: number, opts: { title?:
     title: name,
     paragraphs: plainParagraphs(rng, pack, slots, rng.int(3, 5)),
   });
-  const thumb: Picture = { seed: hash32(ctx.seed, 'doc-thumb', id), label: name, format: 'jpeg', transparent: false, width: 1240, height: 1754 };
+  const thumb: Picture = {
+    seed: hash32(ctx.seed, 'doc-thumb', id),
+    label: name,
+    format: 'jpeg',
+    transparent: false,
+    width: 1240,
+    height: 1754,
+  };
   const sizes: Sizes = ctx.assets.image(`/media/documents/${id}`, thumb, DOCUMENT_THUMB_RENDITIONS);
   return {
     ...base(ctx, id, 'document', created, rng),
@@ -156,8 +226,13 @@ export function makeDocument(ctx: MediaContext, created: number, opts: { title?:
 }
 
 const MOVIE_TITLES = [
-  '{product} launch film', 'B-roll: {product} in {city}', 'Interview with {person}', 'Northwind Hub opening, timelapse',
-  'Social cut 9x16, {product}', 'Factory tour Eindhoven', 'How to fold the {product}',
+  '{product} launch film',
+  'B-roll: {product} in {city}',
+  'Interview with {person}',
+  'Northwind Hub opening, timelapse',
+  'Social cut 9x16, {product}',
+  'Factory tour Eindhoven',
+  'How to fold the {product}',
 ];
 
 function makeMovie(ctx: MediaContext, created: number): MediaItem {
@@ -167,8 +242,12 @@ function makeMovie(ctx: MediaContext, created: number): MediaItem {
   const name = fill(template, subjectSlots(rng, ctx.people));
   const vertical = template.includes('9x16');
   const poster: Picture = {
-    seed: hash32(ctx.seed, 'poster', id), label: name, format: 'jpeg', transparent: false,
-    width: vertical ? 1080 : 1920, height: vertical ? 1920 : 1080,
+    seed: hash32(ctx.seed, 'poster', id),
+    label: name,
+    format: 'jpeg',
+    transparent: false,
+    width: vertical ? 1080 : 1920,
+    height: vertical ? 1920 : 1080,
   };
   const dir = `/media/movies/${id}`;
   const sizes = ctx.assets.image(dir, poster, POSTER_RENDITIONS);
@@ -193,7 +272,12 @@ function makeMovie(ctx: MediaContext, created: number): MediaItem {
 }
 
 const SOUND_TITLES = [
-  'Radio spot {product}', 'Podcast teaser', 'Soundbite {person}', 'City ambience {city}', 'Motor sound {product}', 'Northwind jingle',
+  'Radio spot {product}',
+  'Podcast teaser',
+  'Soundbite {person}',
+  'City ambience {city}',
+  'Motor sound {product}',
+  'Northwind jingle',
 ];
 
 function makeSound(ctx: MediaContext, created: number): MediaItem {
@@ -218,8 +302,12 @@ function makeSound(ctx: MediaContext, created: number): MediaItem {
 }
 
 const VIDEO_TITLES = [
-  '{product}: official trailer', 'Northwind at {fair}', 'Ride along: {product} in {city}', 'Meet the team: {person}',
-  'How Northwind Hubs work', 'Customer story: {city}',
+  '{product}: official trailer',
+  'Northwind at {fair}',
+  'Ride along: {product} in {city}',
+  'Meet the team: {person}',
+  'How Northwind Hubs work',
+  'Customer story: {city}',
 ];
 const YT_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 
@@ -227,7 +315,10 @@ function makeVideo(ctx: MediaContext, created: number): MediaItem {
   const id = ctx.ids.next();
   const rng = ctx.rng.fork('video', id);
   const name = fill(rng.pick(VIDEO_TITLES), subjectSlots(rng, ctx.people));
-  const provider = rng.weighted([['youtube', 7], ['vimeo', 3]] as const);
+  const provider = rng.weighted([
+    ['youtube', 7],
+    ['vimeo', 3],
+  ] as const);
   let embed: string;
   let url: string;
   if (provider === 'youtube') {
@@ -240,7 +331,14 @@ function makeVideo(ctx: MediaContext, created: number): MediaItem {
     embed = `https://player.vimeo.com/video/${key}`;
     url = `https://vimeo.com/${key}`;
   }
-  const poster: Picture = { seed: hash32(ctx.seed, 'video-thumb', id), label: name, format: 'jpeg', transparent: false, width: 1280, height: 720 };
+  const poster: Picture = {
+    seed: hash32(ctx.seed, 'video-thumb', id),
+    label: name,
+    format: 'jpeg',
+    transparent: false,
+    width: 1280,
+    height: 720,
+  };
   const sizes = ctx.assets.image(`/media/videos/${id}`, poster, POSTER_RENDITIONS);
   return {
     ...base(ctx, id, 'video', created, rng),

@@ -33,9 +33,9 @@ export function generatePressroom(rng: Rng, seed: number, now: number, assets: A
     language: 'en',
     languages: ['en', 'nl', 'de'],
     timezone: 'Amsterdam',
-    contact_info: [
-      COMPANY.legalName, 'Press office', ...COMPANY.address, '', `T ${COMPANY.pressPhone}`, `E ${COMPANY.pressEmail}`,
-    ].join('\n'),
+    contact_info: [COMPANY.legalName, 'Press office', ...COMPANY.address, '', `T ${COMPANY.pressPhone}`, `E ${COMPANY.pressEmail}`].join(
+      '\n',
+    ),
     urls: {
       homepage: COMPANY.siteUrl,
       blog: `${COMPANY.siteUrl}/blog`,

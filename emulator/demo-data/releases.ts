@@ -49,7 +49,11 @@ const HIDDEN_PREFIX: Record<HiddenKind, string> = {
   unpublished: 'UNPUBLISHED',
 };
 
-const LANG_WEIGHTS = [['en', 70], ['nl', 18], ['de', 12]] as const;
+const LANG_WEIGHTS = [
+  ['en', 70],
+  ['nl', 18],
+  ['de', 12],
+] as const;
 
 interface Slot {
   hiddenKind: HiddenKind | null;
@@ -77,11 +81,15 @@ export function generateReleases(input: ReleaseInputs): { releases: PressRelease
   }
   for (const kind of HIDDEN_ORDER.slice(0, plan.hiddenReleases)) {
     const date =
-      kind === 'embargo-hours' ? now + 2 * HOUR
-      : kind === 'embargo-days' ? now + 3 * DAY
-      : kind === 'draft-undated' ? null
-      : kind === 'draft-dated' ? officeTime(rng, now - 5 * DAY)
-      : officeTime(rng, between(rng, oldest, now - 7 * DAY));
+      kind === 'embargo-hours'
+        ? now + 2 * HOUR
+        : kind === 'embargo-days'
+          ? now + 3 * DAY
+          : kind === 'draft-undated'
+            ? null
+            : kind === 'draft-dated'
+              ? officeTime(rng, now - 5 * DAY)
+              : officeTime(rng, between(rng, oldest, now - 7 * DAY));
     slots.push({ hiddenKind: kind, date, lang: 'en' });
   }
   // Ids grow with the moment a release was written (undated drafts: recently).
@@ -117,7 +125,15 @@ export function generateReleases(input: ReleaseInputs): { releases: PressRelease
     const wanted = r.int(1, 4);
     for (let guard = 0; tagIds.size < wanted && guard < 20 && allTagIds.length > 0; guard++) tagIds.add(r.pick(allTagIds));
 
-    const featured = r.sample(photoIds, r.weighted([[0, 15], [1, 55], [2, 20], [3, 10]]));
+    const featured = r.sample(
+      photoIds,
+      r.weighted([
+        [0, 15],
+        [1, 55],
+        [2, 20],
+        [3, 10],
+      ]),
+    );
     const slug = slugify(title);
 
     let pdf: string | null = null;
@@ -133,18 +149,24 @@ export function generateReleases(input: ReleaseInputs): { releases: PressRelease
 
     const minutes = Math.max(1, Math.round(text.words / 200));
     const updated =
-      s.date === null ? now - 2 * DAY
-      : s.date > now ? now - r.int(1, 5) * HOUR
-      : Math.min(now - HOUR, s.date + (r.chance(0.6) ? r.int(0, 48 * 20) * 30 * MINUTE : r.int(1, 59) * MINUTE));
+      s.date === null
+        ? now - 2 * DAY
+        : s.date > now
+          ? now - r.int(1, 5) * HOUR
+          : Math.min(now - HOUR, s.date + (r.chance(0.6) ? r.int(0, 48 * 20) * 30 * MINUTE : r.int(1, 59) * MINUTE));
     const editorEra = s.date === null || s.date > now - 2.5 * YEAR;
     const draftEdits = isPublic && withDraftEdits.has(publicIndex++);
 
     const visibility =
-      s.hiddenKind === null ? visible()
-      : s.hiddenKind.startsWith('embargo') ? { ...visible(), _visibleFrom: iso(when) }
-      : s.hiddenKind === 'private' ? hidden('published', { private: true })
-      : s.hiddenKind === 'unpublished' ? hidden('unpublished')
-      : hidden('draft');
+      s.hiddenKind === null
+        ? visible()
+        : s.hiddenKind.startsWith('embargo')
+          ? { ...visible(), _visibleFrom: iso(when) }
+          : s.hiddenKind === 'private'
+            ? hidden('published', { private: true })
+            : s.hiddenKind === 'unpublished'
+              ? hidden('unpublished')
+              : hidden('draft');
 
     const release: PressRelease = {
       ...visibility,

@@ -1,8 +1,23 @@
 /** ASCII slugs for permalinks: "Über Northwind: 5 Städte" → "ueber-northwind-5-staedte". */
 
 const FOLD: Record<string, string> = {
-  ä: 'ae', ö: 'oe', ü: 'ue', Ä: 'ae', Ö: 'oe', Ü: 'ue', ß: 'ss', æ: 'ae', Æ: 'ae', ø: 'o', Ø: 'o', œ: 'oe', Œ: 'oe',
-  '&': ' and ', '€': ' eur ', '₂': '2', '×': ' x ',
+  ä: 'ae',
+  ö: 'oe',
+  ü: 'ue',
+  Ä: 'ae',
+  Ö: 'oe',
+  Ü: 'ue',
+  ß: 'ss',
+  æ: 'ae',
+  Æ: 'ae',
+  ø: 'o',
+  Ø: 'o',
+  œ: 'oe',
+  Œ: 'oe',
+  '&': ' and ',
+  '€': ' eur ',
+  '₂': '2',
+  '×': ' x ',
 };
 
 export function slugify(text: string, maxLength = 80): string {

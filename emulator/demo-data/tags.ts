@@ -5,7 +5,11 @@ import { COMPANY, TAG_SEEDS } from './company.ts';
 import { ID_BASE, IdSequence } from './ids.ts';
 import { hash32, type Rng } from '../model/random.ts';
 
-const LAYOUTS = [['default', 6], ['grid', 3], ['list', 2]] as const;
+const LAYOUTS = [
+  ['default', 6],
+  ['grid', 3],
+  ['list', 2],
+] as const;
 
 export function generateTags(rng: Rng, seed: number, count: number, assets: AssetRegistry): Tag[] {
   const ids = new IdSequence(rng.fork('ids'), ID_BASE.tag, 6);
@@ -15,16 +19,34 @@ export function generateTags(rng: Rng, seed: number, count: number, assets: Asse
     // Every fourth tag has no pictures at all.
     const pictured = i % 4 !== 3;
     const image = pictured
-      ? assets.image(`/media/tags/${id}/image`, {
-          seed: hash32(seed, 'tag-image', id), label: t.name, format: 'jpeg', transparent: false,
-          width: r.int(150, 300) * 8, height: r.int(150, 300) * 8,
-        }, LIBRARY_RENDITIONS)
+      ? assets.image(
+          `/media/tags/${id}/image`,
+          {
+            seed: hash32(seed, 'tag-image', id),
+            label: t.name,
+            format: 'jpeg',
+            transparent: false,
+            width: r.int(150, 300) * 8,
+            height: r.int(150, 300) * 8,
+          },
+          LIBRARY_RENDITIONS,
+        )
       : null;
-    const hero = pictured && r.chance(0.8)
-      ? assets.image(`/media/tags/${id}/hero`, {
-          seed: hash32(seed, 'tag-hero', id), label: t.name, format: 'jpeg', transparent: false, width: 2400, height: r.pick([600, 800, 1000]),
-        }, HERO_RENDITIONS)
-      : null;
+    const hero =
+      pictured && r.chance(0.8)
+        ? assets.image(
+            `/media/tags/${id}/hero`,
+            {
+              seed: hash32(seed, 'tag-hero', id),
+              label: t.name,
+              format: 'jpeg',
+              transparent: false,
+              width: 2400,
+              height: r.pick([600, 800, 1000]),
+            },
+            HERO_RENDITIONS,
+          )
+        : null;
     return {
       id,
       pressroom_id: COMPANY.pressroomId,

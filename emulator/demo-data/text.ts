@@ -14,8 +14,13 @@ import { utcParts } from './dates.ts';
 const VEHICLES = PRODUCTS.filter((p) => p.vehicle);
 
 const APPOINTMENT_POSITIONS = [
-  'Chief Operating Officer', 'Chief Financial Officer', 'Managing Director Benelux', 'Chief Marketing Officer',
-  'Head of Fleet Services', 'Chief People Officer', 'Managing Director Nordics',
+  'Chief Operating Officer',
+  'Chief Financial Officer',
+  'Managing Director Benelux',
+  'Chief Marketing Officer',
+  'Head of Fleet Services',
+  'Chief People Officer',
+  'Managing Director Nordics',
 ];
 const PARTNER_POSITIONS = ['CEO', 'Director of Operations', 'Head of Partnerships', 'Chief Sustainability Officer', 'Managing Director'];
 

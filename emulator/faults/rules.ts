@@ -41,18 +41,7 @@ export interface FaultRule extends FaultRuleInput {
 
 export type FaultValidation = { ok: true; rule: FaultRuleInput } | { ok: false; error: string };
 
-const KNOWN_FIELDS = new Set([
-  'id',
-  'route',
-  'method',
-  'kind',
-  'status',
-  'retryAfterSeconds',
-  'latencyMs',
-  'stallMs',
-  'count',
-  'rate',
-]);
+const KNOWN_FIELDS = new Set(['id', 'route', 'method', 'kind', 'status', 'retryAfterSeconds', 'latencyMs', 'stallMs', 'count', 'rate']);
 
 function isInt(v: unknown, min: number, max: number): v is number {
   return typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;

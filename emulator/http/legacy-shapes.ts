@@ -40,7 +40,11 @@ function smallUploadSizes(id: number, ext: string): Record<string, LegacyRenditi
   return Object.fromEntries(
     SMALL_UPLOAD_RENDITIONS.map((name) => [
       name,
-      { width: name === 'square' ? square : side, height: name === 'square' ? square : side, url: `/media/legacy/images/${id}/${name}.${ext}` },
+      {
+        width: name === 'square' ? square : side,
+        height: name === 'square' ? square : side,
+        url: `/media/legacy/images/${id}/${name}.${ext}`,
+      },
     ]),
   );
 }
@@ -84,7 +88,11 @@ export function media(view: Json): Json {
 }
 
 /** A rendition whose size the old API did not know. */
-const unmeasured = (rendition: LegacyRendition | undefined): LegacyRendition => ({ width: null, height: null, url: rendition?.url ?? null });
+const unmeasured = (rendition: LegacyRendition | undefined): LegacyRendition => ({
+  width: null,
+  height: null,
+  url: rendition?.url ?? null,
+});
 
 /** Clippings: screenshot original without dimensions, `alexa: null`; some undated, some with a numeric `source`. */
 export function clipping(view: Json): Json {
@@ -104,8 +112,10 @@ function legacyBlocks(json: string | null, vocabulary: 2015 | 2016): string | nu
   if (json === null) return null;
   const parsed = JSON.parse(json) as { blocks: Array<{ type: string; data: Json }> };
   const blocks = parsed.blocks.map(({ type, data }) => {
-    if (type === 'header') return vocabulary === 2015 ? { type, data: { text: data.text } } : { type, data: { text: data.text, level: data.level } };
-    if (type === 'textarea') return vocabulary === 2015 ? { type, data: { body: data.text } } : { type: 'text', data: { text: data.text, style: 'paragraph' } };
+    if (type === 'header')
+      return vocabulary === 2015 ? { type, data: { text: data.text } } : { type, data: { text: data.text, level: data.level } };
+    if (type === 'textarea')
+      return vocabulary === 2015 ? { type, data: { body: data.text } } : { type: 'text', data: { text: data.text, style: 'paragraph' } };
     return { type, data };
   });
   return JSON.stringify({ blocks });
@@ -136,7 +146,8 @@ export function mediaKit(view: Json): Json {
   const bare: Json = { id: view.id, title: view.title, media: view.media };
   if ('state' in view) Object.assign(bare, { state: view.state, private: view.private, publish_date: view.publish_date });
   const closed = view.is_locked === true || view.is_password_protected === true;
-  if (closed && Array.isArray(view.media) && view.media.length > 0) Object.assign(bare, { is_locked: view.is_locked, is_password_protected: view.is_password_protected });
+  if (closed && Array.isArray(view.media) && view.media.length > 0)
+    Object.assign(bare, { is_locked: view.is_locked, is_password_protected: view.is_password_protected });
   return bare;
 }
 
@@ -156,7 +167,13 @@ function contactInfo(jobTitle: string, phone: string, mobile: string | null, ema
     case 1:
       return [jobTitle, `Tel: ${withTrunkZero(phone)}${mobile ? ` | Mobile: ${mobile}` : ''}`, `E-mail: ${email}`].join('\n');
     case 2:
-      return [jobTitle, `Telefon: ${withTrunkZero(phone)}`, ...(mobile ? [`Mobil: ${mobile}`] : []), `E-Mail: ${email}`, 'www.northwind.example/presse'].join('\n');
+      return [
+        jobTitle,
+        `Telefon: ${withTrunkZero(phone)}`,
+        ...(mobile ? [`Mobil: ${mobile}`] : []),
+        `E-Mail: ${email}`,
+        'www.northwind.example/presse',
+      ].join('\n');
     default:
       return `${jobTitle}\nQuestions about our products? Reach me at ${email} or call ${withExitCode(phone)}.`;
   }
@@ -174,7 +191,11 @@ export function contact(view: Json): Json {
     contact_info: contactInfo(job_title ?? '', phone ?? '', mobile, email ?? '', Number(view.position) - 1),
     avatar: avatar
       ? { ...avatar, original: unmeasured(avatar.original) }
-      : { medium_square: { width: '100', height: '100', url: null }, large_square: { width: '500', height: '500', url: null }, original: NO_PHOTO },
+      : {
+          medium_square: { width: '100', height: '100', url: null },
+          large_square: { width: '500', height: '500', url: null },
+          original: NO_PHOTO,
+        },
   };
 }
 
@@ -200,7 +221,12 @@ function tagTree(tags: readonly Tag[]): string {
 
 /** The press room: logo without dimensions, no `domain`/`boilerplate_html`, `tag_tree` as a JSON string. */
 export function pressroom(view: Json, tags: readonly Tag[]): Json {
-  const { domain: _domain, boilerplate_html: _boilerplate, logo, ...rest } = view as Json & {
+  const {
+    domain: _domain,
+    boilerplate_html: _boilerplate,
+    logo,
+    ...rest
+  } = view as Json & {
     logo: { small_url: string; square_url: string; original_url: string };
   };
   return {

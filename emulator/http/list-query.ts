@@ -46,7 +46,10 @@ function nonNegativeInt(query: URLSearchParams, name: string): number | null {
 
 function commaList(raw: string | null): string[] | null {
   if (raw === null) return null;
-  const items = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  const items = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   return items.length > 0 ? items : null;
 }
 

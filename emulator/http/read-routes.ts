@@ -3,15 +3,7 @@
  * the `.json` suffix; the server strips it and maps `/presskits` to
  * `/media_kits` before routing.
  */
-import {
-  pageOf,
-  parseListParams,
-  orderRows,
-  sortableAttributes,
-  ParamError,
-  type ListParams,
-  type OrderTerm,
-} from './list-query.ts';
+import { pageOf, parseListParams, orderRows, sortableAttributes, ParamError, type ListParams, type OrderTerm } from './list-query.ts';
 import {
   categoryTree,
   categoryView,
@@ -78,7 +70,11 @@ const searchTextCache = new WeakMap<object, { revision: number; text: string }>(
 function searchText<T extends object>(row: T, parts: (row: T) => Array<string | null | undefined>, revision: number): string {
   const cached = searchTextCache.get(row);
   if (cached?.revision === revision) return cached.text;
-  const text = parts(row).filter(Boolean).join(' ').replace(/<[^>]*>/g, ' ').toLowerCase();
+  const text = parts(row)
+    .filter(Boolean)
+    .join(' ')
+    .replace(/<[^>]*>/g, ' ')
+    .toLowerCase();
   searchTextCache.set(row, { revision, text });
   return text;
 }
@@ -182,9 +178,7 @@ function resolveTags(tokens: string[], store: Store): number[] {
   const unknown: string[] = [];
   const ids = tokens.map((token) => {
     const wanted = token.toLowerCase();
-    const tag = store.world.tags.find(
-      (t) => t.slug.toLowerCase() === wanted || t.name.toLowerCase() === wanted || String(t.id) === token,
-    );
+    const tag = store.world.tags.find((t) => t.slug.toLowerCase() === wanted || t.name.toLowerCase() === wanted || String(t.id) === token);
     if (!tag) unknown.push(token);
     return tag?.id ?? -1;
   });

@@ -66,7 +66,21 @@ export interface RequestLog {
 
 export const REDACTED = '[redacted]';
 
-const SECRET_WORDS = new Set(['key', 'apikey', 'token', 'secret', 'password', 'passwd', 'pwd', 'signature', 'sig', 'auth', 'authorization', 'credential', 'credentials']);
+const SECRET_WORDS = new Set([
+  'key',
+  'apikey',
+  'token',
+  'secret',
+  'password',
+  'passwd',
+  'pwd',
+  'signature',
+  'sig',
+  'auth',
+  'authorization',
+  'credential',
+  'credentials',
+]);
 const SECRET_NAMES = new Set(['apikey', 'accesstoken', 'authtoken', 'refreshtoken', 'idtoken', 'clientsecret', 'sessionid', 'xapikey']);
 
 /**

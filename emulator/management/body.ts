@@ -39,7 +39,12 @@ export function hashParam(body: Record<string, unknown>, name: string, { require
   throw new ManagementError(422, `'${name}' must be an object (hash)`);
 }
 
-export function stringField(hash: Record<string, unknown>, group: string, name: string, { required = false } = {}): string | null | undefined {
+export function stringField(
+  hash: Record<string, unknown>,
+  group: string,
+  name: string,
+  { required = false } = {},
+): string | null | undefined {
   const value = hash[name];
   if (value === undefined && !required) return undefined;
   if (value === null && !required) return null;
@@ -47,7 +52,12 @@ export function stringField(hash: Record<string, unknown>, group: string, name: 
   throw new ManagementError(422, `'${group}[${name}]' must be a ${required ? 'non-empty ' : ''}string`);
 }
 
-export function integerField(hash: Record<string, unknown>, group: string, name: string, { required = false } = {}): number | null | undefined {
+export function integerField(
+  hash: Record<string, unknown>,
+  group: string,
+  name: string,
+  { required = false } = {},
+): number | null | undefined {
   const value = hash[name];
   if (value === undefined && !required) return undefined;
   if (value === null && !required) return null;
@@ -77,7 +87,12 @@ export function dateField(hash: Record<string, unknown>, group: string, name: st
  * `positionsParam` with every id resolved to its record before anything is changed, so a list
  * naming an unknown id is refused whole (422) instead of applied in part.
  */
-export function positionsOf<T>(body: Record<string, unknown>, name: string, noun: string, find: (id: number) => T | undefined): Array<{ record: T; position: number }> {
+export function positionsOf<T>(
+  body: Record<string, unknown>,
+  name: string,
+  noun: string,
+  find: (id: number) => T | undefined,
+): Array<{ record: T; position: number }> {
   return positionsParam(body, name).map(({ id, position }) => {
     const record = find(id);
     if (!record) throw new ManagementError(422, `${name}: no ${noun} ${id}`);

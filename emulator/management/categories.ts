@@ -123,7 +123,10 @@ const unpublish: ManagementHandler = (req) => {
 const updatePositions: ManagementHandler = (req) => {
   const positions = positionsOf(req.body, 'media_kit_category_positions', 'media kit category', (id) => req.store.categoryById(id));
   for (const { record, position } of positions) record.position = position;
-  return ok(req.store.world.mediaKitCategories.map(adminCategoryView), positions.map(({ record }) => key(record)));
+  return ok(
+    req.store.world.mediaKitCategories.map(adminCategoryView),
+    positions.map(({ record }) => key(record)),
+  );
 };
 
 const destroy: ManagementHandler = (req) => {

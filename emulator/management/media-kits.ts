@@ -96,7 +96,8 @@ const publish: ManagementHandler = (req) => {
 const publishUnderEmbargo: ManagementHandler = (req) => {
   const kit = find(req);
   const embargo = dateField(req.body, 'body', 'embargo_date') ?? pendingEmbargo.get(kit);
-  if (!embargo) throw new ManagementError(422, `media kit ${kit.id} has no embargo_date: send {"embargo_date": "<ISO>"} or set it with update first`);
+  if (!embargo)
+    throw new ManagementError(422, `media kit ${kit.id} has no embargo_date: send {"embargo_date": "<ISO>"} or set it with update first`);
   kit._state = 'published';
   kit._visibleFrom = embargo;
   kit.updated_at = req.now.toISOString();
@@ -113,7 +114,10 @@ const unpublish: ManagementHandler = (req) => {
 const updatePositions: ManagementHandler = (req) => {
   const positions = positionsOf(req.body, 'media_kit_positions', 'media kit', (id) => req.store.world.mediaKits.find((k) => k.id === id));
   for (const { record, position } of positions) record.position = position;
-  return ok(req.store.world.mediaKits.map((k) => adminKitView(req, k)), positions.map(({ record }) => key(record)));
+  return ok(
+    req.store.world.mediaKits.map((k) => adminKitView(req, k)),
+    positions.map(({ record }) => key(record)),
+  );
 };
 
 const updateCategory: ManagementHandler = (req) => {

@@ -16,17 +16,22 @@ for (const [method, path, handler] of [...CATEGORY_ROUTES, ...MEDIA_KIT_ROUTES, 
 }
 
 const CRM = /^\/v1\/(agents|bulkjobs|contact_imports|contacts|fields|notices|organisations|removed_contacts|segments)(\/|$)/;
-const COLLABORATION =
-  /^\/v1\/(campaigns\/[^/]+\/(poll|approvals|distributions|proposals|users)|[^/]+\/[^/]+\/(activities|comments))(\/|$)/;
+const COLLABORATION = /^\/v1\/(campaigns\/[^/]+\/(poll|approvals|distributions|proposals|users)|[^/]+\/[^/]+\/(activities|comments))(\/|$)/;
 
 export function matchManagement(method: string, path: string): ManagementMatch {
   const found = router.find(method as 'GET', path);
   if (found) return { kind: 'handler', handler: (found.store as { handler: ManagementHandler }).handler, params: found.params };
   if (CRM.test(path)) {
-    return { kind: 'outside', message: 'CRM operations are outside this product: a public static site never holds a key that writes to a CRM' };
+    return {
+      kind: 'outside',
+      message: 'CRM operations are outside this product: a public static site never holds a key that writes to a CRM',
+    };
   }
   if (COLLABORATION.test(path)) {
-    return { kind: 'outside', message: 'campaign collaboration (approvals, distributions, comments, activities, polling) is outside this product' };
+    return {
+      kind: 'outside',
+      message: 'campaign collaboration (approvals, distributions, comments, activities, polling) is outside this product',
+    };
   }
   return { kind: 'none' };
 }

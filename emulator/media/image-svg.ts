@@ -108,9 +108,7 @@ function labelText(label: string, w: number, h: number, s: number, transparent: 
   const firstBaseline = h / 2 - ((lines.length - 1) * lineHeight) / 2 + fontSize * 0.36;
   const shadow = Math.max(1, fontSize * 0.06);
   const tspans = (dx: number, dy: number) =>
-    lines
-      .map((line, i) => `<tspan x="${f(w / 2 + dx)}" y="${f(firstBaseline + i * lineHeight + dy)}">${escapeXml(line)}</tspan>`)
-      .join('');
+    lines.map((line, i) => `<tspan x="${f(w / 2 + dx)}" y="${f(firstBaseline + i * lineHeight + dy)}">${escapeXml(line)}</tspan>`).join('');
   const attrs = `font-family="${FONT_FAMILY}" font-size="${f(fontSize)}" font-weight="bold" text-anchor="middle"`;
   return (
     `<text ${attrs} fill="#000" fill-opacity="0.28">${tspans(shadow * 0.6, shadow)}</text>` +
@@ -160,7 +158,10 @@ function wrap(text: string, perLine: number): string[] {
 
 /** One line of printable text: control characters (invalid in XML) dropped, spaces collapsed. */
 function cleanLabel(label: string): string {
-  return label.replace(/[\u0000-\u001f\u007f-\u009f\ufffe\uffff]/g, ' ').replace(/\s+/g, ' ').trim();
+  return label
+    .replace(/[\u0000-\u001f\u007f-\u009f\ufffe\uffff]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 function escapeXml(text: string): string {
@@ -175,7 +176,9 @@ export function hsl(hue: number, saturation: number, lightness: number): string 
   const channel = (n: number): string => {
     const k = (n + hue / 30) % 12;
     const value = light - a * Math.max(-1, Math.min(k - 3, 9 - k, 1));
-    return Math.round(value * 255).toString(16).padStart(2, '0');
+    return Math.round(value * 255)
+      .toString(16)
+      .padStart(2, '0');
   };
   return `#${channel(0)}${channel(8)}${channel(4)}`;
 }

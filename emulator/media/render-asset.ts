@@ -3,14 +3,7 @@ import pLimit from 'p-limit';
 import type { AssetSpec, AudioAssetSpec, ImageAssetSpec, PdfAssetSpec } from '../model/types.ts';
 import { renderWav } from './audio.ts';
 import { createDiskCache, createSingleFlight } from './cache.ts';
-import {
-  deriveRendition,
-  imageContentType,
-  isOriginalSize,
-  originalSpecOf,
-  renderOriginal,
-  renditionSize,
-} from './image.ts';
+import { deriveRendition, imageContentType, isOriginalSize, originalSpecOf, renderOriginal, renditionSize } from './image.ts';
 import { cacheKey, strongEtag } from './key.ts';
 import { renderPdf } from './pdf.ts';
 import { renderVideo, videoContentType } from './video.ts';

@@ -19,13 +19,7 @@ import {
   type SubscriptionInput,
 } from './subscription.ts';
 
-export {
-  SubscriptionError,
-  generateSecret,
-  type PublicSubscription,
-  type Subscription,
-  type SubscriptionInput,
-} from './subscription.ts';
+export { SubscriptionError, generateSecret, type PublicSubscription, type Subscription, type SubscriptionInput } from './subscription.ts';
 
 export interface WebhookDispatcherOptions {
   /** Delays before retry 1, 2, …; the number of entries is the number of retries. */
@@ -42,9 +36,7 @@ export interface WebhookDispatcherOptions {
   maxDeliveries?: number;
 }
 
-export type DeliveryAttempt =
-  | { at: string; status: number; ms: number }
-  | { at: string; error: string; ms: number };
+export type DeliveryAttempt = { at: string; status: number; ms: number } | { at: string; error: string; ms: number };
 
 export interface DeliveryRecord {
   msgId: string;

@@ -131,7 +131,8 @@ const schema = z.object({
     .string()
     // Checked on the text as given: `new URL` would quietly resolve `/a/../b` to `/b`.
     .refine((value) => SITE_PATH.test(rawPathOf(value)), {
-      message: 'an http:// or https:// URL whose path, if any, is plain folder names (letters, digits, -, _, ., ~; no "..", no empty or encoded parts), e.g. https://example.com/press/',
+      message:
+        'an http:// or https:// URL whose path, if any, is plain folder names (letters, digits, -, _, ., ~; no "..", no empty or encoded parts), e.g. https://example.com/press/',
     })
     .pipe(httpUrl('an http:// or https:// URL (the public site, e.g. https://press.example.com or https://example.com/press/)'))
     .default(DEFAULT_SITE_URL),
@@ -141,7 +142,12 @@ const schema = z.object({
     .optional(),
   PRESSROOM_IMAGE_HOSTS: z
     .string()
-    .transform((v) => v.split(',').map((h) => h.trim().toLowerCase()).filter((h) => h !== ''))
+    .transform((v) =>
+      v
+        .split(',')
+        .map((h) => h.trim().toLowerCase())
+        .filter((h) => h !== ''),
+    )
     .refine((hosts) => hosts.every(isHostName), {
       message: 'a comma-separated list of host names (e.g. images.example.com,cdn.example.net)',
     })
@@ -151,7 +157,13 @@ const schema = z.object({
     .string()
     .regex(/^\d+$/, { message: `an integer from 1 to ${MAX_CONCURRENCY}` })
     .transform(Number)
-    .pipe(z.number().int().min(1, { message: `an integer from 1 to ${MAX_CONCURRENCY}` }).max(MAX_CONCURRENCY, { message: `an integer from 1 to ${MAX_CONCURRENCY}` }))
+    .pipe(
+      z
+        .number()
+        .int()
+        .min(1, { message: `an integer from 1 to ${MAX_CONCURRENCY}` })
+        .max(MAX_CONCURRENCY, { message: `an integer from 1 to ${MAX_CONCURRENCY}` }),
+    )
     .optional(),
   PRESSROOM_WEBHOOK_SECRET: z
     .string()
@@ -180,7 +192,10 @@ function shown(variable: string, value: string | undefined): string {
   let text = value;
   if (variable.endsWith('_URL')) {
     // A URL may carry a password; never echo it.
-    text = text.replace(/\/\/([^/@]*)@/, (_m, userinfo: string) => `//${userinfo.includes(':') ? `${userinfo.split(':')[0]}:(hidden)` : userinfo}@`);
+    text = text.replace(
+      /\/\/([^/@]*)@/,
+      (_m, userinfo: string) => `//${userinfo.includes(':') ? `${userinfo.split(':')[0]}:(hidden)` : userinfo}@`,
+    );
   }
   const quoted = JSON.stringify(text.length > 120 ? `${text.slice(0, 117)}...` : text);
   return quoted;
@@ -243,9 +258,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       // Every check above carries its own "what is expected" message.
       problems.push({ variable, line: `${variable} must be ${issue.message}, got ${shown(variable, input[variable])}` });
     }
-    problems.sort((a, b) => CONFIG_VARIABLES.indexOf(a.variable as ConfigVariable) - CONFIG_VARIABLES.indexOf(b.variable as ConfigVariable));
+    problems.sort(
+      (a, b) => CONFIG_VARIABLES.indexOf(a.variable as ConfigVariable) - CONFIG_VARIABLES.indexOf(b.variable as ConfigVariable),
+    );
     const firstProblem = problems[0];
-    throw new ConfigError(firstProblem?.variable ?? 'configuration', problems.map((p) => p.line));
+    throw new ConfigError(
+      firstProblem?.variable ?? 'configuration',
+      problems.map((p) => p.line),
+    );
   }
 
   const v = result.data;
@@ -289,7 +309,10 @@ export function upstreamOf(env: Record<string, string | undefined>, { demo = fal
   if (demo) return 'demo';
   if (config.snapshotDir) return 'snapshot';
   if (config.apiUrl) {
-    if (!config.pressroomId) throw new ConfigError('PRESSROOM_ID', ['PRESSROOM_ID is not set: give the press room numeric id or domain (PRESSROOM_API_URL is set)']);
+    if (!config.pressroomId)
+      throw new ConfigError('PRESSROOM_ID', [
+        'PRESSROOM_ID is not set: give the press room numeric id or domain (PRESSROOM_API_URL is set)',
+      ]);
     return 'api';
   }
   const set = configuredNames(env);

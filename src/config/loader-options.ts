@@ -32,10 +32,18 @@ export function loaderOptionsOf(config: PressroomConfig, now: number, demo?: Dem
   const cacheDir = httpCacheDir(config);
   if (demo) return { ...common, apiUrl: demo.apiUrl, pressroomId: demo.pressroomId, fetch: demo.fetch, cacheDir };
   if (!config.apiUrl) {
-    throw new ConfigError('PRESSROOM_API_URL', ['PRESSROOM_API_URL is not set: give the Newsroom API base URL, or PRESSROOM_SNAPSHOT to build from a snapshot']);
+    throw new ConfigError('PRESSROOM_API_URL', [
+      'PRESSROOM_API_URL is not set: give the Newsroom API base URL, or PRESSROOM_SNAPSHOT to build from a snapshot',
+    ]);
   }
   if (!config.pressroomId) {
     throw new ConfigError('PRESSROOM_ID', ['PRESSROOM_ID is not set: give the press room numeric id or domain']);
   }
-  return { ...common, apiUrl: config.apiUrl, pressroomId: config.pressroomId, ...(config.apiKey ? { apiKey: config.apiKey } : {}), cacheDir };
+  return {
+    ...common,
+    apiUrl: config.apiUrl,
+    pressroomId: config.pressroomId,
+    ...(config.apiKey ? { apiKey: config.apiKey } : {}),
+    cacheDir,
+  };
 }

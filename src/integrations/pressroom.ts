@@ -30,7 +30,9 @@ export default function pressroom(): AstroIntegration {
         if (upstreamOf(process.env, { demo: demoRequested() }) === 'demo') {
           embedded = await startDemoApi({ stableOrigin: true });
           const { id, domain } = embedded.emulator.pressroom;
-          logger.info(`building the DEMO press room ${id} (${domain}, a fictional company) from the bundled emulator; its pages are marked noindex and "demo"`);
+          logger.info(
+            `building the DEMO press room ${id} (${domain}, a fictional company) from the bundled emulator; its pages are marked noindex and "demo"`,
+          );
         }
         // The demo is arranged around its emulator's frozen instant: built at that instant, it keeps its upcoming / live / past mix.
         fixBuildClock(chooseBuildClock(process.env, embedded?.emulator.store().clock.now().getTime()));
@@ -56,7 +58,10 @@ export default function pressroom(): AstroIntegration {
         }
         const runtime = await buildRuntime().catch(() => undefined);
         const pruned = await runtime?.client.pruneCache(HTTP_CACHE_KEEP_DAYS * 24 * 60 * 60 * 1000);
-        if (pruned && pruned.files > 0) logger.info(`removed ${pruned.files} HTTP cache entries (${formatBytes(pruned.bytes)}) no build has used for ${HTTP_CACHE_KEEP_DAYS} days`);
+        if (pruned && pruned.files > 0)
+          logger.info(
+            `removed ${pruned.files} HTTP cache entries (${formatBytes(pruned.bytes)}) no build has used for ${HTTP_CACHE_KEEP_DAYS} days`,
+          );
         await close();
       },
       'astro:server:done': close,

@@ -74,7 +74,10 @@ export async function writeSearchController(siteDir: string): Promise<void> {
 type PagefindModule = typeof import('pagefind');
 
 /** Indexes the HTML pages of a built site into `<siteDir>/pagefind/<language>/`, one Pagefind bundle per language. */
-export async function buildSearchIndex(siteDir: string, options: SearchIndexOptions & { logger?: AstroIntegrationLogger } = {}): Promise<IndexReport> {
+export async function buildSearchIndex(
+  siteDir: string,
+  options: SearchIndexOptions & { logger?: AstroIntegrationLogger } = {},
+): Promise<IndexReport> {
   const started = performance.now();
   const outputPath = options.outputPath ?? path.join(siteDir, PAGEFIND_DIR);
   const languages = await searchablePagesByLanguage(siteDir, options.exclude ?? NOT_SEARCHED);
@@ -96,9 +99,16 @@ export async function buildSearchIndex(siteDir: string, options: SearchIndexOpti
   await writeFile(path.join(outputPath, PAGEFIND_MANIFEST), `${JSON.stringify(manifest)}\n`);
 
   const files = (await readdir(outputPath, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).length;
-  const report = { pages: manifest.bundles.reduce((n, b) => n + b.pages, 0), files, languages: manifest.bundles.map((b) => b.language), ms: Math.round(performance.now() - started) };
+  const report = {
+    pages: manifest.bundles.reduce((n, b) => n + b.pages, 0),
+    files,
+    languages: manifest.bundles.map((b) => b.language),
+    ms: Math.round(performance.now() - started),
+  };
   const perLanguage = manifest.bundles.map((b) => `${b.language} ${b.pages}`).join(', ');
-  options.logger?.info(`search: ${report.pages} pages indexed, each language with its own stemming (${perLanguage}), ${files} files in /${PAGEFIND_DIR}/, ${report.ms} ms`);
+  options.logger?.info(
+    `search: ${report.pages} pages indexed, each language with its own stemming (${perLanguage}), ${files} files in /${PAGEFIND_DIR}/, ${report.ms} ms`,
+  );
   return report;
 }
 
@@ -171,7 +181,14 @@ function vocabularyFor(language: string, groups: Map<string, LanguageGroup>): st
 }
 
 /** One language's bundle: its pages stemmed with that language's rules, plus the hidden vocabulary record. */
-async function writeLanguageBundle(pagefind: PagefindModule, siteDir: string, language: string, files: string[], vocabulary: string[], outputPath: string): Promise<void> {
+async function writeLanguageBundle(
+  pagefind: PagefindModule,
+  siteDir: string,
+  language: string,
+  files: string[],
+  vocabulary: string[],
+  outputPath: string,
+): Promise<void> {
   const { index, errors } = await pagefind.createIndex({ forceLanguage: language, keepIndexUrl: false });
   if (!index) throw new Error(`search index: Pagefind did not start: ${errors.join('; ')}`);
   for (const file of files) {
@@ -180,7 +197,13 @@ async function writeLanguageBundle(pagefind: PagefindModule, siteDir: string, la
     if (added.errors.length > 0) throw new Error(`search index: ${url}: ${added.errors.join('; ')}`);
   }
   if (vocabulary.length > 0) {
-    const added = await index.addCustomRecord({ url: VOCABULARY_URL, content: vocabulary.join(' '), language, filters: { [VOCABULARY_FILTER]: ['1'] }, meta: { title: '' } });
+    const added = await index.addCustomRecord({
+      url: VOCABULARY_URL,
+      content: vocabulary.join(' '),
+      language,
+      filters: { [VOCABULARY_FILTER]: ['1'] },
+      meta: { title: '' },
+    });
     if (added.errors.length > 0) throw new Error(`search index: the ${language} vocabulary record: ${added.errors.join('; ')}`);
   }
   const written = await index.writeFiles({ outputPath });
@@ -190,6 +213,11 @@ async function writeLanguageBundle(pagefind: PagefindModule, siteDir: string, la
 }
 
 const PAGEFIND_UI_FILES = [
-  'pagefind-ui.js', 'pagefind-ui.css', 'pagefind-modular-ui.js', 'pagefind-modular-ui.css',
-  'pagefind-component-ui.js', 'pagefind-component-ui.css', 'pagefind-highlight.js',
+  'pagefind-ui.js',
+  'pagefind-ui.css',
+  'pagefind-modular-ui.js',
+  'pagefind-modular-ui.css',
+  'pagefind-component-ui.js',
+  'pagefind-component-ui.css',
+  'pagefind-highlight.js',
 ];

@@ -76,7 +76,10 @@ export function writeCalendar(events: readonly CalendarEvent[], options: Calenda
     lines.push('END:VCALENDAR');
     return joinLines(lines);
   }
-  const { error, value } = createEvents(events.map((e) => toAttributes(e, options.stamp)), header);
+  const { error, value } = createEvents(
+    events.map((e) => toAttributes(e, options.stamp)),
+    header,
+  );
   if (error || !value) throw new Error(`calendar: ${error?.message ?? 'no output'}`);
   return joinLines(unfold(value));
 }

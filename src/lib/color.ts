@@ -3,7 +3,11 @@
  * accepted, and text/link colours are darkened (or lightened) until they meet
  * WCAG AA contrast (4.5:1) against the background they sit on.
  */
-export interface Rgb { r: number; g: number; b: number }
+export interface Rgb {
+  r: number;
+  g: number;
+  b: number;
+}
 
 export function parseHex(value: string | null | undefined): Rgb | null {
   const m = /^#([0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})$/i.exec(value?.trim() ?? '');
@@ -14,7 +18,13 @@ export function parseHex(value: string | null | undefined): Rgb | null {
 }
 
 function toHex({ r, g, b }: Rgb): string {
-  return `#${[r, g, b].map((c) => Math.round(Math.min(255, Math.max(0, c))).toString(16).padStart(2, '0')).join('')}`;
+  return `#${[r, g, b]
+    .map((c) =>
+      Math.round(Math.min(255, Math.max(0, c)))
+        .toString(16)
+        .padStart(2, '0'),
+    )
+    .join('')}`;
 }
 
 function channel(c: number): number {
@@ -66,7 +76,9 @@ export interface Theme {
 }
 
 /** CSS colours for the site from the API's `design` (all optional). */
-export function themeFrom(design: { link_color?: string | null; background_color?: string | null; header_color?: string | null } | null): Theme {
+export function themeFrom(
+  design: { link_color?: string | null; background_color?: string | null; header_color?: string | null } | null,
+): Theme {
   const bg = parseHex(design?.background_color) ?? WHITE;
   const dark = luminance(bg) <= 0.18;
   const text = dark ? { r: 243, g: 244, b: 246 } : { r: 17, g: 24, b: 39 };

@@ -88,7 +88,12 @@ export function newsSitemapIndex(site: URL, parts: readonly (readonly NewsArticl
       'sitemapindex',
       { xmlns: SITEMAP_NS },
       ...parts.map((part, i) =>
-        el('sitemap', {}, textEl('loc', new URL(newsSitemapPartPath(i + 1), site).href), textEl('lastmod', part[0] ? new Date(part[0].published).toISOString() : null)),
+        el(
+          'sitemap',
+          {},
+          textEl('loc', new URL(newsSitemapPartPath(i + 1), site).href),
+          textEl('lastmod', part[0] ? new Date(part[0].published).toISOString() : null),
+        ),
       ),
     ),
   );
@@ -129,7 +134,9 @@ export function releaseNewsArticles(
   dayStart: number,
 ): NewsArticle[] {
   return newsArticles(
-    releases.flatMap((r) => (r.release_date ? [{ url: new URL(r.href, site).href, title: r.title, published: r.release_date, language: r.language }] : [])),
+    releases.flatMap((r) =>
+      r.release_date ? [{ url: new URL(r.href, site).href, title: r.title, published: r.release_date, language: r.language }] : [],
+    ),
     dayStart,
   );
 }

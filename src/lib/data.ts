@@ -81,28 +81,59 @@ export interface SiteData {
 }
 
 async function loadCollections() {
-  const [pressroom, releases, tags, clippings, events, liveEvents, pages, contacts, kits, categories, images, movies, videos, sounds, documents] =
-    await Promise.all([
-      getCollection('pressroom'),
-      getCollection('pressReleases'),
-      getCollection('tags'),
-      getCollection('clippings'),
-      getCollection('events'),
-      getCollection('liveEvents'),
-      getCollection('pages'),
-      getCollection('prContacts'),
-      getCollection('mediaKits'),
-      getCollection('mediaKitCategories'),
-      getCollection('images'),
-      getCollection('movies'),
-      getCollection('videos'),
-      getCollection('sounds'),
-      getCollection('documents'),
-    ]);
-  return { pressroom, releases, tags, clippings, events, liveEvents, pages, contacts, kits, categories, images, movies, videos, sounds, documents };
+  const [
+    pressroom,
+    releases,
+    tags,
+    clippings,
+    events,
+    liveEvents,
+    pages,
+    contacts,
+    kits,
+    categories,
+    images,
+    movies,
+    videos,
+    sounds,
+    documents,
+  ] = await Promise.all([
+    getCollection('pressroom'),
+    getCollection('pressReleases'),
+    getCollection('tags'),
+    getCollection('clippings'),
+    getCollection('events'),
+    getCollection('liveEvents'),
+    getCollection('pages'),
+    getCollection('prContacts'),
+    getCollection('mediaKits'),
+    getCollection('mediaKitCategories'),
+    getCollection('images'),
+    getCollection('movies'),
+    getCollection('videos'),
+    getCollection('sounds'),
+    getCollection('documents'),
+  ]);
+  return {
+    pressroom,
+    releases,
+    tags,
+    clippings,
+    events,
+    liveEvents,
+    pages,
+    contacts,
+    kits,
+    categories,
+    images,
+    movies,
+    videos,
+    sounds,
+    documents,
+  };
 }
 
-const dataOf = <T,>(entries: Array<{ data: T }>): T[] => entries.map((e) => e.data);
+const dataOf = <T>(entries: Array<{ data: T }>): T[] => entries.map((e) => e.data);
 const byPosition = <T extends { position: number; id: number }>(a: T, b: T) => a.position - b.position || a.id - b.id;
 const library = (entries: Array<{ data: LibraryItem }>) => dataOf(entries).sort(newestFirst<LibraryItem>((m) => m.created_at));
 
@@ -202,7 +233,9 @@ export function highlightedKits(site: SiteData, count = 3): MediaKit[] {
 
 /** The first image of a list of media items that has renditions. */
 export function firstImage(media: readonly MediaItem[]): MediaItem | null {
-  return media.find((m) => m.type === 'image' && Object.keys(m.sizes).length > 0) ?? media.find((m) => Object.keys(m.sizes).length > 0) ?? null;
+  return (
+    media.find((m) => m.type === 'image' && Object.keys(m.sizes).length > 0) ?? media.find((m) => Object.keys(m.sizes).length > 0) ?? null
+  );
 }
 
 const clippingPositions = new WeakMap<SiteData, Map<number, number>>();

@@ -36,7 +36,12 @@ export function formatDate(value: string | Date, lang: string, timeZone: string)
 /** "31 October 2026, 08:55 CET". */
 export function formatDateTime(value: string | Date, lang: string, timeZone: string): string {
   return formatter(lang, timeZone, {
-    day: 'numeric', month: 'long', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZoneName: 'short',
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    timeZoneName: 'short',
   }).format(toDate(value));
 }
 
@@ -61,7 +66,14 @@ export interface RangeText {
  * (the shared date and zone stay outside; across days the whole start and the whole end are the pieces).
  */
 export function dateTimeRangeText(start: string | Date, end: string | Date | null, lang: string, timeZone: string): RangeText {
-  const f = formatter(lang, timeZone, { day: 'numeric', month: 'long', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZoneName: 'short' });
+  const f = formatter(lang, timeZone, {
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    timeZoneName: 'short',
+  });
   const [a, b] = [toDate(start), end ? toDate(end) : null];
   const whole = { before: '', start: f.format(a), between: '', end: null, after: '' };
   if (!b || !(b > a)) return whole;
@@ -70,8 +82,18 @@ export function dateTimeRangeText(start: string | Date, end: string | Date | nul
   const last = (source: string) => parts.findLastIndex((p) => p.source === source);
   const [s0, s1, e0, e1] = [first('startRange'), last('startRange'), first('endRange'), last('endRange')];
   if (s0 < 0 || e0 < 0 || s1 >= e0) return whole;
-  const text = (from: number, to: number) => parts.slice(from, to).map((p) => p.value).join('');
-  return { before: text(0, s0), start: text(s0, s1 + 1), between: text(s1 + 1, e0), end: text(e0, e1 + 1), after: text(e1 + 1, parts.length) };
+  const text = (from: number, to: number) =>
+    parts
+      .slice(from, to)
+      .map((p) => p.value)
+      .join('');
+  return {
+    before: text(0, s0),
+    start: text(s0, s1 + 1),
+    between: text(s1 + 1, e0),
+    end: text(e0, e1 + 1),
+    after: text(e1 + 1, parts.length),
+  };
 }
 
 /** "08:55". */

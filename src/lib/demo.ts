@@ -11,4 +11,5 @@ export function isDemoBuild(): boolean {
   return (globalThis as Record<symbol, unknown>)[DEMO_BUILD] === true;
 }
 
-export const DEMO_NOTE = 'Demo press room: a fictional company, built from the demo data bundled with pressroom-static. Not a real press room.';
+export const DEMO_NOTE =
+  'Demo press room: a fictional company, built from the demo data bundled with pressroom-static. Not a real press room.';

@@ -38,12 +38,20 @@ function calendarEventOf(event: PressEvent, site: Pick<SiteData, 'pressroom' | '
 const productId = (site: Pick<SiteData, 'pressroom'>) => `-//${site.pressroom.name.replace(/\/\//g, '/')}//pressroom-static//EN`;
 
 /** One event's `.ics`. */
-export function eventIcs(event: PressEvent, site: Pick<SiteData, 'pressroom' | 'liveEventById' | 'buildDay'>, siteUrl: URL | undefined): string {
+export function eventIcs(
+  event: PressEvent,
+  site: Pick<SiteData, 'pressroom' | 'liveEventById' | 'buildDay'>,
+  siteUrl: URL | undefined,
+): string {
   return writeCalendar([calendarEventOf(event, site, siteUrl)], { productId: productId(site), stamp: site.buildDay.start });
 }
 
 /** The calendar feed: every event, soonest first. */
-export function calendarFeed(site: Pick<SiteData, 'pressroom' | 'liveEventById' | 'buildDay' | 'events'>, siteUrl: URL | undefined, name: string): string {
+export function calendarFeed(
+  site: Pick<SiteData, 'pressroom' | 'liveEventById' | 'buildDay' | 'events'>,
+  siteUrl: URL | undefined,
+  name: string,
+): string {
   return writeCalendar(
     site.events.map((e) => calendarEventOf(e, site, siteUrl)),
     { productId: productId(site), stamp: site.buildDay.start, name },

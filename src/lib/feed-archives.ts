@@ -62,7 +62,8 @@ export function documentItems<T>(newestFirst: readonly T[], archive: number | nu
   const total = newestFirst.length;
   const archived = Math.max(0, total - budget.currentItems);
   if (archive === null) return newestFirst.slice(0, total - archived);
-  if (!Number.isInteger(archive) || archive < 1 || archive > archiveCount(total, budget)) throw new Error(`feeds: no archive ${archive} in a feed of ${total} items`);
+  if (!Number.isInteger(archive) || archive < 1 || archive > archiveCount(total, budget))
+    throw new Error(`feeds: no archive ${archive} in a feed of ${total} items`);
   // Counted from the oldest item: archive n holds oldest-first positions (n-1)·k … n·k-1.
   const from = (archive - 1) * budget.archiveItems;
   const to = Math.min(archive * budget.archiveItems, archived);
@@ -90,20 +91,36 @@ export interface FeedDocument {
  * newest first; `urls` those of the subscription document); `archiveUrls(n)`
  * gives the URLs of archive n.
  */
-export function feedDocument(feed: Feed, archive: number | null, archiveUrls: (n: number) => FeedUrls, budget: FeedBudget = FEED_BUDGET): FeedDocument {
+export function feedDocument(
+  feed: Feed,
+  archive: number | null,
+  archiveUrls: (n: number) => FeedUrls,
+  budget: FeedBudget = FEED_BUDGET,
+): FeedDocument {
   const items = documentItems(feed.items, archive, budget);
   const last = archiveCount(feed.items.length, budget);
   const history: FeedHistory | undefined =
     archive === null
-      ? last > 0 ? { archive: false, prevArchive: archiveUrls(last) } : undefined
-      : { archive: true, current: feed.urls, prevArchive: archive > 1 ? archiveUrls(archive - 1) : undefined, nextArchive: archive < last ? archiveUrls(archive + 1) : undefined };
+      ? last > 0
+        ? { archive: false, prevArchive: archiveUrls(last) }
+        : undefined
+      : {
+          archive: true,
+          current: feed.urls,
+          prevArchive: archive > 1 ? archiveUrls(archive - 1) : undefined,
+          nextArchive: archive < last ? archiveUrls(archive + 1) : undefined,
+        };
   // A document's date is its own newest item's: an archive's never moves with newer items.
   const updated = items.length > 0 ? items.reduce((newest, item) => later(newest, item.updated), items[0]!.updated) : feed.updated;
   return withinBytes({ ...feed, urls: archive === null ? feed.urls : archiveUrls(archive), history, updated, items }, budget.bytes);
 }
 
 /** Every document of a feed: the subscription document and its archives (index 0 = archive 1, the oldest). */
-export function feedDocuments(feed: Feed, archiveUrls: (n: number) => FeedUrls, budget: FeedBudget = FEED_BUDGET): { current: FeedDocument; archives: FeedDocument[] } {
+export function feedDocuments(
+  feed: Feed,
+  archiveUrls: (n: number) => FeedUrls,
+  budget: FeedBudget = FEED_BUDGET,
+): { current: FeedDocument; archives: FeedDocument[] } {
   return {
     current: feedDocument(feed, null, archiveUrls, budget),
     archives: Array.from({ length: archiveCount(feed.items.length, budget) }, (_, i) => feedDocument(feed, i + 1, archiveUrls, budget)),
@@ -114,7 +131,10 @@ const later = (a: string, b: string) => (b > a ? b : a);
 const byteLength = (text: string) => Buffer.byteLength(text, 'utf8');
 
 function render(feed: Feed): FeedDocument {
-  return { feed, bodies: Object.fromEntries(FEED_FILES.map((file) => [file, FEED_FORMATS[file].render(feed)])) as Record<FeedFile, string> };
+  return {
+    feed,
+    bodies: Object.fromEntries(FEED_FILES.map((file) => [file, FEED_FORMATS[file].render(feed)])) as Record<FeedFile, string>,
+  };
 }
 
 /** The largest of a document's renderings, in bytes. */

@@ -124,7 +124,11 @@ const FEED_HISTORY_NS = 'http://purl.org/syndication/history/1.0';
 /** The RFC 5005 links of a document in one format, in a fixed order. */
 function historyLinks(history: FeedHistory | undefined, format: keyof FeedUrls): Array<{ rel: string; href: string }> {
   if (!history) return [];
-  const links: Array<[string, FeedUrls | undefined]> = [['current', history.current], ['prev-archive', history.prevArchive], ['next-archive', history.nextArchive]];
+  const links: Array<[string, FeedUrls | undefined]> = [
+    ['current', history.current],
+    ['prev-archive', history.prevArchive],
+    ['next-archive', history.nextArchive],
+  ];
   return links.flatMap(([rel, urls]) => (urls ? [{ rel, href: urls[format] }] : []));
 }
 
@@ -139,7 +143,12 @@ const rfc822 = (iso: string) => new Date(iso).toUTCString();
 /** RFC 3339 for Atom and JSON Feed, always in UTC with milliseconds. */
 const rfc3339 = (iso: string) => new Date(iso).toISOString();
 
-function mediaContent(url: string, mime: string, medium: 'image' | 'document', extra: Record<string, string | number | undefined> = {}): XmlElement {
+function mediaContent(
+  url: string,
+  mime: string,
+  medium: 'image' | 'document',
+  extra: Record<string, string | number | undefined> = {},
+): XmlElement {
   return el('media:content', { url, type: mime, medium, ...extra });
 }
 
@@ -179,7 +188,13 @@ export function rss2(feed: Feed): string {
         ...item.categories.map((c) => textEl('category', c.label, { domain: feed.categoryScheme })),
         // RSS allows one enclosure per item: the featured image; the PDF is a Media RSS document.
         item.image ? el('enclosure', { url: item.image.url, length: item.image.bytes ?? 0, type: item.image.mime }) : null,
-        item.image ? mediaContent(item.image.url, item.image.mime, 'image', { width: item.image.width, height: item.image.height, fileSize: item.image.bytes }) : null,
+        item.image
+          ? mediaContent(item.image.url, item.image.mime, 'image', {
+              width: item.image.width,
+              height: item.image.height,
+              fileSize: item.image.bytes,
+            })
+          : null,
         ...item.attachments.map((a) => mediaContent(a.url, a.mime, 'document', { fileSize: a.bytes })),
       ),
     ),
@@ -240,7 +255,13 @@ export function atom1(feed: Feed): string {
           textEl('content', item.contentHtml, { type: 'html' }),
           item.image ? el('link', { rel: 'enclosure', type: item.image.mime, length: item.image.bytes, href: item.image.url }) : null,
           ...item.attachments.map((a) => el('link', { rel: 'enclosure', type: a.mime, length: a.bytes, title: a.title, href: a.url })),
-          item.image ? mediaContent(item.image.url, item.image.mime, 'image', { width: item.image.width, height: item.image.height, fileSize: item.image.bytes }) : null,
+          item.image
+            ? mediaContent(item.image.url, item.image.mime, 'image', {
+                width: item.image.width,
+                height: item.image.height,
+                fileSize: item.image.bytes,
+              })
+            : null,
         ),
       ),
     ),
@@ -268,7 +289,9 @@ export function jsonFeed11(feed: Feed): string {
     ...(feed.description ? { description: feed.description } : {}),
     authors: [person(feed.author)],
     language: feed.language,
-    ...(history ? { _feed_history: { about: 'https://www.rfc-editor.org/rfc/rfc5005#section-4', archive: history.archive, ...links } } : {}),
+    ...(history
+      ? { _feed_history: { about: 'https://www.rfc-editor.org/rfc/rfc5005#section-4', archive: history.archive, ...links } }
+      : {}),
     items: feed.items.map((item) => ({
       id: item.id,
       url: item.url,
@@ -283,7 +306,14 @@ export function jsonFeed11(feed: Feed): string {
       ...(item.categories.length > 0 ? { tags: item.categories.map((c) => c.label) } : {}),
       language: item.language,
       ...(item.attachments.length > 0
-        ? { attachments: item.attachments.map((a) => ({ url: a.url, mime_type: a.mime, size_in_bytes: a.bytes, ...(a.title ? { title: a.title } : {}) })) }
+        ? {
+            attachments: item.attachments.map((a) => ({
+              url: a.url,
+              mime_type: a.mime,
+              size_in_bytes: a.bytes,
+              ...(a.title ? { title: a.title } : {}),
+            })),
+          }
         : {}),
     })),
   };

@@ -26,7 +26,18 @@ import { stat } from 'node:fs/promises';
 import { getImagePipeline, shareImage } from '../../image-pipeline/index.ts';
 import { getSite, pressroomUrl, tagsOf, type Release, type SiteData, type Tag } from './data.ts';
 import { archiveCount, feedDocument } from './feed-archives.ts';
-import { FEED_FILES, FEED_FORMATS, absoluteUrls, stableId, type Feed, type FeedFile, type FeedImage, type FeedItem, type FeedPerson, type FeedUrls } from './feed-formats.ts';
+import {
+  FEED_FILES,
+  FEED_FORMATS,
+  absoluteUrls,
+  stableId,
+  type Feed,
+  type FeedFile,
+  type FeedImage,
+  type FeedItem,
+  type FeedPerson,
+  type FeedUrls,
+} from './feed-formats.ts';
 import { languageName, translator } from './i18n.ts';
 import { hasPicture, logoMedia, pdfDownload, type PictureSource } from './images.ts';
 import { inlineImageRewriter } from './inline-images.ts';
@@ -82,7 +93,13 @@ async function feedImage(media: PictureSource | null | undefined, siteUrl: URL, 
   if (!media) return null;
   const image = await shareImage(media, { page });
   if (!image) return null;
-  return { url: new URL(image.src, siteUrl).href, mime: image.mime, width: image.width, height: image.height, bytes: await fileBytes(image.src) };
+  return {
+    url: new URL(image.src, siteUrl).href,
+    mime: image.mime,
+    width: image.width,
+    height: image.height,
+    bytes: await fileBytes(image.src),
+  };
 }
 
 interface Context {
@@ -158,7 +175,8 @@ function releasesOf(site: SiteData, scope: FeedScope): Release[] {
 export function feedTitle(site: SiteData, scope: FeedScope): string {
   const name = site.pressroom.name;
   if (scope.kind === 'all') return `${name}: ${translator(site.pressroom.language)('allReleases')}`;
-  if (scope.kind === 'language') return `${name}: ${translator(scope.language)('releasesIn', { language: languageName(scope.language, scope.language) })}`;
+  if (scope.kind === 'language')
+    return `${name}: ${translator(scope.language)('releasesIn', { language: languageName(scope.language, scope.language) })}`;
   return `${name}: ${scope.tag.name}`;
 }
 
@@ -176,7 +194,8 @@ function feedOf(scope: FeedScope, siteUrl: URL): Promise<Feed> {
   return feed;
 }
 
-const scopeKeyOf = (scope: FeedScope): string => (scope.kind === 'all' ? 'all' : scope.kind === 'language' ? `language/${scope.language}` : `tag/${scope.tag.id}`);
+const scopeKeyOf = (scope: FeedScope): string =>
+  scope.kind === 'all' ? 'all' : scope.kind === 'language' ? `language/${scope.language}` : `tag/${scope.tag.id}`;
 
 /** The absolute URLs of one document of a scope's feed in every format. */
 function documentUrls(scope: FeedScope, siteUrl: URL, archive: number | null): FeedUrls {
@@ -221,7 +240,11 @@ export interface FeedRoute {
 
 /** The scopes with feeds: all releases, each language with releases, each tag. */
 function scopesOf(site: SiteData): FeedScope[] {
-  return [{ kind: 'all' }, ...site.languages.map((language): FeedScope => ({ kind: 'language', language })), ...site.tags.map((tag): FeedScope => ({ kind: 'tag', tag }))];
+  return [
+    { kind: 'all' },
+    ...site.languages.map((language): FeedScope => ({ kind: 'language', language })),
+    ...site.tags.map((tag): FeedScope => ({ kind: 'tag', tag })),
+  ];
 }
 
 /** Every feed file of the site, the three formats of a document next to each other. */
@@ -264,7 +287,12 @@ async function documentBody(scope: FeedScope, file: FeedFile, siteUrl: URL, arch
 }
 
 /** The Response of one feed file (the body is what the build writes): `archive` null for the subscription document. */
-export async function feedResponse(scope: FeedScope, file: FeedFile, site: URL | undefined, archive: number | null = null): Promise<Response> {
+export async function feedResponse(
+  scope: FeedScope,
+  file: FeedFile,
+  site: URL | undefined,
+  archive: number | null = null,
+): Promise<Response> {
   if (!site) throw new Error('pressroom-static: feeds need the site URL (astro.config `site`, from PRESSROOM_SITE_URL)');
   return new Response(await documentBody(scope, file, site, archive), { headers: { 'Content-Type': FEED_FORMATS[file].type } });
 }

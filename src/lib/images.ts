@@ -7,10 +7,23 @@
 import { downloadUrl, shareImage, type Download } from '../../image-pipeline/index.ts';
 
 /** A declared rendition; width and height are null when the API never measured them (the pipeline measures the bytes). */
-export interface Rendition { width: number | null; height: number | null; url: string }
-export interface PictureSource { sizes: Record<string, Rendition>; transparent?: boolean }
+export interface Rendition {
+  width: number | null;
+  height: number | null;
+  url: string;
+}
+export interface PictureSource {
+  sizes: Record<string, Rendition>;
+  transparent?: boolean;
+}
 
-interface Logo { small_url: string | null; square_url: string | null; original_url: string | null; width?: number | null; height?: number | null }
+interface Logo {
+  small_url: string | null;
+  square_url: string | null;
+  original_url: string | null;
+  width?: number | null;
+  height?: number | null;
+}
 
 /**
  * A sizes-like object for the press room logo. The API gives the original's
@@ -39,7 +52,10 @@ export function hasPicture(media: { sizes: Record<string, Rendition> } | null | 
 }
 
 /** A release's featured pictures, less those its body already shows inline (the page does not repeat them). */
-export function featuredOutsideBody<M extends { sizes: Record<string, Rendition> }>(release: { body_html: string; featured_images: readonly M[] }): M[] {
+export function featuredOutsideBody<M extends { sizes: Record<string, Rendition> }>(release: {
+  body_html: string;
+  featured_images: readonly M[];
+}): M[] {
   const inBody = (m: M) => Object.values(m.sizes).some((r) => release.body_html.includes(r.url));
   return release.featured_images.filter((m) => hasPicture(m) && !inBody(m));
 }

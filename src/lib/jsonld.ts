@@ -15,7 +15,10 @@ export function serializeJsonLd(value: unknown): string {
 export type JsonLd = Record<string, unknown>;
 
 /** One step of a breadcrumb trail: what `<Breadcrumbs>` shows and what `breadcrumbList` describes. */
-export interface Crumb { name: string; href?: string }
+export interface Crumb {
+  name: string;
+  href?: string;
+}
 
 /**
  * The schema.org BreadcrumbList for a trail, built from the same items the page gives its

@@ -6,8 +6,18 @@
  * (public) category come last, in a group of their own.
  */
 
-interface Category { id: number; position: number; depth: number; child_ids: number[]; ancestor_ids: number[] }
-interface Kit { id: number; position: number; category_id: number | null }
+interface Category {
+  id: number;
+  position: number;
+  depth: number;
+  child_ids: number[];
+  ancestor_ids: number[];
+}
+interface Kit {
+  id: number;
+  position: number;
+  category_id: number | null;
+}
 
 export interface KitGroup<C, K> {
   /** null: kits without a public category. */
@@ -20,7 +30,10 @@ export interface KitGroup<C, K> {
 
 const byPosition = (a: { position: number; id: number }, b: { position: number; id: number }) => a.position - b.position || a.id - b.id;
 
-export function groupKitsByCategory<C extends Category, K extends Kit>(categories: readonly C[], kits: readonly K[]): Array<KitGroup<C, K>> {
+export function groupKitsByCategory<C extends Category, K extends Kit>(
+  categories: readonly C[],
+  kits: readonly K[],
+): Array<KitGroup<C, K>> {
   const byId = new Map(categories.map((c) => [c.id, c]));
   const kitsIn = new Map<number, K[]>();
   for (const kit of [...kits].sort(byPosition)) {

@@ -12,7 +12,17 @@
  */
 import { coverageHrefOf, type SiteData } from './data.ts';
 import { libraryItemHrefs } from './media-library.ts';
-import { LEGACY_SECTIONS, eventHref, hrefOf, landingPath, mediaAnchor, mediaKitHref, permalinkSegments, redirectPages, routeOf } from './paths.ts';
+import {
+  LEGACY_SECTIONS,
+  eventHref,
+  hrefOf,
+  landingPath,
+  mediaAnchor,
+  mediaKitHref,
+  permalinkSegments,
+  redirectPages,
+  routeOf,
+} from './paths.ts';
 
 export interface LegacyRedirect {
   /** Site path of the redirect page, without its slashes (`media_kits/840025-northwind-hubs`). */
@@ -26,7 +36,8 @@ export interface LegacyRedirect {
 export function legacyRedirects(site: SiteData): LegacyRedirect[] {
   const wanted: Array<{ permalink: string | null | undefined; to: string | null; title: string }> = [];
   for (const kit of site.mediaKits) wanted.push({ permalink: kit.permalink, to: mediaKitHref(kit), title: kit.title });
-  for (const clipping of site.clippings) wanted.push({ permalink: clipping.permalink, to: coverageHrefOf(site, clipping), title: clipping.title });
+  for (const clipping of site.clippings)
+    wanted.push({ permalink: clipping.permalink, to: coverageHrefOf(site, clipping), title: clipping.title });
   const library = libraryItemHrefs(site);
   for (const item of [...site.images, ...site.videos, ...site.movies, ...site.sounds, ...site.documents]) {
     wanted.push({ permalink: item.permalink, to: library.get(mediaAnchor(item)) ?? null, title: item.title });

@@ -44,7 +44,11 @@ export function fitWithinBudget(render: (count: number) => string, maxItems: num
  * press room is noindex (none), or another page already lives at that path (a release whose
  * permalink is another's plus `/index.md`): the page wins, and that release has no twin.
  */
-export function twinPaths(pressroom: { noindex: boolean }, releases: ReadonlyArray<{ id: number; href: string }>, pages: ReadonlyArray<{ href: string }>): Map<number, string> {
+export function twinPaths(
+  pressroom: { noindex: boolean },
+  releases: ReadonlyArray<{ id: number; href: string }>,
+  pages: ReadonlyArray<{ href: string }>,
+): Map<number, string> {
   const twins = new Map<number, string>();
   if (!aiFilesOffered(pressroom)) return twins;
   const taken = new Set([...releases, ...pages].map((p) => p.href));

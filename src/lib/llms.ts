@@ -19,7 +19,17 @@ import { FEED_FILES, feedHref, feedTitle, releaseFeedItem, type FeedScope } from
 import { languageName } from './i18n.ts';
 import * as md from './markdown.ts';
 import {
-  archiveHref, contactsHref, coverageHref, eventsHref, llmsFullTxtHref, llmsTxtHref, mediaHref, mediaKitHref, mediaKitsHref, releasesHref, tagsHref,
+  archiveHref,
+  contactsHref,
+  coverageHref,
+  eventsHref,
+  llmsFullTxtHref,
+  llmsTxtHref,
+  mediaHref,
+  mediaKitHref,
+  mediaKitsHref,
+  releasesHref,
+  tagsHref,
 } from './paths.ts';
 import { LLMS_FULL_BUDGET, LLMS_TXT_BUDGET, fitWithinBudget, twinPaths } from './llms-rules.ts';
 import { boilerplateBlocks, contactBlocks, contactItem, releaseBlocks } from './release-markdown.ts';
@@ -42,7 +52,9 @@ export async function releaseMarkdown(release: Release, siteUrl: URL): Promise<s
 /** `YYYY-MM-DD` of an instant in the press room's time zone. */
 function isoDate(value: string, timeZone: string): string {
   const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? '' : new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(date);
+  return Number.isNaN(date.getTime())
+    ? ''
+    : new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(date);
 }
 
 function aboutBlocks(site: SiteData): md.Block[] {
@@ -54,7 +66,8 @@ function aboutBlocks(site: SiteData): md.Block[] {
 function releaseCountText(site: SiteData): string {
   const count = site.releases.length;
   const names = site.languages.map((lang) => languageName(lang, 'en'));
-  const languages = names.length > 1 ? ` in ${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names.length === 1 ? ` in ${names[0]}` : '';
+  const languages =
+    names.length > 1 ? ` in ${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names.length === 1 ? ` in ${names[0]}` : '';
   return `${count} press release${count === 1 ? '' : 's'}${languages}`;
 }
 
@@ -76,11 +89,17 @@ function sectionItems(site: SiteData, abs: (path: string) => string): md.Inline[
 
 /** Feeds: every release, and each language's when there are several; RSS, Atom and JSON Feed. */
 function feedItems(site: SiteData, abs: (path: string) => string): md.Inline[][] {
-  const scopes: FeedScope[] = [{ kind: 'all' }, ...(site.languages.length > 1 ? site.languages.map((language): FeedScope => ({ kind: 'language', language })) : [])];
+  const scopes: FeedScope[] = [
+    { kind: 'all' },
+    ...(site.languages.length > 1 ? site.languages.map((language): FeedScope => ({ kind: 'language', language })) : []),
+  ];
   const label = { 'rss.xml': 'RSS 2.0', 'atom.xml': 'Atom 1.0', 'feed.json': 'JSON Feed 1.1' } as const;
   return scopes.map((scope) => [
     md.text(`${md.oneLine(feedTitle(site, scope))}: `),
-    ...md.joined(FEED_FILES.map((file) => [md.link(abs(feedHref(scope, file)), md.text(label[file]))]), ', '),
+    ...md.joined(
+      FEED_FILES.map((file) => [md.link(abs(feedHref(scope, file)), md.text(label[file]))]),
+      ', ',
+    ),
     md.text(' (full text)'),
   ]);
 }
@@ -96,7 +115,10 @@ async function releaseItem(site: SiteData, release: Release, siteUrl: URL, twin:
 function kitItem(kit: SiteData['mediaKits'][number], siteUrl: URL): md.Inline[] {
   const files = isProtectedKit(kit) ? 'protected, no files to download' : `${kit.media.length} file${kit.media.length === 1 ? '' : 's'}`;
   const description = truncate(md.oneLine(htmlToText(kit.description)), LLMS_TXT_BUDGET.summaryChars);
-  return [md.link(new URL(mediaKitHref(kit), siteUrl).href, md.text(md.oneLine(kit.title))), md.text(`: ${[description, files].filter(Boolean).join(' · ')}`)];
+  return [
+    md.link(new URL(mediaKitHref(kit), siteUrl).href, md.text(md.oneLine(kit.title))),
+    md.text(`: ${[description, files].filter(Boolean).join(' · ')}`),
+  ];
 }
 
 /** /llms.txt (see the module comment). */
@@ -104,7 +126,9 @@ export async function llmsTxt(siteUrl: URL): Promise<string> {
   const site = await getSite();
   const abs = (path: string) => new URL(path, siteUrl).href;
   const twins = markdownTwins(site);
-  const releases = await Promise.all(site.releases.slice(0, LLMS_TXT_BUDGET.releases).map((r) => releaseItem(site, r, siteUrl, twins.get(r.id))));
+  const releases = await Promise.all(
+    site.releases.slice(0, LLMS_TXT_BUDGET.releases).map((r) => releaseItem(site, r, siteUrl, twins.get(r.id))),
+  );
   const kits = site.mediaKits.slice(0, LLMS_TXT_BUDGET.mediaKits).map((kit) => kitItem(kit, siteUrl));
   const contacts = site.contacts.slice(0, LLMS_TXT_BUDGET.contacts).map((c) => contactItem(c, siteUrl));
   const name = md.oneLine(site.pressroom.name);
@@ -114,14 +138,22 @@ export async function llmsTxt(siteUrl: URL): Promise<string> {
     return md.serialize([
       md.heading(1, md.text(name)),
       ...aboutBlocks(site),
-      md.paragraph(md.text(intro), md.text('The full text of the newest releases is in '), md.link(abs(llmsFullTxtHref), md.text('llms-full.txt')), md.text('.')),
+      md.paragraph(
+        md.text(intro),
+        md.text('The full text of the newest releases is in '),
+        md.link(abs(llmsFullTxtHref), md.text('llms-full.txt')),
+        md.text('.'),
+      ),
       ...(count > 0 ? [md.heading(2, md.text('Press releases')), md.list(releases.slice(0, count))] : []),
       ...(kits.length > 0 ? [md.heading(2, md.text('Media kits')), md.list(kits)] : []),
       ...(contacts.length > 0 ? [md.heading(2, md.text('Press contacts')), md.list(contacts)] : []),
       md.heading(2, md.text('Feeds')),
       md.list(feedItems(site, abs)),
       md.heading(2, md.text('Optional')),
-      md.list([[md.link(abs(llmsFullTxtHref), md.text('Full text')), md.text(`: the newest press releases in full, in one file`)], ...sectionItems(site, abs)]),
+      md.list([
+        [md.link(abs(llmsFullTxtHref), md.text('Full text')), md.text(`: the newest press releases in full, in one file`)],
+        ...sectionItems(site, abs),
+      ]),
     ]);
   };
   return fitWithinBudget(render, releases.length, LLMS_TXT_BUDGET.bytes).text;
@@ -133,7 +165,9 @@ export async function llmsFullTxt(siteUrl: URL): Promise<string> {
   const abs = (path: string) => new URL(path, siteUrl).href;
   const lang = site.pressroom.language;
   const candidates = site.releases.slice(0, LLMS_FULL_BUDGET.releases);
-  const sections = await Promise.all(candidates.map((release) => releaseBlocks(site, release, siteUrl, { depth: 2, pressroomParts: false })));
+  const sections = await Promise.all(
+    candidates.map((release) => releaseBlocks(site, release, siteUrl, { depth: 2, pressroomParts: false })),
+  );
   const name = md.oneLine(site.pressroom.name);
   const total = site.releases.length;
 
@@ -143,7 +177,9 @@ export async function llmsFullTxt(siteUrl: URL): Promise<string> {
       md.heading(1, md.text(`${name}: press releases in full`)),
       ...aboutBlocks(site),
       md.paragraph(
-        md.text(`The press room of ${name} with ${scope}, newest first (this file holds at most ${LLMS_FULL_BUDGET.releases} releases and ${LLMS_FULL_BUDGET.bytes / 1024} KiB). Index: `),
+        md.text(
+          `The press room of ${name} with ${scope}, newest first (this file holds at most ${LLMS_FULL_BUDGET.releases} releases and ${LLMS_FULL_BUDGET.bytes / 1024} KiB). Index: `,
+        ),
         md.link(abs(llmsTxtHref), md.text('llms.txt')),
         md.text('.'),
       ),

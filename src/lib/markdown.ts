@@ -18,7 +18,20 @@ import { fromHtml } from 'hast-util-from-html';
 import { toMdast } from 'hast-util-to-mdast';
 import { gfmTableToMarkdown } from 'mdast-util-gfm-table';
 import { toMarkdown, type Options as ToMarkdownOptions } from 'mdast-util-to-markdown';
-import type { BlockContent, Heading, Image, Link, List, ListItem, Nodes, Paragraph, Parents, PhrasingContent, RootContent, Text } from 'mdast';
+import type {
+  BlockContent,
+  Heading,
+  Image,
+  Link,
+  List,
+  ListItem,
+  Nodes,
+  Paragraph,
+  Parents,
+  PhrasingContent,
+  RootContent,
+  Text,
+} from 'mdast';
 
 export type Block = RootContent;
 export type Inline = PhrasingContent;
@@ -29,7 +42,10 @@ const IMAGE_PROTOCOLS = new Set(['http:', 'https:']);
 
 /** Text from the API as one line: whitespace collapsed, control characters dropped. */
 export function oneLine(value: string | null | undefined): string {
-  return (value ?? '').replace(/[\u0000-\u0008\u000E-\u001F\u007F]/g, '').replace(/\s+/g, ' ').trim();
+  return (value ?? '')
+    .replace(/[\u0000-\u0008\u000E-\u001F\u007F]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /** `url` resolved against `base` when its scheme is one of `protocols`, else null. */
@@ -114,7 +130,11 @@ export const text = (value: string): Text => ({ type: 'text', value });
 export const strong = (...children: Inline[]): Inline => ({ type: 'strong', children });
 export const emphasis = (...children: Inline[]): Inline => ({ type: 'emphasis', children });
 export const paragraph = (...children: Inline[]): Paragraph => ({ type: 'paragraph', children });
-export const heading = (depth: number, ...children: Inline[]): Heading => ({ type: 'heading', depth: Math.min(6, Math.max(1, depth)) as Heading['depth'], children });
+export const heading = (depth: number, ...children: Inline[]): Heading => ({
+  type: 'heading',
+  depth: Math.min(6, Math.max(1, depth)) as Heading['depth'],
+  children,
+});
 export const link = (url: string, ...children: Inline[]): Link => ({ type: 'link', url, title: null, children });
 export const image = (url: string, alt: string): Image => ({ type: 'image', url, alt: oneLine(alt), title: null });
 export const blockquote = (...children: BlockContent[]): Block => ({ type: 'blockquote', children });

@@ -10,7 +10,9 @@ export const SECTION_TITLE: Record<MediaSection, UiKey> = { images: 'images', vi
 const created = (m: LibraryItem) => (m.created_at ? Date.parse(m.created_at) : Number.NEGATIVE_INFINITY);
 
 /** Every non-empty section with its items: videos are platform videos and uploaded video files together. */
-export function librarySections(site: Pick<SiteData, 'images' | 'videos' | 'movies' | 'sounds' | 'documents'>): Array<{ section: MediaSection; items: LibraryItem[] }> {
+export function librarySections(
+  site: Pick<SiteData, 'images' | 'videos' | 'movies' | 'sounds' | 'documents'>,
+): Array<{ section: MediaSection; items: LibraryItem[] }> {
   const items: Record<MediaSection, LibraryItem[]> = {
     images: site.images,
     videos: [...site.videos, ...site.movies].sort((a, b) => created(b) - created(a) || a.id - b.id),

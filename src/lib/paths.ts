@@ -36,10 +36,43 @@ const SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._~-]*$/;
 
 /** First segments the site uses for its own pages and assets. */
 const RESERVED_SEGMENTS = new Set([
-  'releases', 'archive', 'tags', '_astro', '_media', 'media_kits', 'media-kits', 'media', 'events', 'clippings', 'coverage',
-  'contacts', 'images', 'videos', 'movies', 'sounds', 'documents', 'live', 'search', 'feeds', 'pagefind', 'rss.xml', 'atom.xml', 'feed.json',
-  'sitemap-index.xml', 'sitemap-0.xml', 'sitemap-news.xml', 'robots.txt', '404', 'index.html', 'favicon.ico', 'favicon.svg', 'icon-192.png', 'apple-touch-icon.png',
-  'llms.txt', 'llms-full.txt', '_search',
+  'releases',
+  'archive',
+  'tags',
+  '_astro',
+  '_media',
+  'media_kits',
+  'media-kits',
+  'media',
+  'events',
+  'clippings',
+  'coverage',
+  'contacts',
+  'images',
+  'videos',
+  'movies',
+  'sounds',
+  'documents',
+  'live',
+  'search',
+  'feeds',
+  'pagefind',
+  'rss.xml',
+  'atom.xml',
+  'feed.json',
+  'sitemap-index.xml',
+  'sitemap-0.xml',
+  'sitemap-news.xml',
+  'robots.txt',
+  '404',
+  'index.html',
+  'favicon.ico',
+  'favicon.svg',
+  'icon-192.png',
+  'apple-touch-icon.png',
+  'llms.txt',
+  'llms-full.txt',
+  '_search',
 ]);
 
 /** Sitemap files the build writes at the root: `sitemap-<n>.xml` (@astrojs/sitemap past 45,000 URLs), `sitemap-news-<n>.xml`. */
@@ -78,7 +111,8 @@ export function permalinkSegments(permalink: string, { allowFirst = [] as string
   const segments = permalink.slice(1).replace(/\/$/, '').split('/');
   if (segments.length === 0 || segments.some((s) => !SEGMENT.test(s))) return null;
   const first = segments[0]!;
-  if (!allowFirst.includes(first) && (RESERVED_SEGMENTS.has(first.toLowerCase()) || SITEMAP_FILE.test(first) || isLanguageCode(first))) return null;
+  if (!allowFirst.includes(first) && (RESERVED_SEGMENTS.has(first.toLowerCase()) || SITEMAP_FILE.test(first) || isLanguageCode(first)))
+    return null;
   return segments;
 }
 
@@ -110,7 +144,8 @@ export const LISTING_PAGE_SIZE = 20;
  * a bare number, which would read like a month (`/archive/2025/2/` next to `/archive/2025/02/`).
  */
 export const archiveHref = (year?: number, month?: number, page = 1) => {
-  const listing = year === undefined ? '/archive/' : month === undefined ? `/archive/${year}/` : `/archive/${year}/${String(month).padStart(2, '0')}/`;
+  const listing =
+    year === undefined ? '/archive/' : month === undefined ? `/archive/${year}/` : `/archive/${year}/${String(month).padStart(2, '0')}/`;
   return sitePath(page <= 1 || year === undefined ? listing : `${listing}page/${page}/`);
 };
 export const tagsHref = sitePath('/tags/');
@@ -119,8 +154,8 @@ export const tagsHref = sitePath('/tags/');
 export function tagSegment(tag: { id: number; slug: string }): string {
   return SEGMENT.test(tag.slug) && tag.slug.length <= 120 ? tag.slug : `tag-${tag.id}`;
 }
-export const tagHref = (tag: { id: number; slug: string }, page = 1) => sitePath(page <= 1 ? `/tags/${tagSegment(tag)}/` : `/tags/${tagSegment(tag)}/${page}/`);
-
+export const tagHref = (tag: { id: number; slug: string }, page = 1) =>
+  sitePath(page <= 1 ? `/tags/${tagSegment(tag)}/` : `/tags/${tagSegment(tag)}/${page}/`);
 
 /**
  * The `<id>-<slug>` segment of an item published under one of the site's own
@@ -132,7 +167,8 @@ export const tagHref = (tag: { id: number; slug: string }, page = 1) => sitePath
 export function itemSegment(item: { id: number; permalink: string | null }): string {
   const id = String(item.id);
   const last = item.permalink?.replace(/\/+$/, '').split('/').pop() ?? '';
-  const ok = SEGMENT.test(last) && last.length <= 160 && (last === id || last.startsWith(`${id}-`)) && !/\.(ics|vcf|html?|xml|json)$/i.test(last);
+  const ok =
+    SEGMENT.test(last) && last.length <= 160 && (last === id || last.startsWith(`${id}-`)) && !/\.(ics|vcf|html?|xml|json)$/i.test(last);
   return ok ? last : id;
 }
 

@@ -21,7 +21,10 @@ export function relatedReleases(site: Pick<SiteData, 'releasesByTag'>, release: 
     }
   }
   const before = ([a, sa]: [Release, number], [b, sb]: [Release, number]): number =>
-    Number(b.language === release.language) - Number(a.language === release.language) || sb - sa || releasedAt(b) - releasedAt(a) || a.id - b.id;
+    Number(b.language === release.language) - Number(a.language === release.language) ||
+    sb - sa ||
+    releasedAt(b) - releasedAt(a) ||
+    a.id - b.id;
   const best: Array<[Release, number]> = [];
   for (const candidate of score) {
     if (best.length === count && before(candidate, best[count - 1]!) >= 0) continue;

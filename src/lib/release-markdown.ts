@@ -39,7 +39,11 @@ export function contactItem(contact: Contact, siteUrl: URL): md.Inline[] {
   const tel = telHref(contact.phone);
   if (tel) parts.push([md.link(tel, md.text(md.oneLine(contact.phone)))]);
   parts.push([md.link(abs(contactVcfHref(contact)), md.text('vCard'))]);
-  return [md.link(abs(`${contactsHref}#${contactAnchor(contact)}`), md.text(md.oneLine(contact.name))), md.text(': '), ...md.joined(parts, ' · ')];
+  return [
+    md.link(abs(`${contactsHref}#${contactAnchor(contact)}`), md.text(md.oneLine(contact.name))),
+    md.text(': '),
+    ...md.joined(parts, ' · '),
+  ];
 }
 
 /** The press room's boilerplate ("About <name>") as blocks under a heading of `depth`, or none. */
@@ -55,7 +59,11 @@ export function contactBlocks(site: SiteData, siteUrl: URL, depth: number, lang:
   return [md.heading(depth, md.text(translator(lang)('prContacts'))), md.list(site.contacts.map((c) => contactItem(c, siteUrl)))];
 }
 
-async function pictureBlocks(media: PictureSource & { title?: string | null; description?: string | null }, release: Release, siteUrl: URL): Promise<md.Block[]> {
+async function pictureBlocks(
+  media: PictureSource & { title?: string | null; description?: string | null },
+  release: Release,
+  siteUrl: URL,
+): Promise<md.Block[]> {
   const picture = await shareImage(media, { page: release.href });
   if (!picture) return [];
   const alt = altFor(media, release.title);
@@ -67,16 +75,29 @@ async function pictureBlocks(media: PictureSource & { title?: string | null; des
 }
 
 /** A release as Markdown blocks (see the module comment). */
-export async function releaseBlocks(site: SiteData, release: Release, siteUrl: URL, { depth, pressroomParts }: ReleaseMarkdownOptions): Promise<md.Block[]> {
+export async function releaseBlocks(
+  site: SiteData,
+  release: Release,
+  siteUrl: URL,
+  { depth, pressroomParts }: ReleaseMarkdownOptions,
+): Promise<md.Block[]> {
   const t = translator(release.language);
   const item = await releaseFeedItem(release, siteUrl);
   const [lead, ...more] = featuredOutsideBody(release);
-  const [leadBlocks, ...moreBlocks] = await Promise.all([lead ? pictureBlocks(lead, release, siteUrl) : [], ...more.map((m) => pictureBlocks(m, release, siteUrl))]);
+  const [leadBlocks, ...moreBlocks] = await Promise.all([
+    lead ? pictureBlocks(lead, release, siteUrl) : [],
+    ...more.map((m) => pictureBlocks(m, release, siteUrl)),
+  ]);
 
   const blocks: md.Block[] = [md.heading(depth, md.text(md.oneLine(release.title)))];
   const subtitle = md.oneLine(release.subtitle);
   if (subtitle) blocks.push(md.paragraph(md.emphasis(md.text(subtitle))));
-  const dateline = [md.oneLine(release.release_location), release.release_date ? formatDateTime(release.release_date, release.language, site.timeZone) : ''].filter(Boolean).join(', ');
+  const dateline = [
+    md.oneLine(release.release_location),
+    release.release_date ? formatDateTime(release.release_date, release.language, site.timeZone) : '',
+  ]
+    .filter(Boolean)
+    .join(', ');
   if (dateline) blocks.push(md.paragraph(md.text(dateline)));
   blocks.push(...(leadBlocks ?? []));
   const summary = md.oneLine(release.summary);
@@ -92,7 +113,14 @@ export async function releaseBlocks(site: SiteData, release: Release, siteUrl: U
   const facts: md.Inline[][] = [[md.text(`Published: ${item.published}`)]];
   if (item.updated !== item.published) facts.push([md.text(`Updated: ${item.updated}`)]);
   facts.push([md.text(`Language: ${md.oneLine(release.language)}`)]);
-  if (item.categories.length > 0) facts.push([md.text(`${t('tags')}: `), ...md.joined(item.categories.map((c) => [md.link(c.url, md.text(md.oneLine(c.label)))]), ', ')]);
+  if (item.categories.length > 0)
+    facts.push([
+      md.text(`${t('tags')}: `),
+      ...md.joined(
+        item.categories.map((c) => [md.link(c.url, md.text(md.oneLine(c.label)))]),
+        ', ',
+      ),
+    ]);
   for (const pdf of item.attachments) facts.push([md.text('PDF: '), md.link(pdf.url, md.text(md.oneLine(pdf.title) || t('downloadPdf')))]);
   facts.push([md.text('Web page: '), md.link(item.url, md.text(item.url))]);
   blocks.push(md.rule(), md.list(facts));

@@ -44,17 +44,31 @@ export interface SanitizeOptions {
 }
 
 const BASIC_TAGS = ['p', 'br', 'a', 'strong', 'em', 'b', 'i', 'ul', 'ol', 'li', 'blockquote'];
-const ARTICLE_TAGS = [
-  ...BASIC_TAGS,
-  'h2', 'h3', 'h4', 'cite',
-  'table', 'thead', 'tbody', 'tr', 'th', 'td',
-  'figure', 'figcaption', 'img',
-];
+const ARTICLE_TAGS = [...BASIC_TAGS, 'h2', 'h3', 'h4', 'cite', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'figure', 'figcaption', 'img'];
 
 /** Content of these is dropped with the tag (not kept as text). */
 const DROP_WITH_CONTENT = [
-  'script', 'style', 'textarea', 'option', 'select', 'xmp', 'noscript', 'noembed', 'noframes', 'template',
-  'iframe', 'object', 'embed', 'svg', 'math', 'title', 'head', 'button', 'canvas', 'audio', 'video',
+  'script',
+  'style',
+  'textarea',
+  'option',
+  'select',
+  'xmp',
+  'noscript',
+  'noembed',
+  'noframes',
+  'template',
+  'iframe',
+  'object',
+  'embed',
+  'svg',
+  'math',
+  'title',
+  'head',
+  'button',
+  'canvas',
+  'audio',
+  'video',
 ];
 
 /** A path inside this site: starts with one `/`, no scheme, no backslash tricks. */
@@ -71,7 +85,11 @@ function isExternal(href: string): boolean {
   return /^https?:/i.test(href.trim());
 }
 
-function options(profile: 'article' | 'basic', rewrite: InlineImageRewriter, imageSizes = '(min-width: 48rem) 44rem, 100vw'): sanitizeHtml.IOptions & { allowedEmptyAttributes: string[] } {
+function options(
+  profile: 'article' | 'basic',
+  rewrite: InlineImageRewriter,
+  imageSizes = '(min-width: 48rem) 44rem, 100vw',
+): sanitizeHtml.IOptions & { allowedEmptyAttributes: string[] } {
   // Figures whose only image had no site-local copy are dropped whole (the caption alone means nothing).
   let dropped = 0;
   const figureStack: number[] = [];
@@ -160,7 +178,29 @@ export function sanitizeBasic(html: string | null | undefined): string {
   return sanitizeHtml(html, options('basic', dropInlineImages)).trim();
 }
 
-const BLOCK = new Set(['p', 'div', 'br', 'li', 'ul', 'ol', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'figure', 'figcaption', 'table', 'tr', 'td', 'th', 'section', 'article']);
+const BLOCK = new Set([
+  'p',
+  'div',
+  'br',
+  'li',
+  'ul',
+  'ol',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'blockquote',
+  'figure',
+  'figcaption',
+  'table',
+  'tr',
+  'td',
+  'th',
+  'section',
+  'article',
+]);
 const SKIP = new Set(DROP_WITH_CONTENT);
 
 /** The visible text of upstream HTML, whitespace collapsed. Safe to interpolate (Astro escapes it). */

@@ -56,5 +56,6 @@ export async function checkSite(dir: string, planned: readonly string[] | undefi
     }
   }
   const absent = [...named].filter((file) => !existsSync(path.join(dir, file)));
-  if (absent.length > 0) throw new Error(`the built site is incomplete: index.html names ${absent.length} missing files (first: ${absent[0]})`);
+  if (absent.length > 0)
+    throw new Error(`the built site is incomplete: index.html names ${absent.length} missing files (first: ${absent[0]})`);
 }

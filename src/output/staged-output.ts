@@ -29,7 +29,9 @@ export async function assertReplaceable(out: string, signature: readonly string[
   if ((await readdir(out)).length === 0) return;
   const missing = signature.filter((name) => !existsSync(path.join(out, name)));
   if (missing.length > 0) {
-    throw new Error(`${out} already holds files this tool did not write (no ${missing.join(', ')}), and it would be replaced whole; choose a new or empty folder for --out`);
+    throw new Error(
+      `${out} already holds files this tool did not write (no ${missing.join(', ')}), and it would be replaced whole; choose a new or empty folder for --out`,
+    );
   }
 }
 

@@ -29,7 +29,10 @@ const KEY = Symbol.for('pressroom-static.search-scripts');
 
 export function searchScripts(): Promise<SearchScripts> {
   const g = globalThis as { [KEY]?: Promise<SearchScripts> };
-  g[KEY] ??= Promise.all([bundle('search', 'controller.ts'), bundle('engine', 'engine.ts')]).then(([controller, engine]) => ({ controller, engine }));
+  g[KEY] ??= Promise.all([bundle('search', 'controller.ts'), bundle('engine', 'engine.ts')]).then(([controller, engine]) => ({
+    controller,
+    engine,
+  }));
   return g[KEY];
 }
 

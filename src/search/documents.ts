@@ -53,7 +53,8 @@ export function searchDocument(html: string, url: string): SearchDocument | null
   }
   const first = (key: string) => meta.get(key)?.[0]?.trim() || null;
   const html0 = DomUtils.getElementsByTagName('html', doc, true)[0];
-  const heading = bodies.map((b) => DomUtils.getElementsByTagName('h1', b, true)[0]).find(Boolean) ?? DomUtils.getElementsByTagName('h1', doc, true)[0];
+  const heading =
+    bodies.map((b) => DomUtils.getElementsByTagName('h1', b, true)[0]).find(Boolean) ?? DomUtils.getElementsByTagName('h1', doc, true)[0];
   const titleTag = DomUtils.getElementsByTagName('title', doc, true)[0];
   const title = collapse(heading ? DomUtils.textContent(heading) : titleTag ? DomUtils.textContent(titleTag) : url);
   return {
@@ -68,7 +69,35 @@ export function searchDocument(html: string, url: string): SearchDocument | null
   };
 }
 
-const BLOCK = new Set(['p', 'div', 'li', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'td', 'th', 'dt', 'dd', 'br', 'section', 'article', 'header', 'footer', 'figcaption', 'blockquote', 'tr', 'ul', 'ol', 'dl', 'figure', 'address', 'time']);
+const BLOCK = new Set([
+  'p',
+  'div',
+  'li',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'td',
+  'th',
+  'dt',
+  'dd',
+  'br',
+  'section',
+  'article',
+  'header',
+  'footer',
+  'figcaption',
+  'blockquote',
+  'tr',
+  'ul',
+  'ol',
+  'dl',
+  'figure',
+  'address',
+  'time',
+]);
 const SKIPPED = new Set(['script', 'style', 'template', 'noscript', 'svg', 'select', 'button']);
 
 /** An element's text, without the parts marked `data-pagefind-ignore` and with blocks kept apart as words. */

@@ -27,7 +27,12 @@ export class SearchIndex {
 
   constructor(docs: readonly DocMeta[], indexes: Record<string, AsPlainObject | MiniSearch>) {
     this.docs = docs;
-    this.indexes = new Map(Object.entries(indexes).map(([lang, data]) => [lang, data instanceof MiniSearch ? data : MiniSearch.loadJS(data, indexOptions(lang))]));
+    this.indexes = new Map(
+      Object.entries(indexes).map(([lang, data]) => [
+        lang,
+        data instanceof MiniSearch ? data : MiniSearch.loadJS(data, indexOptions(lang)),
+      ]),
+    );
   }
 
   /** How many documents carry each value of each filter (what the filter menus may offer). */

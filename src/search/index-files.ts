@@ -40,21 +40,40 @@ export async function writeSearchIndex(siteDir: string, { outputPath = path.join
   const chunks = textChunks(documents);
   const text = chunks.map((texts, n) => add(`text-${n}`, registration('text', String(n), texts)));
   const chunkOf = chunks.flatMap((texts, n) => texts.map(() => n));
-  const docs: DocMeta[] = documents.map((d, id) => ({ url: d.url, title: d.title, type: d.type, lang: d.lang, date: d.date, year: d.year, tags: d.tags, chunk: chunkOf[id]! }));
+  const docs: DocMeta[] = documents.map((d, id) => ({
+    url: d.url,
+    title: d.title,
+    type: d.type,
+    lang: d.lang,
+    date: d.date,
+    year: d.year,
+    tags: d.tags,
+    chunk: chunkOf[id]!,
+  }));
 
   const byLanguage = new Map<string, number[]>();
   documents.forEach((d, id) => byLanguage.set(indexLanguage(d.lang), [...(byLanguage.get(indexLanguage(d.lang)) ?? []), id]));
   const indexes: Record<string, string> = {};
   for (const lang of [...byLanguage.keys()].sort()) {
     const index = new MiniSearch(indexOptions(lang));
-    index.addAll(byLanguage.get(lang)!.map((id) => ({ id, title: documents[id]!.title, tags: documents[id]!.tags.join(' '), text: documents[id]!.text })));
+    index.addAll(
+      byLanguage
+        .get(lang)!
+        .map((id) => ({ id, title: documents[id]!.title, tags: documents[id]!.tags.join(' '), text: documents[id]!.text })),
+    );
     indexes[lang] = add(`index-${lang}`, registration('index', lang, index.toJSON()));
   }
 
   const scripts = await searchScripts();
   files.set(scripts.engine.name, scripts.engine.code);
   files.set(scripts.controller.name, scripts.controller.code);
-  const entry: SearchEntry = { format: SEARCH_FORMAT, engine: scripts.engine.name, docs: add('docs', registration('docs', 'all', docs)), indexes, text };
+  const entry: SearchEntry = {
+    format: SEARCH_FORMAT,
+    engine: scripts.engine.name,
+    docs: add('docs', registration('docs', 'all', docs)),
+    indexes,
+    text,
+  };
 
   await rm(outputPath, { recursive: true, force: true });
   await mkdir(outputPath, { recursive: true });
@@ -66,7 +85,13 @@ export async function writeSearchIndex(siteDir: string, { outputPath = path.join
   const entryBody = registration('entry', 'entry', entry);
   await writeFile(path.join(outputPath, ENTRY_FILE), entryBody);
   bytes += Buffer.byteLength(entryBody);
-  return { documents: documents.length, languages: Object.keys(indexes), files: (await readdir(outputPath)).length, bytes, ms: Math.round(performance.now() - started) };
+  return {
+    documents: documents.length,
+    languages: Object.keys(indexes),
+    files: (await readdir(outputPath)).length,
+    bytes,
+    ms: Math.round(performance.now() - started),
+  };
 }
 
 /** The documents' texts in order, cut into chunks of about CHUNK_CHARS. */

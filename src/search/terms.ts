@@ -25,8 +25,21 @@ export type Stemmer = (word: string) => string;
 
 /** Snowball stemmers by ISO 639-1 code: the languages press rooms publish in most. */
 export const STEMMERS: Readonly<Record<string, Stemmer>> = {
-  ar: arabic, da: danish, de: german, en: english, es: spanish, fi: finnish, fr: french, it: italian,
-  nb: norwegian, nl: dutch, no: norwegian, pt: portuguese, ru: russian, sv: swedish, tr: turkish,
+  ar: arabic,
+  da: danish,
+  de: german,
+  en: english,
+  es: spanish,
+  fi: finnish,
+  fr: french,
+  it: italian,
+  nb: norwegian,
+  nl: dutch,
+  no: norwegian,
+  pt: portuguese,
+  ru: russian,
+  sv: swedish,
+  tr: turkish,
 };
 
 /** The index a page's language goes to: its primary subtag (`nl-BE` → `nl`), or `und` when unknown. */
@@ -71,6 +84,11 @@ export const SEARCH_FIELDS = ['title', 'tags', 'text'] as const;
 export const FIELD_BOOST = { title: 3, tags: 2, text: 1 };
 
 /** MiniSearch's options for one language's index: the same when the index is written and when it is loaded. */
-export function indexOptions(lang: string): { fields: string[]; storeFields: string[]; tokenize: (text: string) => string[]; processTerm: (word: string) => string } {
+export function indexOptions(lang: string): {
+  fields: string[];
+  storeFields: string[];
+  tokenize: (text: string) => string[];
+  processTerm: (word: string) => string;
+} {
   return { fields: [...SEARCH_FIELDS], storeFields: [], tokenize: words, processTerm: termsIn(lang) };
 }

@@ -25,7 +25,7 @@ describe('relativeUrl', () => {
 });
 
 describe('relativeLinks', () => {
-  it('rewrites href, src, srcset, poster, action and a redirect page\'s refresh, and nothing else', () => {
+  it("rewrites href, src, srcset, poster, action and a redirect page's refresh, and nothing else", () => {
     const page = 'media_kits/1-x/index.html';
     const html = [
       '<link rel="canonical" href="https://press.example/media-kits/1-x/">',
@@ -60,10 +60,16 @@ describe('links the site writes without a trailing slash, and srcsets that are n
   });
 
   it('rewrites a srcset the way browsers split it: a comma inside a URL stays, only candidates inside the site change', () => {
-    expect(relativeLinks('<img srcset="data:image/png;base64,AAAA 1x, /_media/b.webp 2x">', 'a/index.html')).toBe('<img srcset="data:image/png;base64,AAAA 1x, ../_media/b.webp 2x">');
-    expect(relativeLinks('<img srcset="/_media/a,b.webp 1x,/_media/c.webp 2x">', 'a/index.html')).toBe('<img srcset="../_media/a,b.webp 1x, ../_media/c.webp 2x">');
+    expect(relativeLinks('<img srcset="data:image/png;base64,AAAA 1x, /_media/b.webp 2x">', 'a/index.html')).toBe(
+      '<img srcset="data:image/png;base64,AAAA 1x, ../_media/b.webp 2x">',
+    );
+    expect(relativeLinks('<img srcset="/_media/a,b.webp 1x,/_media/c.webp 2x">', 'a/index.html')).toBe(
+      '<img srcset="../_media/a,b.webp 1x, ../_media/c.webp 2x">',
+    );
     // No candidate inside the site: the attribute is left exactly as written.
-    expect(relativeLinks('<img srcset="https://cdn.example/a.webp   1x,https://cdn.example/b.webp 2x">', 'a/index.html')).toBe('<img srcset="https://cdn.example/a.webp   1x,https://cdn.example/b.webp 2x">');
+    expect(relativeLinks('<img srcset="https://cdn.example/a.webp   1x,https://cdn.example/b.webp 2x">', 'a/index.html')).toBe(
+      '<img srcset="https://cdn.example/a.webp   1x,https://cdn.example/b.webp 2x">',
+    );
   });
 
   it('rewrites cite and xlink:href too', () => {
@@ -84,13 +90,33 @@ describe('attributes in every quoting style, and what only looks like one', () =
     ['white space inside the value', '<a href=" /releases/\n">r</a>', '<a href="../../releases/index.html">r</a>'],
     ['an entity in the value', '<a href="/search/?q=a&amp;t=b">s</a>', '<a href="../../search/index.html?q=a&amp;t=b">s</a>'],
     ['a single-quoted value holding a quote', "<a href='/it&#39;s/'>q</a>", "<a href='../../it&#39;s/index.html'>q</a>"],
-    ['a single-quoted srcset', "<img src='/_media/a.jpg' srcset='/_media/a.webp 320w, /_media/b.webp 640w'>", "<img src='../../_media/a.jpg' srcset='../../_media/a.webp 320w, ../../_media/b.webp 640w'>"],
+    [
+      'a single-quoted srcset',
+      "<img src='/_media/a.jpg' srcset='/_media/a.webp 320w, /_media/b.webp 640w'>",
+      "<img src='../../_media/a.jpg' srcset='../../_media/a.webp 320w, ../../_media/b.webp 640w'>",
+    ],
     ['an unquoted srcset', '<img srcset=/_media/a.webp>', '<img srcset="../../_media/a.webp">'],
     ['an unquoted src before />', '<img src=/_media/a.jpg alt=x />', '<img src="../../_media/a.jpg" alt=x />'],
-    ['an svg <use> with xlink:href', "<svg><use xlink:href='/_astro/i.svg#x'/></svg>", '<svg><use xlink:href=\'../../_astro/i.svg#x\'/></svg>'],
-    ['a single-quoted refresh, attributes in any order', "<meta content='0;URL=/media-kits/' http-equiv=Refresh>", "<meta content='0;URL=../../media-kits/index.html' http-equiv=Refresh>"],
-    ['a refresh URL in quotes of its own', '<meta http-equiv="refresh" content="0; url=\'/x/\'">', '<meta http-equiv="refresh" content="0; url=\'../../x/index.html\'">'],
-    ['a relative link', '<a href="../../releases/">r</a><a href="sub/">s</a>', '<a href="../../releases/index.html">r</a><a href="sub/index.html">s</a>'],
+    [
+      'an svg <use> with xlink:href',
+      "<svg><use xlink:href='/_astro/i.svg#x'/></svg>",
+      "<svg><use xlink:href='../../_astro/i.svg#x'/></svg>",
+    ],
+    [
+      'a single-quoted refresh, attributes in any order',
+      "<meta content='0;URL=/media-kits/' http-equiv=Refresh>",
+      "<meta content='0;URL=../../media-kits/index.html' http-equiv=Refresh>",
+    ],
+    [
+      'a refresh URL in quotes of its own',
+      '<meta http-equiv="refresh" content="0; url=\'/x/\'">',
+      '<meta http-equiv="refresh" content="0; url=\'../../x/index.html\'">',
+    ],
+    [
+      'a relative link',
+      '<a href="../../releases/">r</a><a href="sub/">s</a>',
+      '<a href="../../releases/index.html">r</a><a href="sub/index.html">s</a>',
+    ],
   ])('%s', (_label, html, expected) => {
     expect(relativeLinks(html, page)).toBe(expected);
   });
@@ -102,7 +128,7 @@ describe('attributes in every quoting style, and what only looks like one', () =
       '<script type="application/ld+json">{"url":"/x/","html":"<a href=\\"/x/\\">"}</script>',
       '<style>a[href="/x/"] { background: red }</style>',
       '<textarea><a href="/x/"></textarea><title>href="/x/"</title>',
-      '<p>Text with href=/x/ and src=\'/y/\' in it</p>',
+      "<p>Text with href=/x/ and src='/y/' in it</p>",
       '<a href="//cdn.example/x">proto</a><a href="/\\evil.example/">backslash</a><a href="/\t/evil.example/">tab</a>',
       '<a href="https://press.example/x/">abs</a><a href="mailto:a@b.example">m</a><a href="#main">frag</a><a href="?q=1">query</a><a href="">self</a>',
       '<meta content="/x/" name="description"><meta http-equiv="refresh" content="30">',
@@ -121,7 +147,9 @@ describe('attributes in every quoting style, and what only looks like one', () =
         '<img src="../../releases/x.jpg" srcset="../../releases/a.webp 1x, ../../_media/b.webp 2x">',
     );
     // Only the first base with an href counts (as in a browser); a relative one resolves against the page.
-    expect(relativeLinks('<base href="../../"><base href="/ignored/"><a href="releases/">r</a>', page)).toBe('<base><base href="/ignored/"><a href="../../releases/index.html">r</a>');
+    expect(relativeLinks('<base href="../../"><base href="/ignored/"><a href="releases/">r</a>', page)).toBe(
+      '<base><base href="/ignored/"><a href="../../releases/index.html">r</a>',
+    );
   });
 
   it('a <base> on another site: every URL already points there, nothing changes', () => {
@@ -133,7 +161,7 @@ describe('attributes in every quoting style, and what only looks like one', () =
 describe('relativeLinks for a site under a base path', () => {
   const base = '/press/';
 
-  it('makes the base-prefixed URLs relative to the page\'s place in the built folder, and leaves the rest of the host alone', () => {
+  it("makes the base-prefixed URLs relative to the page's place in the built folder, and leaves the rest of the host alone", () => {
     const html = [
       '<link rel="icon" href="/press/favicon.svg">',
       '<meta http-equiv="refresh" content="0; url=/press/media-kits/1-x/">',
@@ -154,7 +182,9 @@ describe('relativeLinks for a site under a base path', () => {
     );
   });
 
-  it('resolves relative URLs from the page\'s served address: `../` above the base leaves the site', () => {
-    expect(relativeLinks('<a href="../x/">out</a><a href="./">self</a>', 'index.html', () => false, base)).toBe('<a href="../x/">out</a><a href="index.html">self</a>');
+  it("resolves relative URLs from the page's served address: `../` above the base leaves the site", () => {
+    expect(relativeLinks('<a href="../x/">out</a><a href="./">self</a>', 'index.html', () => false, base)).toBe(
+      '<a href="../x/">out</a><a href="index.html">self</a>',
+    );
   });
 });

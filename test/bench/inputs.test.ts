@@ -23,9 +23,21 @@ describe('routes of a built site', () => {
   it('are the files routes rendered: not bundles, images, search indexes, sitemaps, dotfiles or copies of public/', async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'bench-routes-'));
     const files = [
-      'index.html', 'releases/a/index.html', 'releases/a/index.md', 'rss.xml', 'feed.json', 'events/e.ics', 'robots.txt',
-      '_astro/app.js', '_media/x/1.webp', '_search/index.js', 'pagefind/pagefind.js', 'sitemap-0.xml', 'sitemap-index.xml',
-      '.pressroom-build.json', 'favicon.ico',
+      'index.html',
+      'releases/a/index.html',
+      'releases/a/index.md',
+      'rss.xml',
+      'feed.json',
+      'events/e.ics',
+      'robots.txt',
+      '_astro/app.js',
+      '_media/x/1.webp',
+      '_search/index.js',
+      'pagefind/pagefind.js',
+      'sitemap-0.xml',
+      'sitemap-index.xml',
+      '.pressroom-build.json',
+      'favicon.ico',
     ];
     for (const f of files) {
       await mkdir(path.dirname(path.join(dir, 'site', f)), { recursive: true });
@@ -33,15 +45,22 @@ describe('routes of a built site', () => {
     }
     await mkdir(path.join(dir, 'public'));
     await writeFile(path.join(dir, 'public', 'favicon.ico'), '');
-    expect(await routeFiles(path.join(dir, 'site'), path.join(dir, 'public'))).toEqual(
-      ['events/e.ics', 'feed.json', 'index.html', 'releases/a/index.html', 'releases/a/index.md', 'robots.txt', 'rss.xml'],
-    );
+    expect(await routeFiles(path.join(dir, 'site'), path.join(dir, 'public'))).toEqual([
+      'events/e.ics',
+      'feed.json',
+      'index.html',
+      'releases/a/index.html',
+      'releases/a/index.md',
+      'robots.txt',
+      'rss.xml',
+    ]);
   });
 });
 
 describe("Astro's route generation time, from its build log", () => {
   it('reads milliseconds, seconds and minutes, and only the route generation step', () => {
-    const log = (took: string) => `12:00:00 [build] ✓ Completed in 685ms.\n12:00:01 generating static routes\n12:00:01 ├─ /index.html (+2ms)\n12:00:09 ✓ Completed in ${took}.\n`;
+    const log = (took: string) =>
+      `12:00:00 [build] ✓ Completed in 685ms.\n12:00:01 generating static routes\n12:00:01 ├─ /index.html (+2ms)\n12:00:09 ✓ Completed in ${took}.\n`;
     expect(routeGenerationMs(log('297ms'))).toBe(297);
     expect(routeGenerationMs(log('3.67s'))).toBe(3670);
     expect(routeGenerationMs(log('2m 58s'))).toBe(178_000);

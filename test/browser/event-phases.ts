@@ -16,7 +16,11 @@ export const WEBINAR_AT = {
 } as const;
 
 /** A context whose clock reads `time` (and runs on from there) before any page script runs. */
-export async function contextAt(browser: Browser, time: string, options: Parameters<Browser['newContext']>[0] = {}): Promise<BrowserContext> {
+export async function contextAt(
+  browser: Browser,
+  time: string,
+  options: Parameters<Browser['newContext']>[0] = {},
+): Promise<BrowserContext> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...options });
   await context.clock.install({ time: new Date(time) });
   return context;
@@ -40,7 +44,9 @@ export function readBoard(page: Page): Promise<Board> {
       const items = [...section.querySelectorAll('article.event')].filter(visible);
       if (heading && visible(section) && items.length > 0) sections[heading.textContent!.trim()] = items.map(titleOf);
     }
-    const live = [...document.querySelectorAll('article.event')].filter((a) => [...a.querySelectorAll('.badge--live')].some(visible)).map(titleOf);
+    const live = [...document.querySelectorAll('article.event')]
+      .filter((a) => [...a.querySelectorAll('.badge--live')].some(visible))
+      .map(titleOf);
     return { sections, live };
   });
 }
@@ -71,7 +77,9 @@ export async function expectWebinarPhases(browser: Browser, eventsUrl: string, w
       page.on('pageerror', (e) => errors.push(e.message));
       await page.goto(eventsUrl);
       const board = await readBoard(page);
-      const under = Object.entries(board.sections).filter(([, titles]) => titles.includes(WEBINAR)).map(([heading]) => heading);
+      const under = Object.entries(board.sections)
+        .filter(([, titles]) => titles.includes(WEBINAR))
+        .map(([heading]) => heading);
       expect(under, `${moment}: the webinar's heading`).toEqual([expected[moment].heading]);
       if (moment === 'during') expect(board.sections['Live now']).toEqual([WEBINAR]);
       if (moment === 'after') expect(board.sections['Past events']?.[0]).toBe(WEBINAR);
@@ -79,7 +87,10 @@ export async function expectWebinarPhases(browser: Browser, eventsUrl: string, w
       await page.goto(webinarUrl);
       const shown = await readEventPage(page);
       // During: the badge by "Events" above the title and the one by "Live updates".
-      expect(shown, `${moment}: the webinar's page`).toEqual({ liveBadges: expected[moment].liveBadges, streamButton: expected[moment].streamButton });
+      expect(shown, `${moment}: the webinar's page`).toEqual({
+        liveBadges: expected[moment].liveBadges,
+        streamButton: expected[moment].streamButton,
+      });
       expect(errors).toEqual([]);
     } finally {
       await context.close();

@@ -27,12 +27,12 @@ afterAll(async () => {
   await server?.close();
 });
 
-describe.skipIf(!hasChromium)('events by the reader\'s clock', () => {
+describe.skipIf(!hasChromium)("events by the reader's clock", () => {
   it('shows the webinar under "Upcoming events", then "Live now" with its badge, then "Past events"', async () => {
     await expectWebinarPhases(browser, `${server.origin}/events/`, `${server.origin}${webinarPath}`);
   });
 
-  it('decides by the instant, whatever the reader\'s time zone', async () => {
+  it("decides by the instant, whatever the reader's time zone", async () => {
     await expectWebinarPhases(browser, `${server.origin}/events/`, `${server.origin}${webinarPath}`, 'Pacific/Auckland');
   });
 
@@ -66,15 +66,20 @@ describe.skipIf(!hasChromium)('events by the reader\'s clock', () => {
       // Year headings follow the moved events (2027 had only upcoming ones as built).
       expect(await page.locator('.year-heading').allTextContents()).toEqual(['2027', '2026', '2025', '2024', '2023']);
       await page.goto(`${server.origin}/`);
-      expect(await page.getByRole('region', { name: 'Upcoming events' }).getByText('No upcoming events are planned at the moment.').isVisible()).toBe(true);
+      expect(
+        await page.getByRole('region', { name: 'Upcoming events' }).getByText('No upcoming events are planned at the moment.').isVisible(),
+      ).toBe(true);
       expect((await readBoard(page)).sections['Upcoming events']).toBeUndefined();
     } finally {
       await context.close();
     }
   });
 
-  it('keeps the home page\'s teaser to events not ended yet, the live one with its badge', async () => {
-    for (const [moment, live, listed] of [['during', [WEBINAR], true], ['after', [], false]] as const) {
+  it("keeps the home page's teaser to events not ended yet, the live one with its badge", async () => {
+    for (const [moment, live, listed] of [
+      ['during', [WEBINAR], true],
+      ['after', [], false],
+    ] as const) {
       const context = await contextAt(browser, WEBINAR_AT[moment]);
       try {
         const page = await context.newPage();

@@ -102,7 +102,10 @@ export async function serveStatic(dir: string, { base = '/' }: { base?: string }
         return;
       }
       const body = await readFile(file);
-      res.writeHead(200, { 'content-type': TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream', 'content-length': body.length });
+      res.writeHead(200, {
+        'content-type': TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream',
+        'content-length': body.length,
+      });
       res.end(req.method === 'HEAD' ? undefined : body);
     })().catch(() => {
       if (!res.headersSent) res.writeHead(500);
@@ -130,7 +133,15 @@ async function findFile(target: string, isDir: boolean): Promise<string | null> 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
 }
 
@@ -182,7 +193,8 @@ export async function watchedPage(browser: Browser, origin: string, viewport = D
 function watch(page: Page, watched: Watched): Page {
   page.on('request', (request) => watched.requests.push(request.url()));
   page.on('response', (response) => {
-    if (response.status() >= 400 && response.request().resourceType() !== 'document') watched.failed.push(`${response.status()} ${response.url()}`);
+    if (response.status() >= 400 && response.request().resourceType() !== 'document')
+      watched.failed.push(`${response.status()} ${response.url()}`);
   });
   page.on('console', (message) => {
     watched.consoleMessages.push(message.text());
@@ -217,7 +229,11 @@ export async function clickEveryLink(w: Watched, url: string, selector: string):
     const page = await w.openPage();
     try {
       await page.goto(url, { waitUntil: 'load' });
-      await page.locator(selector).nth(i).click({ timeout: 2000, noWaitAfter: true }).catch(() => {});
+      await page
+        .locator(selector)
+        .nth(i)
+        .click({ timeout: 2000, noWaitAfter: true })
+        .catch(() => {});
       await page.waitForTimeout(100);
       seen.push({ href: hrefs[i]!, pwned: await pwnedMarker(page) });
     } finally {
@@ -247,12 +263,19 @@ export interface AxeViolation {
 /** axe-core over the page for WCAG 2.0/2.1 A and AA. */
 export async function axeViolations(page: Page): Promise<AxeViolation[]> {
   // Only violations are collected (passes and incomplete results cost as much again).
-  const results = await new AxeBuilder({ page }).options({ resultTypes: ['violations'] }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const results = await new AxeBuilder({ page })
+    .options({ resultTypes: ['violations'] })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
   return results.violations.map((v) => ({
     rule: v.id,
     impact: v.impact,
     help: v.help,
-    nodes: v.nodes.slice(0, 5).map((n) => ({ target: n.target.join(' '), html: n.html.slice(0, 200), summary: (n.failureSummary ?? '').replace(/\s+/g, ' ').slice(0, 300) })),
+    nodes: v.nodes.slice(0, 5).map((n) => ({
+      target: n.target.join(' '),
+      html: n.html.slice(0, 200),
+      summary: (n.failureSummary ?? '').replace(/\s+/g, ' ').slice(0, 300),
+    })),
   }));
 }
 

@@ -8,10 +8,18 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { sanitizeArticle, sanitizeBasic } from '../../src/lib/sanitize.ts';
 import { HOSTILE } from '../helpers/hostile-html.ts';
-import { noChromium, clickEveryLink, hasChromium, launchChromium, pwnedMarker, serveStatic, watchedPage, type StaticServer } from './helpers.ts';
+import {
+  noChromium,
+  clickEveryLink,
+  hasChromium,
+  launchChromium,
+  pwnedMarker,
+  serveStatic,
+  watchedPage,
+  type StaticServer,
+} from './helpers.ts';
 
 const siteDir = inject('siteDir');
-
 
 let browser: Browser;
 let server: StaticServer;
@@ -44,10 +52,42 @@ describe.skipIf(!hasChromium)('hostile HTML through the sanitizer, in Chromium',
       expect(await pwnedMarker(w.page)).toBeNull();
 
       // Nothing but the allowed elements made it into the page.
-      const tags = await w.page.evaluate(() => [...new Set([...document.querySelectorAll('#article *, #basic *')].map((e) => e.localName))].sort());
-      for (const tag of tags) expect(['a', 'b', 'blockquote', 'br', 'cite', 'em', 'figcaption', 'figure', 'h2', 'h3', 'h4', 'i', 'img', 'li', 'ol', 'p', 'strong', 'table', 'tbody', 'td', 'th', 'thead', 'tr', 'ul']).toContain(tag);
+      const tags = await w.page.evaluate(() =>
+        [...new Set([...document.querySelectorAll('#article *, #basic *')].map((e) => e.localName))].sort(),
+      );
+      for (const tag of tags)
+        expect([
+          'a',
+          'b',
+          'blockquote',
+          'br',
+          'cite',
+          'em',
+          'figcaption',
+          'figure',
+          'h2',
+          'h3',
+          'h4',
+          'i',
+          'img',
+          'li',
+          'ol',
+          'p',
+          'strong',
+          'table',
+          'tbody',
+          'td',
+          'th',
+          'thead',
+          'tr',
+          'ul',
+        ]).toContain(tag);
       const handlers = await w.page.evaluate(() =>
-        [...document.querySelectorAll('#article *, #basic *')].flatMap((e) => [...e.attributes].filter((a) => /^on|^style$|^id$|^class$|^srcdoc$|^formaction$/i.test(a.name)).map((a) => `${e.localName} ${a.name}`)),
+        [...document.querySelectorAll('#article *, #basic *')].flatMap((e) =>
+          [...e.attributes]
+            .filter((a) => /^on|^style$|^id$|^class$|^srcdoc$|^formaction$/i.test(a.name))
+            .map((a) => `${e.localName} ${a.name}`),
+        ),
       );
       expect(handlers).toEqual([]);
 
@@ -61,8 +101,10 @@ describe.skipIf(!hasChromium)('hostile HTML through the sanitizer, in Chromium',
       }
       const links = await w.page.locator('#article a, #basic a').evaluateAll((as) => as.map((a) => a.getAttribute('href') ?? ''));
       expect(links.length).toBeGreaterThan(2);
-      for (const href of links) expect(href, 'only http(s), mailto, tel, fragment or site links').toMatch(/^(https?:\/\/|mailto:|tel:|#|\/(?!\/))/i);
-      for (const { href, pwned } of await clickEveryLink(w, url, '#article a, #basic a')) expect(pwned, `after clicking ${href}`).toBeNull();
+      for (const href of links)
+        expect(href, 'only http(s), mailto, tel, fragment or site links').toMatch(/^(https?:\/\/|mailto:|tel:|#|\/(?!\/))/i);
+      for (const { href, pwned } of await clickEveryLink(w, url, '#article a, #basic a'))
+        expect(pwned, `after clicking ${href}`).toBeNull();
       await w.page.goto(url, { waitUntil: 'load' });
       await w.page.locator('#article p, #basic p').first().click();
       await w.page.waitForTimeout(200);

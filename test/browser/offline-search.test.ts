@@ -58,7 +58,10 @@ describe.skipIf(!hasChromium)('search in the offline archive', () => {
       const page = await context.newPage();
       const searchPage = pathToFileURL(path.join(archive.siteDir, 'search', 'index.html')).href;
       await searchAfter(page, () => page.goto(searchPage));
-      expect(requests.some((u) => u.includes('/_search/entry.js')), 'the index loads on the first search, not with the page').toBe(false);
+      expect(
+        requests.some((u) => u.includes('/_search/entry.js')),
+        'the index loads on the first search, not with the page',
+      ).toBe(false);
 
       const found = await searchAfter(page, () => page.locator('#search-q').fill(word));
       expect(found.count, `results for "${word}"`).toBeGreaterThan(0);

@@ -9,7 +9,20 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, inject, it } from 'vitest';
-import { DESKTOP, MOBILE, noChromium, SCREENSHOT_DIR, axeViolations, hasChromium, launchChromium, screenshot, screenshotPath, serveStatic, watchedPage, type StaticServer } from './helpers.ts';
+import {
+  DESKTOP,
+  MOBILE,
+  noChromium,
+  SCREENSHOT_DIR,
+  axeViolations,
+  hasChromium,
+  launchChromium,
+  screenshot,
+  screenshotPath,
+  serveStatic,
+  watchedPage,
+  type StaticServer,
+} from './helpers.ts';
 
 const siteDir = inject('siteDir');
 
@@ -36,14 +49,18 @@ function pageTypes(): Array<{ label: string; path: string }> {
   const language = dirs('').find((d) => /^[a-z]{2,3}$/.test(d));
   if (language) types.push({ label: 'language-listing', path: `/${language}/` });
   types.push({ label: 'archive', path: '/archive/' });
-  const year = dirs('archive').filter((d) => /^\d{4}$/.test(d)).at(-1);
+  const year = dirs('archive')
+    .filter((d) => /^\d{4}$/.test(d))
+    .at(-1);
   if (year) {
     types.push({ label: 'archive-year', path: `/archive/${year}/` });
     const month = dirs(`archive/${year}`).at(-1);
     if (month) types.push({ label: 'archive-month', path: `/archive/${year}/${month}/` });
   }
   // A later page of a long year or tag listing.
-  const yearPage = dirs('archive').map((y) => `archive/${y}/page/2`).find((p) => has(p));
+  const yearPage = dirs('archive')
+    .map((y) => `archive/${y}/page/2`)
+    .find((p) => has(p));
   if (yearPage) types.push({ label: 'archive-year-page-2', path: `/${yearPage}/` });
   types.push({ label: 'tags-index', path: '/tags/' });
   const tag = dirs('tags')[0];
@@ -56,7 +73,19 @@ function pageTypes(): Array<{ label: string; path: string }> {
   types.push({ label: '404', path: '/this-page-does-not-exist/' });
 
   // Sections other parts of the site add (media kits, library, coverage, events, contacts): each index and one item.
-  for (const section of ['media-kits', 'media_kits', 'media', 'library', 'images', 'videos', 'documents', 'coverage', 'clippings', 'events', 'contacts']) {
+  for (const section of [
+    'media-kits',
+    'media_kits',
+    'media',
+    'library',
+    'images',
+    'videos',
+    'documents',
+    'coverage',
+    'clippings',
+    'events',
+    'contacts',
+  ]) {
     if (!has(section)) continue;
     types.push({ label: section, path: `/${section}/` });
     const item = dirs(section).find((d) => !/^\d+$/.test(d));
@@ -89,54 +118,72 @@ async function settled(page: Page): Promise<void> {
 describe.skipIf(!hasChromium)('every page type in Chromium', { concurrent: true }, () => {
   it('covers the page types the site must have', ({ expect }) => {
     const labels = types.map((t) => t.label);
-    for (const required of ['home', 'release', 'releases-index', 'language-listing', 'archive-year', 'archive-month', 'tags-index', 'tag', 'custom-page', 'search', '404']) {
+    for (const required of [
+      'home',
+      'release',
+      'releases-index',
+      'language-listing',
+      'archive-year',
+      'archive-month',
+      'tags-index',
+      'tag',
+      'custom-page',
+      'search',
+      '404',
+    ]) {
       expect(labels).toContain(required);
     }
   });
 
-  it.for(types)('$label ($path): no axe violation, one h1, a working skip link, only local requests', async ({ label, path: pagePath }, { expect }) => {
-    const w = await watchedPage(browser, server.origin, DESKTOP);
-    try {
-      const response = await w.page.goto(server.origin + pagePath, { waitUntil: 'load' });
-      expect(response?.status(), pagePath).toBe(label === '404' ? 404 : 200);
-      await settled(w.page);
+  it.for(types)(
+    '$label ($path): no axe violation, one h1, a working skip link, only local requests',
+    async ({ label, path: pagePath }, { expect }) => {
+      const w = await watchedPage(browser, server.origin, DESKTOP);
+      try {
+        const response = await w.page.goto(server.origin + pagePath, { waitUntil: 'load' });
+        expect(response?.status(), pagePath).toBe(label === '404' ? 404 : 200);
+        await settled(w.page);
 
-      // One h1.
-      expect(await w.page.locator('h1').count(), `${pagePath}: h1 count`).toBe(1);
+        // One h1.
+        expect(await w.page.locator('h1').count(), `${pagePath}: h1 count`).toBe(1);
 
-      // axe-core, WCAG 2.1 A/AA.
-      const violations = await axeViolations(w.page);
-      expect(violations, `${pagePath}: axe violations`).toEqual([]);
+        // axe-core, WCAG 2.1 A/AA.
+        const violations = await axeViolations(w.page);
+        expect(violations, `${pagePath}: axe violations`).toEqual([]);
 
-      // The skip link is the first thing Tab reaches, and following it moves focus to <main>.
-      await w.page.keyboard.press('Tab');
-      const first = await w.page.evaluate(() => ({ className: document.activeElement?.className ?? '', href: document.activeElement?.getAttribute('href') ?? '' }));
-      expect(first, `${pagePath}: first Tab stop`).toEqual({ className: 'skip-link', href: '#main' });
-      expect(await w.page.locator('.skip-link').isVisible(), `${pagePath}: skip link visible on focus`).toBe(true);
-      await w.page.keyboard.press('Enter');
-      await expect.poll(() => w.page.evaluate(() => document.activeElement?.id), { timeout: 2000 }).toBe('main');
+        // The skip link is the first thing Tab reaches, and following it moves focus to <main>.
+        await w.page.keyboard.press('Tab');
+        const first = await w.page.evaluate(() => ({
+          className: document.activeElement?.className ?? '',
+          href: document.activeElement?.getAttribute('href') ?? '',
+        }));
+        expect(first, `${pagePath}: first Tab stop`).toEqual({ className: 'skip-link', href: '#main' });
+        expect(await w.page.locator('.skip-link').isVisible(), `${pagePath}: skip link visible on focus`).toBe(true);
+        await w.page.keyboard.press('Enter');
+        await expect.poll(() => w.page.evaluate(() => document.activeElement?.id), { timeout: 2000 }).toBe('main');
 
-      // Screenshots at desktop width, then at phone width (the same page, resized).
-      await screenshot(w.page, screenshotPath(label, DESKTOP));
-      await w.page.setViewportSize(MOBILE);
-      await screenshot(w.page, screenshotPath(label, MOBILE));
-      // Nothing wider than the phone: no sideways scrolling.
-      const overflow = await w.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-      expect(overflow, `${pagePath}: horizontal overflow at ${MOBILE.width}px`).toBeLessThanOrEqual(0);
+        // Screenshots at desktop width, then at phone width (the same page, resized).
+        await screenshot(w.page, screenshotPath(label, DESKTOP));
+        await w.page.setViewportSize(MOBILE);
+        await screenshot(w.page, screenshotPath(label, MOBILE));
+        // Nothing wider than the phone: no sideways scrolling.
+        const overflow = await w.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+        expect(overflow, `${pagePath}: horizontal overflow at ${MOBILE.width}px`).toBeLessThanOrEqual(0);
 
-      // Every request went to the local server, and every sub-resource loaded.
-      expect(w.foreign, `${pagePath}: requests to other hosts`).toEqual([]);
-      expect(w.requests.length).toBeGreaterThan(0);
-      expect(w.failed, `${pagePath}: failed sub-resources`).toEqual([]);
-      expect(w.pageErrors, `${pagePath}: script errors`).toEqual([]);
-      expect(w.dialogs).toEqual([]);
-    } finally {
-      await w.context.close();
-    }
-  });
+        // Every request went to the local server, and every sub-resource loaded.
+        expect(w.foreign, `${pagePath}: requests to other hosts`).toEqual([]);
+        expect(w.requests.length).toBeGreaterThan(0);
+        expect(w.failed, `${pagePath}: failed sub-resources`).toEqual([]);
+        expect(w.pageErrors, `${pagePath}: script errors`).toEqual([]);
+        expect(w.dialogs).toEqual([]);
+      } finally {
+        await w.context.close();
+      }
+    },
+  );
 });
 
-describe.skipIf(!hasChromium)('the hosted newsroom\'s old addresses in Chromium', () => {
+describe.skipIf(!hasChromium)("the hosted newsroom's old addresses in Chromium", () => {
   it('land on the media kit and on the media item here, at once', async ({ expect }) => {
     const first = (dir: string) => readdirSync(path.join(siteDir, dir)).sort()[0]!;
     const kit = first('media_kits');

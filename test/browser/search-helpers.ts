@@ -3,17 +3,34 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 
-export interface ReleaseRef { href: string; title: string; lang: string }
+export interface ReleaseRef {
+  href: string;
+  title: string;
+  lang: string;
+}
 
 /** Releases listed on /releases/ (first page), with their title and language from their own page; `base`: the site's base path. */
 export function releases(siteDir: string, base = '/'): ReleaseRef[] {
   const listing = readFileSync(path.join(siteDir, 'releases', 'index.html'), 'utf8');
-  const hrefs = [...new Set([...listing.matchAll(/href="([^"]+)"/g)].map((m) => m[1]!).filter((href) => href.startsWith(base) && /^\d+-[^/]+\/$/.test(href.slice(base.length))))];
+  const hrefs = [
+    ...new Set(
+      [...listing.matchAll(/href="([^"]+)"/g)]
+        .map((m) => m[1]!)
+        .filter((href) => href.startsWith(base) && /^\d+-[^/]+\/$/.test(href.slice(base.length))),
+    ),
+  ];
   return hrefs.map((href) => {
     const html = readFileSync(path.join(siteDir, href.slice(base.length), 'index.html'), 'utf8');
     const title = /<h1[^>]*>([^<]+)<\/h1>/.exec(html)?.[1]?.trim() ?? '';
     const lang = /<html[^>]*\blang="([^"]+)"/.exec(html)?.[1] ?? '';
-    return { href, title: title.replace(/&amp;/g, '&').replace(/&#39;/g, "'").replace(/&quot;/g, '"'), lang };
+    return {
+      href,
+      title: title
+        .replace(/&amp;/g, '&')
+        .replace(/&#39;/g, "'")
+        .replace(/&quot;/g, '"'),
+      lang,
+    };
   });
 }
 
@@ -24,10 +41,17 @@ export function distinctiveWord(release: ReleaseRef, all: ReleaseRef[]): string 
   return [...words].sort((a, b) => shared(a) - shared(b) || b.length - a.length)[0] ?? release.title;
 }
 
-export interface Results { count: number; hrefs: string[]; langs: string[]; types: string[]; dates: string[] }
+export interface Results {
+  count: number;
+  hrefs: string[];
+  langs: string[];
+  types: string[];
+  dates: string[];
+}
 
 /** The number of the last search the page finished (0 before any). */
-export const generation = (page: Page) => page.evaluate(() => Number(document.querySelector<HTMLElement>('[data-search]')?.dataset.searchGeneration ?? 0));
+export const generation = (page: Page) =>
+  page.evaluate(() => Number(document.querySelector<HTMLElement>('[data-search]')?.dataset.searchGeneration ?? 0));
 
 /** Does `action`, then waits for the search it causes to finish and reads the results. */
 export async function searchAfter(page: Page, action: () => Promise<unknown>): Promise<Results> {
@@ -49,4 +73,3 @@ export async function searchAfter(page: Page, action: () => Promise<unknown>): P
     };
   });
 }
-

@@ -9,7 +9,20 @@ import { mkdir } from 'node:fs/promises';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { distinctiveWord, releases, searchAfter, type Results } from './search-helpers.ts';
-import { DESKTOP, MOBILE, noChromium, SCREENSHOT_DIR, axeViolations, hasChromium, launchChromium, screenshot, screenshotPath, serveStatic, watchedPage, type StaticServer } from './helpers.ts';
+import {
+  DESKTOP,
+  MOBILE,
+  noChromium,
+  SCREENSHOT_DIR,
+  axeViolations,
+  hasChromium,
+  launchChromium,
+  screenshot,
+  screenshotPath,
+  serveStatic,
+  watchedPage,
+  type StaticServer,
+} from './helpers.ts';
 
 const siteDir = inject('siteDir');
 let browser: Browser;
@@ -84,7 +97,9 @@ describe.skipIf(!hasChromium)('search', () => {
       expect(onlyReleases.count).toBeGreaterThan(0);
       expect(new Set(onlyReleases.types)).toEqual(new Set(['release']));
 
-      const years = await w.page.locator('#search-year option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value).filter(Boolean));
+      const years = await w.page
+        .locator('#search-year option')
+        .evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value).filter(Boolean));
       expect(years.length).toBeGreaterThan(0);
       // Newest year first; the newest years may hold only events, so take the first year with releases.
       let oneYear: Results | undefined;
@@ -105,7 +120,9 @@ describe.skipIf(!hasChromium)('search', () => {
       expect(filterOnly.dates).toEqual([...filterOnly.dates].sort().reverse());
       await searchAfter(w.page, () => w.page.selectOption('#search-year', ''));
       const allReleases = await w.page.evaluate(() => Number(document.querySelector<HTMLElement>('[data-search]')!.dataset.searchCount));
-      expect(allReleases, 'every release page is found by the type filter alone').toBe(readdirSync(siteDir).filter((d) => /^\d+-/.test(d)).length);
+      expect(allReleases, 'every release page is found by the type filter alone').toBe(
+        readdirSync(siteDir).filter((d) => /^\d+-/.test(d)).length,
+      );
       expect(await w.page.locator('[data-search-results] > li').count()).toBe(Math.min(10, allReleases));
       if (allReleases > 10) {
         await w.page.locator('[data-search-more]').click();
@@ -129,7 +146,9 @@ describe.skipIf(!hasChromium)('search', () => {
       .map((html) => ({ lang: /<html[^>]*\blang="([^"]+)"/.exec(html)?.[1] ?? '', text: html.replace(/<[^>]+>/g, ' ').toLowerCase() }));
     let found: { release: (typeof all)[number]; word: string } | undefined;
     for (const release of all.filter((r) => r.lang !== pressRoomLang)) {
-      const own = readFileSync(path.join(siteDir, release.href, 'index.html'), 'utf8').replace(/<[^>]+>/g, ' ').toLowerCase();
+      const own = readFileSync(path.join(siteDir, release.href, 'index.html'), 'utf8')
+        .replace(/<[^>]+>/g, ' ')
+        .toLowerCase();
       const pagesWith = (word: string) => searchable.filter((p) => p.text.includes(word));
       const word = [...new Set(own.match(/\p{L}{7,}/gu) ?? [])]
         .map((w) => ({ w, pages: pagesWith(w) }))
@@ -150,7 +169,10 @@ describe.skipIf(!hasChromium)('search', () => {
       expect(new Set(results.langs), `results for "${word}"`).toEqual(new Set([release.lang]));
       // Every language's bundle was asked (no filter), each from its own folder.
       for (const lang of new Set(all.map((r) => r.lang.slice(0, 2)))) {
-        expect(w.requests.some((u) => u.includes(`/pagefind/${lang}/pagefind.js`)), lang).toBe(true);
+        expect(
+          w.requests.some((u) => u.includes(`/pagefind/${lang}/pagefind.js`)),
+          lang,
+        ).toBe(true);
       }
       expect(w.pageErrors).toEqual([]);
       expect(w.failed).toEqual([]);
@@ -165,7 +187,9 @@ describe.skipIf(!hasChromium)('search', () => {
     const word = distinctiveWord(release, all);
     const w = await watchedPage(browser, server.origin);
     try {
-      const results = await searchAfter(w.page, () => w.page.goto(`${server.origin}/search/?q=${encodeURIComponent(word)}&lang=${release.lang}`));
+      const results = await searchAfter(w.page, () =>
+        w.page.goto(`${server.origin}/search/?q=${encodeURIComponent(word)}&lang=${release.lang}`),
+      );
       expect(await w.page.locator('#search-language').inputValue()).toBe(release.lang);
       expect(results.hrefs).toContain(release.href);
       expect(new Set(results.langs)).toEqual(new Set([release.lang]));

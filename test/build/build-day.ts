@@ -17,14 +17,25 @@ import { expectWebinarPhases } from '../browser/event-phases.ts';
 const run = promisify(execFile);
 
 /** Files whose bytes follow the build day (README, Events and time): every other file is the same on any day. */
-export const DAY_BOUND = [/^\.pressroom-build\.json$/, /^sitemap-news(-\d+)?\.xml$/, /^events\/.*\.ics$/, /^events\/index\.html$/, /^index\.html$/];
+export const DAY_BOUND = [
+  /^\.pressroom-build\.json$/,
+  /^sitemap-news(-\d+)?\.xml$/,
+  /^events\/.*\.ics$/,
+  /^events\/index\.html$/,
+  /^index\.html$/,
+];
 
 async function hashes(dir: string): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
     if (!entry.isFile()) continue;
     const file = path.join(entry.parentPath, entry.name);
-    out.set(path.relative(dir, file).split(path.sep).join('/'), createHash('sha256').update(await readFile(file)).digest('hex'));
+    out.set(
+      path.relative(dir, file).split(path.sep).join('/'),
+      createHash('sha256')
+        .update(await readFile(file))
+        .digest('hex'),
+    );
   }
   return out;
 }
@@ -50,11 +61,16 @@ export function buildDayTests(setup: () => { root: string; tmp: string; snapshot
       expect(early.files.size).toBeGreaterThan(500);
       expect(late.files).toEqual(early.files);
 
-      const changed = [...new Set([...early.files.keys(), ...next.files.keys()])].filter((f) => early.files.get(f) !== next.files.get(f)).sort();
+      const changed = [...new Set([...early.files.keys(), ...next.files.keys()])]
+        .filter((f) => early.files.get(f) !== next.files.get(f))
+        .sort();
       expect(changed.filter((f) => !DAY_BOUND.some((pattern) => pattern.test(f)))).toEqual([]);
       // The record and every calendar stamp move with the day; the webinar of 1 November is past on the 2nd.
       expect(changed).toEqual(expect.arrayContaining(['.pressroom-build.json', 'events/calendar.ics', 'events/index.html', 'index.html']));
-      expect(JSON.parse(await readFile(path.join(next.out, '.pressroom-build.json'), 'utf8'))).toMatchObject({ day: '2026-11-02', timeZone: 'Europe/Amsterdam' });
+      expect(JSON.parse(await readFile(path.join(next.out, '.pressroom-build.json'), 'utf8'))).toMatchObject({
+        day: '2026-11-02',
+        timeZone: 'Europe/Amsterdam',
+      });
       const section = (html: string, group: string) => html.slice(html.indexOf(`data-event-group="${group}"`)).split('</section>')[0]!;
       const webinar = '/events/700033-';
       expect(section(await readFile(path.join(early.out, 'events', 'index.html'), 'utf8'), 'upcoming')).toContain(webinar);
@@ -66,7 +82,9 @@ export function buildDayTests(setup: () => { root: string; tmp: string; snapshot
       const out = path.join(tmp, 'day-early');
       const before = await hashes(out);
       const env = { ...process.env, PRESSROOM_SNAPSHOT: snapshot, PRESSROOM_API_URL: '', SOURCE_DATE_EPOCH: '2026-11-01' };
-      const failed = await run(process.execPath, ['scripts/build.ts', '--out', out], { cwd: root, env }).catch((e: { code: number; stderr: string }) => e);
+      const failed = await run(process.execPath, ['scripts/build.ts', '--out', out], { cwd: root, env }).catch(
+        (e: { code: number; stderr: string }) => e,
+      );
       // A configuration error, found before anything runs (README, Commands: exit 2).
       expect((failed as { code: number }).code).toBe(2);
       expect((failed as { stderr: string }).stderr).toMatch(/^build: SOURCE_DATE_EPOCH="2026-11-01" is not a whole number of seconds/);

@@ -9,7 +9,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { CODE_PATHS, NOT_CODE, answersDifference, codeDifference, codeInputs, configurationDifference, configurationOf } from '../../scripts/build-inputs.ts';
+import {
+  CODE_PATHS,
+  NOT_CODE,
+  answersDifference,
+  codeDifference,
+  codeInputs,
+  configurationDifference,
+  configurationOf,
+} from '../../scripts/build-inputs.ts';
 import { readFingerprint } from '../../scripts/fingerprint.ts';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
@@ -59,16 +67,30 @@ describe('build inputs', () => {
       PRESSROOM_STRICT: '0',
       SOURCE_DATE_EPOCH: null,
     });
-    const howItRuns = { ...base, PRESSROOM_API_KEY: 'sk_live_SECRET_1234', PRESSROOM_CONCURRENCY: '3', PRESSROOM_CACHE_DIR: '/var/cache/press', PRESSROOM_DEPLOY_COMMAND: 'true' };
+    const howItRuns = {
+      ...base,
+      PRESSROOM_API_KEY: 'sk_live_SECRET_1234',
+      PRESSROOM_CONCURRENCY: '3',
+      PRESSROOM_CACHE_DIR: '/var/cache/press',
+      PRESSROOM_DEPLOY_COMMAND: 'true',
+    };
     expect(configurationOf(howItRuns, 'api')).toEqual(plain);
     expect(JSON.stringify(configurationOf(howItRuns, 'api'))).not.toContain('SECRET');
-    expect(configurationDifference(plain, configurationOf({ ...base, PRESSROOM_SITE_URL: 'https://news.example.com' }, 'api'))).toBe('PRESSROOM_SITE_URL changed');
+    expect(configurationDifference(plain, configurationOf({ ...base, PRESSROOM_SITE_URL: 'https://news.example.com' }, 'api'))).toBe(
+      'PRESSROOM_SITE_URL changed',
+    );
     // A path is the base every URL is written under: a new path is a new site, a trailing slash is not.
     const underPath = configurationOf({ ...base, PRESSROOM_SITE_URL: 'https://press.example.com/press' }, 'api');
     expect(configurationDifference(plain, underPath)).toBe('PRESSROOM_SITE_URL changed');
-    expect(configurationDifference(underPath, configurationOf({ ...base, PRESSROOM_SITE_URL: 'https://press.example.com/press/' }, 'api'))).toBeUndefined();
-    expect(configurationDifference(plain, configurationOf({ ...base, PRESSROOM_IMAGE_HOSTS: 'b.example.com,a.example.com' }, 'api'))).toBe('PRESSROOM_IMAGE_HOSTS changed');
-    expect(configurationDifference(plain, configurationOf({ ...base, SOURCE_DATE_EPOCH: '1790000000' }, 'api'))).toBe('SOURCE_DATE_EPOCH changed');
+    expect(
+      configurationDifference(underPath, configurationOf({ ...base, PRESSROOM_SITE_URL: 'https://press.example.com/press/' }, 'api')),
+    ).toBeUndefined();
+    expect(configurationDifference(plain, configurationOf({ ...base, PRESSROOM_IMAGE_HOSTS: 'b.example.com,a.example.com' }, 'api'))).toBe(
+      'PRESSROOM_IMAGE_HOSTS changed',
+    );
+    expect(configurationDifference(plain, configurationOf({ ...base, SOURCE_DATE_EPOCH: '1790000000' }, 'api'))).toBe(
+      'SOURCE_DATE_EPOCH changed',
+    );
     expect(configurationDifference(plain, configurationOf({ ...base, PRESSROOM_STRICT: '1' }, 'api'))).toBe('PRESSROOM_STRICT changed');
     expect(configurationDifference(plain, configurationOf({}, 'demo'))).toBe('the press room now comes from the demo');
   });
@@ -76,10 +98,18 @@ describe('build inputs', () => {
   it('names the API answers that differ', () => {
     const recorded = { '/v1/pressrooms/1': 'a', '/v1/pressrooms/1/tags?page=1&limit=100': 'b' };
     expect(answersDifference(recorded, new Map(Object.entries(recorded)))).toBeUndefined();
-    expect(answersDifference(recorded, new Map([['/v1/pressrooms/1', 'a'], ['/v1/pressrooms/1/tags?page=1&limit=100', 'c']]))).toBe(
-      'the API answer /v1/pressrooms/1/tags?page=1&limit=100 changed',
+    expect(
+      answersDifference(
+        recorded,
+        new Map([
+          ['/v1/pressrooms/1', 'a'],
+          ['/v1/pressrooms/1/tags?page=1&limit=100', 'c'],
+        ]),
+      ),
+    ).toBe('the API answer /v1/pressrooms/1/tags?page=1&limit=100 changed');
+    expect(answersDifference(recorded, new Map([['/v1/pressrooms/1', 'z']]))).toBe(
+      '2 API answers differ (first: /v1/pressrooms/1 changed)',
     );
-    expect(answersDifference(recorded, new Map([['/v1/pressrooms/1', 'z']]))).toBe('2 API answers differ (first: /v1/pressrooms/1 changed)');
     expect(answersDifference({}, new Map([['/v1/pressrooms/1', 'a']]))).toBe('the API answer /v1/pressrooms/1 is new');
   });
 

@@ -40,7 +40,9 @@ async function tree(dir: string): Promise<Record<string, string>> {
   for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
     if (!entry.isFile()) continue;
     const file = path.join(entry.parentPath, entry.name);
-    out[path.relative(dir, file)] = createHash('sha256').update(await readFile(file)).digest('hex');
+    out[path.relative(dir, file)] = createHash('sha256')
+      .update(await readFile(file))
+      .digest('hex');
   }
   return out;
 }
@@ -61,7 +63,13 @@ describe('building from a snapshot', () => {
 
     // A dead API URL proves the build never asks the network: the snapshot wins.
     // One build clock for both builds: output may change when the build day does (README, Events and time).
-    const offline = { ...process.env, PRESSROOM_SNAPSHOT: snapshot, PRESSROOM_API_URL: 'http://127.0.0.1:9', PRESSROOM_ID: '1', SOURCE_DATE_EPOCH: String(Math.floor(Date.now() / 1000)) };
+    const offline = {
+      ...process.env,
+      PRESSROOM_SNAPSHOT: snapshot,
+      PRESSROOM_API_URL: 'http://127.0.0.1:9',
+      PRESSROOM_ID: '1',
+      SOURCE_DATE_EPOCH: String(Math.floor(Date.now() / 1000)),
+    };
     const first = await run(node, ['scripts/build.ts', '--out', path.join(tmp, 'a')], { cwd: root, env: offline });
     expect(first.stdout).toMatch(/entries from the snapshot/);
     await run(node, ['scripts/build.ts', '--out', path.join(tmp, 'b')], { cwd: root, env: offline });
@@ -70,13 +78,19 @@ describe('building from a snapshot', () => {
     expect(b).toEqual(a);
     // Recorded from the bundled demo: the snapshot says so, and a site built from it is marked as a demo too.
     expect((await readManifest(snapshot)).api.demo).toBe(true);
-    expect(await readFile(path.join(tmp, 'a', 'index.html'), 'utf8')).toMatch(/<meta name="robots" content="noindex, nofollow">[\s\S]*<p class="demo-note"/);
+    expect(await readFile(path.join(tmp, 'a', 'index.html'), 'utf8')).toMatch(
+      /<meta name="robots" content="noindex, nofollow">[\s\S]*<p class="demo-note"/,
+    );
 
     // A build that cannot finish exits with an error and leaves the previous site exactly as it was.
     const broken = { ...offline, PRESSROOM_SNAPSHOT: path.join(tmp, 'no-such-snapshot') };
-    const failed = await run(node, ['scripts/build.ts', '--out', path.join(tmp, 'a')], { cwd: root, env: broken, timeout: 120_000 }).catch((e: { code: number; stderr: string }) => e);
+    const failed = await run(node, ['scripts/build.ts', '--out', path.join(tmp, 'a')], { cwd: root, env: broken, timeout: 120_000 }).catch(
+      (e: { code: number; stderr: string }) => e,
+    );
     expect((failed as { code: number }).code).toBe(2);
-    expect((failed as { stderr: string }).stderr).toMatch(/^build: PRESSROOM_SNAPSHOT is not a readable snapshot: cannot read .*no-such-snapshot\/manifest\.json \(ENOENT\)\n$/);
+    expect((failed as { stderr: string }).stderr).toMatch(
+      /^build: PRESSROOM_SNAPSHOT is not a readable snapshot: cannot read .*no-such-snapshot\/manifest\.json \(ENOENT\)\n$/,
+    );
     expect(await tree(path.join(tmp, 'a'))).toEqual(a);
 
     // A snapshot whose media original was cut short stops the build before anything is built, with
@@ -89,9 +103,14 @@ describe('building from a snapshot', () => {
     // And the same with a cold cache (an empty PRESSROOM_CACHE_DIR).
     const coldCache = await mkdtemp(path.join(tmp, 'cold-cache-'));
     for (const cache of [{}, { PRESSROOM_CACHE_DIR: coldCache }]) {
-      const truncated = await run(node, ['scripts/build.ts', '--out', path.join(tmp, 'a')], { cwd: root, env: { ...offline, ...cache, PRESSROOM_SNAPSHOT: damaged } }).catch((e: { code: number; stderr: string }) => e);
+      const truncated = await run(node, ['scripts/build.ts', '--out', path.join(tmp, 'a')], {
+        cwd: root,
+        env: { ...offline, ...cache, PRESSROOM_SNAPSHOT: damaged },
+      }).catch((e: { code: number; stderr: string }) => e);
       expect((truncated as { code: number }).code).toBe(1);
-      expect((truncated as { stderr: string }).stderr).toContain(`snapshot file ${mediaFile} for ${media.url} does not match its SHA-256 (1000 bytes, ${media.bytes} recorded)`);
+      expect((truncated as { stderr: string }).stderr).toContain(
+        `snapshot file ${mediaFile} for ${media.url} does not match its SHA-256 (1000 bytes, ${media.bytes} recorded)`,
+      );
       expect((truncated as { stderr: string }).stderr).toContain(`${path.join(tmp, 'a')} was left exactly as it was.`);
       expect(await tree(path.join(tmp, 'a'))).toEqual(a);
     }
@@ -100,7 +119,9 @@ describe('building from a snapshot', () => {
     const project = path.join(tmp, 'a-project');
     await mkdir(project, { recursive: true });
     await writeFile(path.join(project, 'package.json'), '{}');
-    const refused = await run(node, ['scripts/build.ts', '--out', project], { cwd: root, env: offline }).catch((e: { code: number; stderr: string }) => e);
+    const refused = await run(node, ['scripts/build.ts', '--out', project], { cwd: root, env: offline }).catch(
+      (e: { code: number; stderr: string }) => e,
+    );
     expect((refused as { code: number }).code).toBe(2);
     expect((refused as { stderr: string }).stderr).toMatch(/already holds files this tool did not write \(no index\.html, _astro\)/);
     expect(await readdir(project)).toEqual(['package.json']);
@@ -113,11 +134,17 @@ describe('building from a snapshot', () => {
     // A cold cache of its own: the first build encodes every image, and its log (a pipe, not a TTY) must show progress.
     env.PRESSROOM_CACHE_DIR = await mkdtemp(path.join(tmp, 'cold-cache-'));
     const start = (args: string[]) => {
-      const child = spawn(node, ['scripts/build.ts', '--demo', '--out', out, ...args], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(node, ['scripts/build.ts', '--demo', '--out', out, ...args], {
+        cwd: root,
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let output = '';
       child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
       child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-      const exited = new Promise<{ code: number | null; output: string }>((resolve) => child.once('close', (code) => resolve({ code, output })));
+      const exited = new Promise<{ code: number | null; output: string }>((resolve) =>
+        child.once('close', (code) => resolve({ code, output })),
+      );
       return Object.assign(exited, { started: () => output.length > 0 });
     };
     const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -138,9 +165,12 @@ describe('building from a snapshot', () => {
     const afterFirst = await tree(out);
     expect(afterFirst['index.html']).toBeDefined();
     // The demo press room, said in the first line and marked on every page.
-    expect(firstDone.output.split('\n')[0]).toMatch(/^build: DEMO: building the bundled demo press room of a fictional company \(--demo was given\)/);
+    expect(firstDone.output.split('\n')[0]).toMatch(
+      /^build: DEMO: building the bundled demo press room of a fictional company \(--demo was given\)/,
+    );
     // Image progress every few seconds while pages render: done/asked for, rate, estimate, originals.
-    const progress = firstDone.output.match(/images: \d+\/\d+ files encoded so far \(\d+\.\d\/s[^)]*\), \d+ reused; \d+\/\d+ originals fetched/g) ?? [];
+    const progress =
+      firstDone.output.match(/images: \d+\/\d+ files encoded so far \(\d+\.\d\/s[^)]*\), \d+ reused; \d+\/\d+ originals fetched/g) ?? [];
     expect(progress.length, firstDone.output).toBeGreaterThan(1);
     expect(firstDone.output).toMatch(/images: 148 originals \(148 downloaded, [^;]*; 0 not modified\), [1-9]\d* files encoded/);
     const home = await readFile(path.join(out, 'index.html'), 'utf8');
@@ -150,7 +180,10 @@ describe('building from a snapshot', () => {
     const thirdDone = await third;
     expect(thirdDone.code, thirdDone.output).toBe(0);
     // It waited for the first one (unless that one had already finished when it started).
-    if (firstRunningAsThirdStarts) expect(thirdDone.output).toMatch(/^build: waiting for another build on .* to finish: \d+ s of at most 600 s \(the lock of one that crashed is taken over 60 s after its last sign of life\)$/m);
+    if (firstRunningAsThirdStarts)
+      expect(thirdDone.output).toMatch(
+        /^build: waiting for another build on .* to finish: \d+ s of at most 600 s \(the lock of one that crashed is taken over 60 s after its last sign of life\)$/m,
+      );
     expect(await tree(out)).toEqual(afterFirst);
     // Nothing left beside the site or in the project's staging area.
     expect(await readdir(path.dirname(out))).toEqual(['site', 'site.changes.json', 'site.data-report.json', 'site.fingerprint.json']);
@@ -160,12 +193,19 @@ describe('building from a snapshot', () => {
   it('makes an offline archive from the snapshot: the same pages, opening from a folder, with the snapshot and a zip', async () => {
     const out = path.join(tmp, 'archives', 'press-archive');
     const env = { ...process.env, PRESSROOM_SNAPSHOT: '', PRESSROOM_API_URL: '' };
-    const made = await run(node, ['scripts/archive.ts', '--out', out, '--snapshot', snapshot], { cwd: root, env, maxBuffer: 64 * 1024 * 1024 });
+    const made = await run(node, ['scripts/archive.ts', '--out', out, '--snapshot', snapshot], {
+      cwd: root,
+      env,
+      maxBuffer: 64 * 1024 * 1024,
+    });
     expect(made.stdout).toMatch(/archive: \d+ files, \d+ pages; .*press-archive\.zip/);
 
     // The same files as the served build of the same snapshot, plus search's script-file index; only the pages' links differ.
     const site = path.join(out, 'site');
-    const served = (files: Record<string, string>) => Object.keys(files).filter((f) => !f.startsWith(`_search${path.sep}`)).sort();
+    const served = (files: Record<string, string>) =>
+      Object.keys(files)
+        .filter((f) => !f.startsWith(`_search${path.sep}`))
+        .sort();
     expect(served(await tree(site))).toEqual(served(await tree(path.join(tmp, 'a'))));
     expect(Object.keys(await tree(site))).toContain(path.join('_search', 'entry.js'));
 
@@ -207,15 +247,24 @@ describe('building from a snapshot', () => {
 
     // A run that fails leaves the archive and its zip exactly as they were; a folder that is not an archive is never replaced.
     const zipBefore = await readFile(`${out}.zip`);
-    const failed = await run(node, ['scripts/archive.ts', '--out', out, '--snapshot', path.join(tmp, 'no-such-snapshot')], { cwd: root, env }).catch((e: { code: number; stderr: string }) => e);
+    const failed = await run(node, ['scripts/archive.ts', '--out', out, '--snapshot', path.join(tmp, 'no-such-snapshot')], {
+      cwd: root,
+      env,
+    }).catch((e: { code: number; stderr: string }) => e);
     expect((failed as { code: number }).code).toBe(2);
-    expect((failed as { stderr: string }).stderr).toMatch(/^archive: --snapshot is not a readable snapshot: cannot read .*no-such-snapshot/);
-    expect(Object.fromEntries(Object.entries(await tree(out)).map(([file, hash]) => [file.split(path.sep).join('/'), hash]))).toEqual(folder);
+    expect((failed as { stderr: string }).stderr).toMatch(
+      /^archive: --snapshot is not a readable snapshot: cannot read .*no-such-snapshot/,
+    );
+    expect(Object.fromEntries(Object.entries(await tree(out)).map(([file, hash]) => [file.split(path.sep).join('/'), hash]))).toEqual(
+      folder,
+    );
     expect((await readFile(`${out}.zip`)).equals(zipBefore)).toBe(true);
     const project = path.join(tmp, 'not-an-archive');
     await mkdir(project, { recursive: true });
     await writeFile(path.join(project, 'notes.txt'), 'keep me');
-    const refused = await run(node, ['scripts/archive.ts', '--out', project, '--snapshot', snapshot], { cwd: root, env }).catch((e: { code: number; stderr: string }) => e);
+    const refused = await run(node, ['scripts/archive.ts', '--out', project, '--snapshot', snapshot], { cwd: root, env }).catch(
+      (e: { code: number; stderr: string }) => e,
+    );
     expect((refused as { code: number }).code).toBe(2);
     expect((refused as { stderr: string }).stderr).toMatch(/already holds files this tool did not write/);
     expect(await readFile(path.join(project, 'notes.txt'), 'utf8')).toBe('keep me');
@@ -230,7 +279,9 @@ describe('building from a snapshot', () => {
       await page.waitForURL(/\/site\/index\.html$/);
       const styled = () => page.evaluate(() => getComputedStyle(document.querySelector('header')!).backgroundColor);
       expect(await styled()).not.toBe('rgba(0, 0, 0, 0)');
-      const images = await page.evaluate(() => [...document.images].filter((i) => i.loading !== 'lazy').map((i) => i.complete && i.naturalWidth > 0));
+      const images = await page.evaluate(() =>
+        [...document.images].filter((i) => i.loading !== 'lazy').map((i) => i.complete && i.naturalWidth > 0),
+      );
       expect(images.length).toBeGreaterThan(0);
       expect(images.every(Boolean)).toBe(true);
       await page.locator('main a[href$="/index.html"]').filter({ hasText: /\S/ }).first().click();
@@ -262,7 +313,11 @@ describe('building from a snapshot', () => {
         'cp "$PRESSROOM_SITE_DIR/index.html" "$PRESSROOM_SITE_DIR.deployed.html" && cp "$PRESSROOM_CHANGES" "$PRESSROOM_SITE_DIR.changes-seen.json" && printf %s "$PRESSROOM_WEBHOOK_SECRET$PRESSROOM_API_KEY" > "$PRESSROOM_SITE_DIR.secret-seen"',
     };
     // The README's service recipe: the pinned Node binary runs the receiver itself (no npm in between).
-    const receiver = spawn(path.join(root, 'node_modules', '.bin', 'node'), ['scripts/webhooks.ts', '--port', '0', '--out', out, '--debounce-ms', '200'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const receiver = spawn(
+      path.join(root, 'node_modules', '.bin', 'node'),
+      ['scripts/webhooks.ts', '--port', '0', '--out', out, '--debounce-ms', '200'],
+      { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let output = '';
     receiver.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     receiver.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -276,10 +331,21 @@ describe('building from a snapshot', () => {
     };
     try {
       const [, url] = await waitFor(/listening on (http:\/\/127\.0\.0\.1:\d+)\/webhooks/, 30_000);
-      const subscribed = await fetch(`${api.url}/_emulator/webhooks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: `${url}/webhooks`, secret }) });
+      const subscribed = await fetch(`${api.url}/_emulator/webhooks`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ url: `${url}/webhooks`, secret }),
+      });
       expect(subscribed.status).toBe(201);
-      const kit = ((await (await fetch(`${api.url}/v1/pressrooms/${api.pressroom.id}/media_kits?limit=1`, { headers: { authorization: `Bearer ${key}` } })).json()) as { data: Array<{ id: number; permalink: string }> }).data[0]!;
-      const unpublished = await fetch(`${api.url}/v1/media_kits/${kit.id}/unpublish.json`, { method: 'PUT', headers: { authorization: `Bearer ${api.managementKey}` } });
+      const kit = (
+        (await (
+          await fetch(`${api.url}/v1/pressrooms/${api.pressroom.id}/media_kits?limit=1`, { headers: { authorization: `Bearer ${key}` } })
+        ).json()) as { data: Array<{ id: number; permalink: string }> }
+      ).data[0]!;
+      const unpublished = await fetch(`${api.url}/v1/media_kits/${kit.id}/unpublish.json`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${api.managementKey}` },
+      });
       expect(unpublished.status).toBe(200);
 
       // SIGTERM, as a service manager stops it, in the middle of the build: no more deliveries,
@@ -300,7 +366,11 @@ describe('building from a snapshot', () => {
       expect(existsSync(`${out}.deployed.html`)).toBe(true);
       expect(await readFile(`${out}.secret-seen`, 'utf8')).toBe('');
       expect(await readFile(`${out}.changes-seen.json`, 'utf8')).toBe(await readFile(`${out}.changes.json`, 'utf8'));
-      expect(JSON.parse(await readFile(`${out}.changes.json`, 'utf8'))).toMatchObject({ format: 'pressroom-changes/1', previous: false, removed: [] });
+      expect(JSON.parse(await readFile(`${out}.changes.json`, 'utf8'))).toMatchObject({
+        format: 'pressroom-changes/1',
+        previous: false,
+        removed: [],
+      });
       expect(existsSync(path.join(out, 'media-kits', kit.permalink.split('/').pop()!, 'index.html'))).toBe(false);
       expect(existsSync(path.join(out, 'media-kits', 'index.html'))).toBe(true);
       expect(output).not.toContain(secret);
@@ -319,7 +389,13 @@ describe('building from a snapshot', () => {
     const api = await startEmulator({ readKey: key, frozenClock: true, cacheDir: TEST_MEDIA_CACHE });
     try {
       const out = path.join(tmp, 'keyed');
-      const env = { ...process.env, PRESSROOM_SNAPSHOT: '', PRESSROOM_API_URL: api.url, PRESSROOM_ID: String(api.pressroom.id), PRESSROOM_API_KEY: key };
+      const env = {
+        ...process.env,
+        PRESSROOM_SNAPSHOT: '',
+        PRESSROOM_API_URL: api.url,
+        PRESSROOM_ID: String(api.pressroom.id),
+        PRESSROOM_API_KEY: key,
+      };
       const built = await run(node, ['scripts/build.ts', '--out', out], { cwd: root, env, maxBuffer: 64 * 1024 * 1024 });
       expect(built.stdout).toMatch(/entries from the API/);
       expect(`${built.stdout}${built.stderr}`).not.toContain(key);
@@ -327,8 +403,11 @@ describe('building from a snapshot', () => {
       expect(files.length).toBeGreaterThan(100);
       for (const file of files) expect((await readFile(path.join(out, file))).includes(key), file).toBe(false);
       // Nor what the build keeps beside the site: its fingerprint (no salted hash either: the key is no input), reports.
-      for (const beside of ['fingerprint.json', 'changes.json', 'data-report.json']) expect((await readFile(`${out}.${beside}`, 'utf8')).includes(key), beside).toBe(false);
-      expect(Object.keys((JSON.parse(await readFile(`${out}.fingerprint.json`, 'utf8')) as { configuration: object }).configuration)).not.toContain('PRESSROOM_API_KEY');
+      for (const beside of ['fingerprint.json', 'changes.json', 'data-report.json'])
+        expect((await readFile(`${out}.${beside}`, 'utf8')).includes(key), beside).toBe(false);
+      expect(
+        Object.keys((JSON.parse(await readFile(`${out}.fingerprint.json`, 'utf8')) as { configuration: object }).configuration),
+      ).not.toContain('PRESSROOM_API_KEY');
       const cache = path.join(root, '.cache', 'pressroom-http');
       for (const entry of await readdir(cache, { recursive: true, withFileTypes: true })) {
         if (entry.isFile()) expect((await readFile(path.join(entry.parentPath, entry.name))).includes(key), entry.name).toBe(false);
@@ -341,56 +420,65 @@ describe('building from a snapshot', () => {
     }
   }, 600_000);
 
-  it.skipIf(!hasChromium)('renders a release whose body the API sent hostile with none of it running in Chromium', async () => {
-    // The API answer itself carries the attack: rewrite one release's body_html in a copy of the snapshot.
-    const hostile = path.join(tmp, 'hostile-snapshot');
-    await cp(snapshot, hostile, { recursive: true });
-    const manifest = await readManifest(hostile);
-    const entry = manifest.entries.find((e) => /\/press_releases\?.*includes=/.test(e.url))!;
-    const body = JSON.parse(await readFile(path.join(hostile, 'files', entry.sha256), 'utf8')) as { data: Array<{ id: number; permalink: string; body_html: string }> };
-    const victim = body.data[0]!;
-    victim.body_html = `<p>Before the attack.</p>${HOSTILE.join('\n')}<p>After the attack.</p>`;
-    const bytes = Buffer.from(JSON.stringify(body));
-    Object.assign(entry, { sha256: sha256Hex(bytes), bytes: bytes.length });
-    await writeFile(path.join(hostile, 'files', entry.sha256), bytes);
-    await writeFile(path.join(hostile, 'manifest.json'), JSON.stringify(manifest));
+  it.skipIf(!hasChromium)(
+    'renders a release whose body the API sent hostile with none of it running in Chromium',
+    async () => {
+      // The API answer itself carries the attack: rewrite one release's body_html in a copy of the snapshot.
+      const hostile = path.join(tmp, 'hostile-snapshot');
+      await cp(snapshot, hostile, { recursive: true });
+      const manifest = await readManifest(hostile);
+      const entry = manifest.entries.find((e) => /\/press_releases\?.*includes=/.test(e.url))!;
+      const body = JSON.parse(await readFile(path.join(hostile, 'files', entry.sha256), 'utf8')) as {
+        data: Array<{ id: number; permalink: string; body_html: string }>;
+      };
+      const victim = body.data[0]!;
+      victim.body_html = `<p>Before the attack.</p>${HOSTILE.join('\n')}<p>After the attack.</p>`;
+      const bytes = Buffer.from(JSON.stringify(body));
+      Object.assign(entry, { sha256: sha256Hex(bytes), bytes: bytes.length });
+      await writeFile(path.join(hostile, 'files', entry.sha256), bytes);
+      await writeFile(path.join(hostile, 'manifest.json'), JSON.stringify(manifest));
 
-    const out = path.join(tmp, 'hostile-site');
-    await run(node, ['scripts/build.ts', '--out', out], { cwd: root, env: { ...process.env, PRESSROOM_SNAPSHOT: hostile, PRESSROOM_API_URL: '' } });
-    const html = await readFile(path.join(out, victim.permalink, 'index.html'), 'utf8');
-    expect(html).toContain('Before the attack.');
-    expect(html).toContain('After the attack.');
-    expect(html).not.toMatch(/<script(?![^>]*type="application\/ld\+json")[^>]*>[^<]*PWNED/i);
-    expect(html).not.toMatch(/\son[a-z]+=/i);
-    expect(html).not.toMatch(/javascript:/i);
+      const out = path.join(tmp, 'hostile-site');
+      await run(node, ['scripts/build.ts', '--out', out], {
+        cwd: root,
+        env: { ...process.env, PRESSROOM_SNAPSHOT: hostile, PRESSROOM_API_URL: '' },
+      });
+      const html = await readFile(path.join(out, victim.permalink, 'index.html'), 'utf8');
+      expect(html).toContain('Before the attack.');
+      expect(html).toContain('After the attack.');
+      expect(html).not.toMatch(/<script(?![^>]*type="application\/ld\+json")[^>]*>[^<]*PWNED/i);
+      expect(html).not.toMatch(/\son[a-z]+=/i);
+      expect(html).not.toMatch(/javascript:/i);
 
-    const [browser, server] = await Promise.all([launchChromium(), serveStatic(out)]);
-    try {
-      const w = await watchedPage(browser, server.origin);
-      const url = `${server.origin}${victim.permalink}/`;
-      await w.page.goto(url, { waitUntil: 'load' });
-      const body = w.page.locator('article .prose *');
-      const count = await body.count();
-      for (let i = 0; i < count; i++) {
-        const el = body.nth(i);
-        if (!(await el.isVisible())) continue;
-        await el.hover({ timeout: 500 }).catch(() => {});
-        await el.focus({ timeout: 500 }).catch(() => {});
+      const [browser, server] = await Promise.all([launchChromium(), serveStatic(out)]);
+      try {
+        const w = await watchedPage(browser, server.origin);
+        const url = `${server.origin}${victim.permalink}/`;
+        await w.page.goto(url, { waitUntil: 'load' });
+        const body = w.page.locator('article .prose *');
+        const count = await body.count();
+        for (let i = 0; i < count; i++) {
+          const el = body.nth(i);
+          if (!(await el.isVisible())) continue;
+          await el.hover({ timeout: 500 }).catch(() => {});
+          await el.focus({ timeout: 500 }).catch(() => {});
+        }
+        const links = await w.page.locator('article .prose a').evaluateAll((as) => as.map((a) => a.getAttribute('href') ?? ''));
+        expect(links.length).toBeGreaterThan(2);
+        for (const href of links) expect(href).toMatch(/^(https?:\/\/|mailto:|tel:|#|\/(?!\/))/i);
+        for (const { href, pwned } of await clickEveryLink(w, url, 'article .prose a')) expect(pwned, `after clicking ${href}`).toBeNull();
+        expect(await pwnedMarker(w.page)).toBeNull();
+        expect(w.dialogs).toEqual([]);
+        expect(w.consoleMessages.filter((m) => m.includes('PWNED'))).toEqual([]);
+        expect(w.pageErrors).toEqual([]);
+        await w.context.close();
+      } finally {
+        await browser.close();
+        await server.close();
       }
-      const links = await w.page.locator('article .prose a').evaluateAll((as) => as.map((a) => a.getAttribute('href') ?? ''));
-      expect(links.length).toBeGreaterThan(2);
-      for (const href of links) expect(href).toMatch(/^(https?:\/\/|mailto:|tel:|#|\/(?!\/))/i);
-      for (const { href, pwned } of await clickEveryLink(w, url, 'article .prose a')) expect(pwned, `after clicking ${href}`).toBeNull();
-      expect(await pwnedMarker(w.page)).toBeNull();
-      expect(w.dialogs).toEqual([]);
-      expect(w.consoleMessages.filter((m) => m.includes('PWNED'))).toEqual([]);
-      expect(w.pageErrors).toEqual([]);
-      await w.context.close();
-    } finally {
-      await browser.close();
-      await server.close();
-    }
-  }, 600_000);
+    },
+    600_000,
+  );
 });
 
 buildDayTests(() => ({ root, tmp, snapshot }));

@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { changeReport, changeSummary, urlsOfFile } from '../../scripts/change-report.ts';
 import { loadTree, readTree, storeTree, treeDifference, type Tree } from '../../scripts/output-tree.ts';
 
-const tree = (files: Record<string, string>): Tree => new Map(Object.entries(files).map(([name, sha256]) => [name, { sha256, size: 1, mtimeMs: 1 }]));
+const tree = (files: Record<string, string>): Tree =>
+  new Map(Object.entries(files).map(([name, sha256]) => [name, { sha256, size: 1, mtimeMs: 1 }]));
 
 describe('the change report', () => {
   it('names each file by the URLs a CDN caches it under: a folder page as /folder/ and as its index.html', () => {
@@ -62,10 +63,14 @@ describe('the change report', () => {
     expect(first.counts).toEqual({ added: 5, changed: 0, removed: 0 });
   });
 
-  it('purges under the site URL\'s path when the site is served under one', () => {
+  it("purges under the site URL's path when the site is served under one", () => {
     const report = changeReport(tree({ 'index.html': 'a' }), tree({ 'index.html': 'b', 'rss.xml': 'c' }), 'https://example.com/press/');
     expect(report.site).toBe('https://example.com/press');
-    expect(report.purge).toEqual(['https://example.com/press/', 'https://example.com/press/index.html', 'https://example.com/press/rss.xml']);
+    expect(report.purge).toEqual([
+      'https://example.com/press/',
+      'https://example.com/press/index.html',
+      'https://example.com/press/rss.xml',
+    ]);
   });
 });
 

@@ -30,7 +30,12 @@ afterAll(async () => {
 });
 
 /** Runs `node <script> ...args` with only the given PRESSROOM_* variables set. */
-function command(script: string, args: string[], env: Record<string, string> = {}, timeoutMs = 60_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function command(
+  script: string,
+  args: string[],
+  env: Record<string, string> = {},
+  timeoutMs = 60_000,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const clean: NodeJS.ProcessEnv = { ...process.env, ...env };
   for (const name of Object.keys(clean)) if (name.startsWith('PRESSROOM_') && !(name in env)) delete clean[name];
   return new Promise((resolve, reject) => {
@@ -50,10 +55,32 @@ function command(script: string, args: string[], env: Record<string, string> = {
 
 const NO_STACK = /\n\s+at |Error: |node:internal/;
 const COMMANDS = [
-  { name: 'build', script: 'scripts/build.ts', flags: ['--out DIR', '--wait SECONDS', '--demo', '--strict', '--force'], variables: ['PRESSROOM_API_URL', 'PRESSROOM_SNAPSHOT', 'PRESSROOM_STRICT', 'PRESSROOM_CACHE_DIR'] },
-  { name: 'snapshot', script: 'scripts/snapshot.ts', flags: ['--out DIR', '--demo'], required: ['--out DIR'], variables: ['PRESSROOM_API_URL', 'PRESSROOM_API_KEY'] },
-  { name: 'archive', script: 'scripts/archive.ts', flags: ['--out DIR', '--snapshot SNAPSHOT', '--wait SECONDS', '--demo'], required: ['--out DIR'], variables: ['PRESSROOM_SNAPSHOT'] },
-  { name: 'webhooks', script: 'scripts/webhooks.ts', flags: ['--port PORT', '--host HOST', '--out DIR', '--debounce-ms MS'], variables: ['PRESSROOM_WEBHOOK_SECRET', 'PRESSROOM_DEPLOY_COMMAND'] },
+  {
+    name: 'build',
+    script: 'scripts/build.ts',
+    flags: ['--out DIR', '--wait SECONDS', '--demo', '--strict', '--force'],
+    variables: ['PRESSROOM_API_URL', 'PRESSROOM_SNAPSHOT', 'PRESSROOM_STRICT', 'PRESSROOM_CACHE_DIR'],
+  },
+  {
+    name: 'snapshot',
+    script: 'scripts/snapshot.ts',
+    flags: ['--out DIR', '--demo'],
+    required: ['--out DIR'],
+    variables: ['PRESSROOM_API_URL', 'PRESSROOM_API_KEY'],
+  },
+  {
+    name: 'archive',
+    script: 'scripts/archive.ts',
+    flags: ['--out DIR', '--snapshot SNAPSHOT', '--wait SECONDS', '--demo'],
+    required: ['--out DIR'],
+    variables: ['PRESSROOM_SNAPSHOT'],
+  },
+  {
+    name: 'webhooks',
+    script: 'scripts/webhooks.ts',
+    flags: ['--port PORT', '--host HOST', '--out DIR', '--debounce-ms MS'],
+    variables: ['PRESSROOM_WEBHOOK_SECRET', 'PRESSROOM_DEPLOY_COMMAND'],
+  },
   { name: 'bench', script: 'bench/run.ts', flags: ['--scale demo|L|N', '--only LIST'], variables: [] },
 ];
 
@@ -89,7 +116,9 @@ describe('configuration mistakes stop a build before anything runs: one line, ex
   it('a misspelt PRESSROOM_API_URL (cron builds the demo company into production otherwise)', async () => {
     const typo = await command('scripts/build.ts', ['--out', site], { PRESSROOM_API_UR: 'https://api.example.com', PRESSROOM_ID: '1234' });
     expect(typo.code).toBe(2);
-    expect(typo.stderr).toMatch(/^build: PRESSROOM_API_UR is not a pressroom-static setting; did you mean PRESSROOM_API_URL\? \(settings: [^\n]*\)\n$/);
+    expect(typo.stderr).toMatch(
+      /^build: PRESSROOM_API_UR is not a pressroom-static setting; did you mean PRESSROOM_API_URL\? \(settings: [^\n]*\)\n$/,
+    );
     expect(typo.stdout).not.toMatch(/DEMO/);
     await untouched();
   });
@@ -97,14 +126,22 @@ describe('configuration mistakes stop a build before anything runs: one line, ex
   it('a PRESSROOM_* variable without PRESSROOM_API_URL or PRESSROOM_SNAPSHOT', async () => {
     const alone = await command('scripts/build.ts', ['--out', site], { PRESSROOM_ID: '1234' });
     expect(alone.code).toBe(2);
-    expect(alone.stderr).toBe('build: PRESSROOM_API_URL is not set, but PRESSROOM_ID is: set PRESSROOM_API_URL and PRESSROOM_ID (or PRESSROOM_SNAPSHOT) to build your press room, or use --demo for the demo press room\n');
+    expect(alone.stderr).toBe(
+      'build: PRESSROOM_API_URL is not set, but PRESSROOM_ID is: set PRESSROOM_API_URL and PRESSROOM_ID (or PRESSROOM_SNAPSHOT) to build your press room, or use --demo for the demo press room\n',
+    );
     await untouched();
   });
 
   it('PRESSROOM_SITE_URL without a scheme, named before Astro sees it', async () => {
-    const noScheme = await command('scripts/build.ts', ['--out', site], { PRESSROOM_API_URL: 'https://api.example.com', PRESSROOM_ID: '1234', PRESSROOM_SITE_URL: 'press.example.com' });
+    const noScheme = await command('scripts/build.ts', ['--out', site], {
+      PRESSROOM_API_URL: 'https://api.example.com',
+      PRESSROOM_ID: '1234',
+      PRESSROOM_SITE_URL: 'press.example.com',
+    });
     expect(noScheme.code).toBe(2);
-    expect(noScheme.stderr).toBe('build: PRESSROOM_SITE_URL must be an http:// or https:// URL (the public site, e.g. https://press.example.com or https://example.com/press/), got "press.example.com"\n');
+    expect(noScheme.stderr).toBe(
+      'build: PRESSROOM_SITE_URL must be an http:// or https:// URL (the public site, e.g. https://press.example.com or https://example.com/press/), got "press.example.com"\n',
+    );
     await untouched();
   });
 
@@ -117,7 +154,9 @@ describe('configuration mistakes stop a build before anything runs: one line, ex
     );
     const query = await command('scripts/build.ts', ['--out', site], { ...base, PRESSROOM_SITE_URL: 'https://example.com/press/?v=1' });
     expect(query.code).toBe(2);
-    expect(query.stderr).toMatch(/^build: PRESSROOM_SITE_URL must be .* without a query or fragment, got "https:\/\/example.com\/press\/\?v=1"\n$/);
+    expect(query.stderr).toMatch(
+      /^build: PRESSROOM_SITE_URL must be .* without a query or fragment, got "https:\/\/example.com\/press\/\?v=1"\n$/,
+    );
     await untouched();
   });
 
@@ -127,7 +166,9 @@ describe('configuration mistakes stop a build before anything runs: one line, ex
     await writeFile(path.join(notASite, 'keep.txt'), 'keep');
     try {
       const demo = await command('scripts/build.ts', ['--out', notASite]);
-      expect(demo.stdout.split('\n')[0]).toMatch(/^build: DEMO: building the bundled demo press room of a fictional company \(no PRESSROOM_\* variable is set\); every page is marked noindex and "demo"/);
+      expect(demo.stdout.split('\n')[0]).toMatch(
+        /^build: DEMO: building the bundled demo press room of a fictional company \(no PRESSROOM_\* variable is set\); every page is marked noindex and "demo"/,
+      );
       expect(demo.code).toBe(2);
       expect(demo.stderr).toMatch(/already holds files this tool did not write/);
     } finally {
@@ -138,12 +179,14 @@ describe('configuration mistakes stop a build before anything runs: one line, ex
   it('a snapshot folder that is not there', async () => {
     const missing = await command('scripts/build.ts', ['--out', site], { PRESSROOM_SNAPSHOT: path.join(tmp, 'no-snapshot') });
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toMatch(/^build: PRESSROOM_SNAPSHOT is not a readable snapshot: cannot read \S+no-snapshot\/manifest\.json \(ENOENT\)\n$/);
+    expect(missing.stderr).toMatch(
+      /^build: PRESSROOM_SNAPSHOT is not a readable snapshot: cannot read \S+no-snapshot\/manifest\.json \(ENOENT\)\n$/,
+    );
     await untouched();
   });
 });
 
-describe('the receiver\'s port', () => {
+describe("the receiver's port", () => {
   it('a port out of range is a usage error; a busy one is one line, exit 1', async () => {
     const upstream = { PRESSROOM_API_URL: 'https://api.example.com', PRESSROOM_ID: '1' };
     const bad = await command('scripts/webhooks.ts', ['--port', '99999', '--out', site], { PRESSROOM_WEBHOOK_SECRET: SECRET, ...upstream });
@@ -154,9 +197,14 @@ describe('the receiver\'s port', () => {
     await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
     const port = (holder.address() as { port: number }).port;
     try {
-      const busy = await command('scripts/webhooks.ts', ['--port', String(port), '--out', site], { PRESSROOM_WEBHOOK_SECRET: SECRET, ...upstream });
+      const busy = await command('scripts/webhooks.ts', ['--port', String(port), '--out', site], {
+        PRESSROOM_WEBHOOK_SECRET: SECRET,
+        ...upstream,
+      });
       expect(busy.code).toBe(1);
-      expect(busy.stderr).toBe(`webhooks: port ${port} on 127.0.0.1 is already in use (another receiver still running?); choose another with --port\n`);
+      expect(busy.stderr).toBe(
+        `webhooks: port ${port} on 127.0.0.1 is already in use (another receiver still running?); choose another with --port\n`,
+      );
     } finally {
       holder.close();
     }

@@ -20,7 +20,12 @@ async function tree(dir: string): Promise<Map<string, string>> {
   for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
     if (!entry.isFile()) continue;
     const file = path.join(entry.parentPath, entry.name);
-    out.set(path.relative(dir, file), createHash('sha256').update(await readFile(file)).digest('hex'));
+    out.set(
+      path.relative(dir, file),
+      createHash('sha256')
+        .update(await readFile(file))
+        .digest('hex'),
+    );
   }
   return out;
 }
@@ -39,7 +44,12 @@ export function dataPolicyBuildTests(setup: () => { root: string; tmp: string })
       }
 
       const out = path.join(tmp, 'flawed-site');
-      const env = { ...process.env, PRESSROOM_SNAPSHOT: snapshot, PRESSROOM_API_URL: '', SOURCE_DATE_EPOCH: String(Date.parse('2026-11-01T09:00:00Z') / 1000) };
+      const env = {
+        ...process.env,
+        PRESSROOM_SNAPSHOT: snapshot,
+        PRESSROOM_API_URL: '',
+        SOURCE_DATE_EPOCH: String(Date.parse('2026-11-01T09:00:00Z') / 1000),
+      };
       const built = await run(process.execPath, ['scripts/build.ts', '--out', out], { cwd: root, env, maxBuffer: 64 * 1024 * 1024 });
       const log = built.stdout + built.stderr;
       for (const flaw of FLAWS) expect(log, `${flaw.collection} ${flaw.id}`).toContain(`${flaw.collection}: item ${flaw.id} from `);
@@ -49,7 +59,11 @@ export function dataPolicyBuildTests(setup: () => { root: string; tmp: string })
       const skipped = FLAWS.find((f) => f.expect === 'item-skipped')!;
       expect([...before.keys()].some((f) => f.startsWith(`${skipped.id}`))).toBe(false);
 
-      const strict = await run(process.execPath, ['scripts/build.ts', '--out', out, '--strict'], { cwd: root, env, maxBuffer: 64 * 1024 * 1024 }).then(
+      const strict = await run(process.execPath, ['scripts/build.ts', '--out', out, '--strict'], {
+        cwd: root,
+        env,
+        maxBuffer: 64 * 1024 * 1024,
+      }).then(
         () => ({ code: 0, stderr: '' }),
         (error: { code: number; stderr: string }) => error,
       );

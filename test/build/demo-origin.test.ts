@@ -32,7 +32,14 @@ async function demoAsABuildSeesIt() {
   const list = await runtime.fetch(`${apiUrl}/v1/pressrooms/${pressroomId}/images?limit=100`, {});
   const urls = [...mediaOriginalUrls(await list.json())];
   const media = await runtime.fetch(urls[0]!, {});
-  return { actual: embedded.emulator.url, apiUrl, env, mode: runtime.mode, urls, media: { status: media.status, bytes: (await media.arrayBuffer()).byteLength } };
+  return {
+    actual: embedded.emulator.url,
+    apiUrl,
+    env,
+    mode: runtime.mode,
+    urls,
+    media: { status: media.status, bytes: (await media.arrayBuffer()).byteLength },
+  };
 }
 
 it('gives builds the same media URLs on whichever port the demo API listens', async () => {

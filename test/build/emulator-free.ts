@@ -31,17 +31,30 @@ export function emulatorFreeBuildTests(setup: () => { root: string; tmp: string 
     it('never loads the emulator or its dependencies (faker, pdf-lib, find-my-way)', async () => {
       const { root, tmp } = setup();
       const record = path.join(tmp, 'loaded-modules.txt');
-      const env: NodeJS.ProcessEnv = { ...process.env, RECORD_MODULES_TO: record, PRESSROOM_API_URL: api.url, PRESSROOM_ID: String(api.pressroom.id) };
-      for (const name of Object.keys(env)) if ((name.startsWith('PRESSROOM_') && name !== 'PRESSROOM_API_URL' && name !== 'PRESSROOM_ID') || name === 'SOURCE_DATE_EPOCH') delete env[name];
+      const env: NodeJS.ProcessEnv = {
+        ...process.env,
+        RECORD_MODULES_TO: record,
+        PRESSROOM_API_URL: api.url,
+        PRESSROOM_ID: String(api.pressroom.id),
+      };
+      for (const name of Object.keys(env))
+        if ((name.startsWith('PRESSROOM_') && name !== 'PRESSROOM_API_URL' && name !== 'PRESSROOM_ID') || name === 'SOURCE_DATE_EPOCH')
+          delete env[name];
       const hook = pathToFileURL(path.join(root, 'test', 'build', 'record-modules.ts')).href;
-      const { stdout } = await execFileP(process.execPath, ['--import', hook, 'scripts/build.ts', '--out', path.join(tmp, 'emulator-free')], { cwd: root, env, maxBuffer: 64 * 1024 * 1024 });
+      const { stdout } = await execFileP(
+        process.execPath,
+        ['--import', hook, 'scripts/build.ts', '--out', path.join(tmp, 'emulator-free')],
+        { cwd: root, env, maxBuffer: 64 * 1024 * 1024 },
+      );
       expect(stdout).toMatch(/entries from the API/);
       const loaded = (await readFile(record, 'utf8')).split('\n');
       // The recording sees what Vite hands to Node: the loaders' own dependencies are there.
       expect(loaded.some((url) => url.includes('/node_modules/p-retry/'))).toBe(true);
       expect(loaded.some((url) => url.includes('/content-loaders/'))).toBe(true);
       const emulatorDir = pathToFileURL(path.join(root, 'emulator')).href + '/';
-      const emulatorModules = loaded.filter((url) => url.startsWith(emulatorDir) || /\/node_modules\/(@faker-js\/faker|pdf-lib|find-my-way)\//.test(url));
+      const emulatorModules = loaded.filter(
+        (url) => url.startsWith(emulatorDir) || /\/node_modules\/(@faker-js\/faker|pdf-lib|find-my-way)\//.test(url),
+      );
       expect(emulatorModules).toEqual([]);
     });
   });

@@ -36,7 +36,8 @@ interface Ran {
 /** Each file's bytes, mtime and inode: a site nobody wrote to keeps all three. */
 async function untouched(dir: string): Promise<Record<string, string>> {
   const files: Record<string, string> = {};
-  for (const [name, file] of (await readTree(dir)).tree) files[name] = `${file.sha256} ${file.mtimeMs} ${(await stat(path.join(dir, name))).ino}`;
+  for (const [name, file] of (await readTree(dir)).tree)
+    files[name] = `${file.sha256} ${file.mtimeMs} ${(await stat(path.join(dir, name))).ino}`;
   return files;
 }
 
@@ -57,7 +58,11 @@ function treeDiff(before: Map<string, string>, after: Map<string, string>) {
 
 const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-const listed = (report: ChangeReport) => ({ added: report.added.map((e) => e.path), changed: report.changed.map((e) => e.path), removed: report.removed.map((e) => e.path) });
+const listed = (report: ChangeReport) => ({
+  added: report.added.map((e) => e.path),
+  changed: report.changed.map((e) => e.path),
+  removed: report.removed.map((e) => e.path),
+});
 
 export function noChangeTests(setup: () => { root: string; tmp: string }): void {
   describe('rebuilds: the no-change check and the change report', () => {
@@ -77,8 +82,13 @@ export function noChangeTests(setup: () => { root: string; tmp: string }): void 
 
     const build = async (...args: string[]): Promise<Ran> => {
       const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env };
-      for (const name of Object.keys(childEnv)) if ((name.startsWith('PRESSROOM_') && !(name in env)) || name === 'SOURCE_DATE_EPOCH') delete childEnv[name];
-      return execFileP(process.execPath, ['scripts/build.ts', '--out', out, ...args], { cwd: setup().root, env: childEnv, maxBuffer: 64 * 1024 * 1024 }).then(
+      for (const name of Object.keys(childEnv))
+        if ((name.startsWith('PRESSROOM_') && !(name in env)) || name === 'SOURCE_DATE_EPOCH') delete childEnv[name];
+      return execFileP(process.execPath, ['scripts/build.ts', '--out', out, ...args], {
+        cwd: setup().root,
+        env: childEnv,
+        maxBuffer: 64 * 1024 * 1024,
+      }).then(
         ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
         (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }),
       );
@@ -93,7 +103,11 @@ export function noChangeTests(setup: () => { root: string; tmp: string }): void 
       expect(response.status, route).toBe(200);
     };
     const newestReleases = async () =>
-      ((await (await fetch(`${api.url}/v1/pressrooms/${api.pressroom.id}/press_releases?limit=3`)).json()) as { data: Array<{ id: number; permalink: string; title: string }> }).data;
+      (
+        (await (await fetch(`${api.url}/v1/pressrooms/${api.pressroom.id}/press_releases?limit=3`)).json()) as {
+          data: Array<{ id: number; permalink: string; title: string }>;
+        }
+      ).data;
     const pageOf = (permalink: string) => `${permalink.replace(/^\//, '')}/index.html`;
 
     it('confirms an unchanged site without rendering or writing anything: exit 0, one line, the same files untouched, a change report that lists nothing', async () => {
@@ -110,9 +124,22 @@ export function noChangeTests(setup: () => { root: string; tmp: string }): void 
       const again = await build();
       expect(again.code, again.stderr).toBe(0);
       // One line, and nothing from Astro, the loaders or the image pipeline: nothing ran.
-      expect(again.stdout.trim().split('\n')).toEqual([expect.stringMatching(new RegExp(`^build: nothing changed since \\d{4}-\\d\\d-\\d\\dT[\\d:]+Z: ${escaped(out)} confirmed \\(\\d+ API answers, [1-9]\\d* media originals, ${built.size} files checked in [\\d.]+ s\\)$`))]);
+      expect(again.stdout.trim().split('\n')).toEqual([
+        expect.stringMatching(
+          new RegExp(
+            `^build: nothing changed since \\d{4}-\\d\\d-\\d\\dT[\\d:]+Z: ${escaped(out)} confirmed \\(\\d+ API answers, [1-9]\\d* media originals, ${built.size} files checked in [\\d.]+ s\\)$`,
+          ),
+        ),
+      ]);
       expect(await untouched(out)).toEqual(before);
-      expect(await report()).toMatchObject({ previous: true, counts: { added: 0, changed: 0, removed: 0 }, added: [], changed: [], removed: [], purge: [] });
+      expect(await report()).toMatchObject({
+        previous: true,
+        counts: { added: 0, changed: 0, removed: 0 },
+        added: [],
+        changed: [],
+        removed: [],
+        purge: [],
+      });
     }, 600_000);
 
     it('names a reason to render for each input that changed: configuration, code, the build day, an embargo, the site itself, an API answer, a media original', async () => {
@@ -120,9 +147,20 @@ export function noChangeTests(setup: () => { root: string; tmp: string }): void 
       const recorded = (await readFingerprint(out)) as Fingerprint;
       const builtAt = Date.parse(recorded.builtAt);
       const code = await codeInputs(root);
-      const check = (changes: { env?: Record<string, string>; out?: string; now?: number; code?: typeof code; recorded?: Fingerprint } = {}): Promise<Verdict> => {
+      const check = (
+        changes: { env?: Record<string, string>; out?: string; now?: number; code?: typeof code; recorded?: Fingerprint } = {},
+      ): Promise<Verdict> => {
         const checkEnv = changes.env ?? env;
-        return confirmUnchanged({ root, out: changes.out ?? out, env: checkEnv, upstream: 'api', code: changes.code ?? code, configuration: configurationOf(checkEnv, 'api'), recorded: changes.recorded ?? recorded, now: changes.now ?? builtAt });
+        return confirmUnchanged({
+          root,
+          out: changes.out ?? out,
+          env: checkEnv,
+          upstream: 'api',
+          code: changes.code ?? code,
+          configuration: configurationOf(checkEnv, 'api'),
+          recorded: changes.recorded ?? recorded,
+          now: changes.now ?? builtAt,
+        });
       };
       const reason = async (changes: Parameters<typeof check>[0]) => {
         const verdict = await check(changes);
@@ -136,7 +174,19 @@ export function noChangeTests(setup: () => { root: string; tmp: string }): void 
       // Code: a copy of the checkout with one source file edited.
       const copy = path.join(tmp, 'code-copy');
       await cp(path.join(root, 'src'), path.join(copy, 'src'), { recursive: true });
-      for (const entry of ['package.json', 'package-lock.json', 'astro.config.mjs', 'tsconfig.json', 'content-loaders', 'image-pipeline', 'emulator', 'public', 'scripts', 'offline-archive', 'webhook-receiver']) {
+      for (const entry of [
+        'package.json',
+        'package-lock.json',
+        'astro.config.mjs',
+        'tsconfig.json',
+        'content-loaders',
+        'image-pipeline',
+        'emulator',
+        'public',
+        'scripts',
+        'offline-archive',
+        'webhook-receiver',
+      ]) {
         await cp(path.join(root, entry), path.join(copy, entry), { recursive: true });
       }
       expect(await reason({ code: await codeInputs(copy) })).toBe('unchanged');
@@ -146,7 +196,9 @@ export function noChangeTests(setup: () => { root: string; tmp: string }): void 
       expect(await reason({ now: builtAt + 24 * 3600_000 })).toMatch(/^the build day is \d{4}-\d\d-\d\d, the site's is \d{4}-\d\d-\d\d$/);
       // An embargo the API sent that has lifted since.
       const lift = new Date(builtAt + 3600_000).toISOString();
-      expect(await reason({ recorded: { ...recorded, nextEmbargoLift: lift }, now: builtAt + 2 * 3600_000 })).toBe(`an embargo lifted at ${lift}`);
+      expect(await reason({ recorded: { ...recorded, nextEmbargoLift: lift }, now: builtAt + 2 * 3600_000 })).toBe(
+        `an embargo lifted at ${lift}`,
+      );
       expect(await reason({ recorded: { ...recorded, nextEmbargoLift: lift } })).toBe('unchanged');
       // The site itself, damaged after it was built (a copy with its fingerprint beside it).
       const damaged = path.join(tmp, 'rebuilt-copy');
@@ -165,7 +217,11 @@ export function noChangeTests(setup: () => { root: string; tmp: string }): void 
       const spec = api.store().world.assets.get(new URL(original.url).pathname) as { seed: number };
       spec.seed += 1;
       try {
-        expect(await reason({})).toMatch(new RegExp(`^the media original ${escaped(original.url)} changed \\(bytes [0-9a-f]{12}… now, bytes ${(original as { sha256: string }).sha256.slice(0, 12)}… when built\\)$`));
+        expect(await reason({})).toMatch(
+          new RegExp(
+            `^the media original ${escaped(original.url)} changed \\(bytes [0-9a-f]{12}… now, bytes ${(original as { sha256: string }).sha256.slice(0, 12)}… when built\\)$`,
+          ),
+        );
       } finally {
         spec.seed -= 1;
       }
@@ -173,8 +229,12 @@ export function noChangeTests(setup: () => { root: string; tmp: string }): void 
 
       // An API answer: one release's summary edited upstream.
       const [release] = await newestReleases();
-      await manage('PUT', `/v1/campaigns/${release!.id}`, { campaign: { medium_description: 'A summary edited after the site was built.' } });
-      expect(await reason({})).toMatch(/^(the API answer \/v1\/pressrooms\/\d+\/\S+ changed|\d+ API answers differ \(first: \/v1\/pressrooms\/\d+\/\S+ changed\))$/);
+      await manage('PUT', `/v1/campaigns/${release!.id}`, {
+        campaign: { medium_description: 'A summary edited after the site was built.' },
+      });
+      expect(await reason({})).toMatch(
+        /^(the API answer \/v1\/pressrooms\/\d+\/\S+ changed|\d+ API answers differ \(first: \/v1\/pressrooms\/\d+\/\S+ changed\))$/,
+      );
     }, 600_000);
 
     it('renders with --force although nothing changed: the same bytes, and a change report that lists nothing', async () => {
@@ -214,7 +274,9 @@ export function noChangeTests(setup: () => { root: string; tmp: string }): void 
       expect(touched.some((f) => f.startsWith('pagefind/'))).toBe(true);
       // Files that did not change are not there: most of the site.
       expect(changes.counts.added + changes.counts.changed + changes.counts.removed).toBeLessThan(after.size / 2);
-      expect(changes.purge).toEqual(expect.arrayContaining([`${site}${updated!.permalink}/`, `${site}${release!.permalink}/`, `${site}/`, `${site}/rss.xml`]));
+      expect(changes.purge).toEqual(
+        expect.arrayContaining([`${site}${updated!.permalink}/`, `${site}${release!.permalink}/`, `${site}/`, `${site}/rss.xml`]),
+      );
     }, 600_000);
 
     it('reports a withdrawn release as removed', async () => {
@@ -226,7 +288,15 @@ export function noChangeTests(setup: () => { root: string; tmp: string }): void 
       const changes = await report();
       expect(listed(changes)).toEqual(treeDiff(before, await hashes(out)));
       const gone = pageOf(second!.permalink);
-      expect(changes.removed).toEqual(expect.arrayContaining([expect.objectContaining({ path: gone, urls: [`${second!.permalink}/`, `${second!.permalink}/index.html`], previous: before.get(gone) })]));
+      expect(changes.removed).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({
+            path: gone,
+            urls: [`${second!.permalink}/`, `${second!.permalink}/index.html`],
+            previous: before.get(gone),
+          }),
+        ]),
+      );
       expect(changes.removed.map((e) => e.path)).toContain(gone.replace(/index\.html$/, 'index.md'));
       expect(changes.purge).toContain(`${site}${second!.permalink}/`);
     }, 600_000);

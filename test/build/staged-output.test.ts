@@ -33,15 +33,23 @@ describe('build locks', () => {
     const target = path.join(tmp, 'site');
     const lines: string[] = [];
     const first = await acquireLocks([{ target, label: target }], { waitMs: 0, command: 'build', log: () => {} });
-    const refused = await acquireLocks([{ target, label: target }], { waitMs: 0, command: 'build', log: () => {} }).catch((e: unknown) => e);
+    const refused = await acquireLocks([{ target, label: target }], { waitMs: 0, command: 'build', log: () => {} }).catch(
+      (e: unknown) => e,
+    );
     expect(refused).toBeInstanceOf(LockBusyError);
-    expect((refused as Error).message).toBe(`another build is running on ${target} (lock ${target}.lock); try again when it has finished (--wait SECONDS waits for it)`);
+    expect((refused as Error).message).toBe(
+      `another build is running on ${target} (lock ${target}.lock); try again when it has finished (--wait SECONDS waits for it)`,
+    );
 
     const waiting = acquireLocks([{ target, label: target }], { waitMs: 60_000, command: 'build', log: (l) => lines.push(l) });
     await new Promise((r) => setTimeout(r, 5_600));
     await first.release();
     const second = await waiting;
-    expect(lines[0]).toMatch(new RegExp(`^build: waiting for another build on ${target.replaceAll('/', '\\/')} to finish: \\d+ s of at most 60 s \\(the lock of one that crashed is taken over 60 s after its last sign of life\\)$`));
+    expect(lines[0]).toMatch(
+      new RegExp(
+        `^build: waiting for another build on ${target.replaceAll('/', '\\/')} to finish: \\d+ s of at most 60 s \\(the lock of one that crashed is taken over 60 s after its last sign of life\\)$`,
+      ),
+    );
     await second.release();
   }, 20_000);
 
@@ -49,7 +57,11 @@ describe('build locks', () => {
     const target = path.join(tmp, 'killed');
     const holder = spawn(
       process.execPath,
-      ['--input-type=module', '-e', `import { acquireLocks } from ${JSON.stringify(path.resolve('scripts/build-lock.ts'))}; await acquireLocks([{ target: ${JSON.stringify(target)}, label: 'x' }], { waitMs: 0, command: 'build', log: () => {}, staleMs: 2000 }); console.log('held'); setInterval(() => {}, 1000);`],
+      [
+        '--input-type=module',
+        '-e',
+        `import { acquireLocks } from ${JSON.stringify(path.resolve('scripts/build-lock.ts'))}; await acquireLocks([{ target: ${JSON.stringify(target)}, label: 'x' }], { waitMs: 0, command: 'build', log: () => {}, staleMs: 2000 }); console.log('held'); setInterval(() => {}, 1000);`,
+      ],
       { stdio: ['ignore', 'pipe', 'inherit'] },
     );
     await new Promise<void>((resolve) => holder.stdout.once('data', () => resolve()));
@@ -75,7 +87,10 @@ describe('publishing', () => {
     // Killed after `out` → `out.previous-<id>` and before the new site took its place.
     await import('node:fs/promises').then((fs) => fs.rename(out, `${out}.previous-c`));
     await fakeSite(`${out}.incoming-c`, 'half');
-    expect(await sweepBeside(out)).toEqual([`put back ${out} from an interrupted swap`, `removed ${out}.incoming-c left by an interrupted run`]);
+    expect(await sweepBeside(out)).toEqual([
+      `put back ${out} from an interrupted swap`,
+      `removed ${out}.incoming-c left by an interrupted run`,
+    ]);
     expect(await readFile(path.join(out, 'index.html'), 'utf8')).toBe('<h1>two</h1>');
   });
 

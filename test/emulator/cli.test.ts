@@ -31,7 +31,21 @@ describe('emulator CLI', () => {
     expect(code).toBe(0);
     expect(stderr).toBe('');
     expect(stdout).toMatch(/Newsroom Read API/);
-    for (const flag of ['--port', '--host', '--scale', '--seed', '--now', '--frozen-clock', '--true-totals', '--shapes', '--leak-hidden', '--flaws', '--management-key', '--read-key', '--help']) {
+    for (const flag of [
+      '--port',
+      '--host',
+      '--scale',
+      '--seed',
+      '--now',
+      '--frozen-clock',
+      '--true-totals',
+      '--shapes',
+      '--leak-hidden',
+      '--flaws',
+      '--management-key',
+      '--read-key',
+      '--help',
+    ]) {
       const line = stdout.split('\n').find((l) => l.trimStart().startsWith(flag) || l.includes(`, ${flag}`));
       expect(line, flag).toBeDefined();
       expect(line!.replace(/^\s*(-h, )?--\S+( \S+)?\s+/, '').length, flag).toBeGreaterThan(10);

@@ -120,8 +120,16 @@ describe('demo data: referential integrity', () => {
 
   it('has unique ids per collection, one id space for all media, and realistic (not tiny) ids', () => {
     const collections = [
-      world.pressReleases, world.clippings, world.events, world.liveEvents, world.pages, world.prContacts,
-      world.mediaKits, world.mediaKitCategories, world.tags, allMedia(world),
+      world.pressReleases,
+      world.clippings,
+      world.events,
+      world.liveEvents,
+      world.pages,
+      world.prContacts,
+      world.mediaKits,
+      world.mediaKitCategories,
+      world.tags,
+      allMedia(world),
     ];
     for (const list of collections) {
       const ids = list.map((x) => x.id);
@@ -229,11 +237,13 @@ describe('demo data: media assets', () => {
   });
 
   it('has landscape, portrait, square and transparent PNG images', () => {
-    const shapes = new Set(world.images.map((i) => {
-      const w = Number(i.sizes.original?.width);
-      const h = Number(i.sizes.original?.height);
-      return w === h ? 'square' : w > h ? 'landscape' : 'portrait';
-    }));
+    const shapes = new Set(
+      world.images.map((i) => {
+        const w = Number(i.sizes.original?.width);
+        const h = Number(i.sizes.original?.height);
+        return w === h ? 'square' : w > h ? 'landscape' : 'portrait';
+      }),
+    );
     expect([...shapes].sort()).toEqual(['landscape', 'portrait', 'square']);
     const pngs = world.images.filter((i) => i.content_type === 'png');
     expect(pngs.length).toBeGreaterThanOrEqual(2);
@@ -314,7 +324,19 @@ describe('demo data: press releases', () => {
 
   it('has realistic HTML bodies', () => {
     const all = world.pressReleases.map((r) => r.body_html).join('\n');
-    for (const needle of ['<h2>', '<h3>', '<ul>', '<ol>', '<a href="https://', '<blockquote>', '<cite>', '<table>', '<strong>', '<em>', '<img src="/media/images/']) {
+    for (const needle of [
+      '<h2>',
+      '<h3>',
+      '<ul>',
+      '<ol>',
+      '<a href="https://',
+      '<blockquote>',
+      '<cite>',
+      '<table>',
+      '<strong>',
+      '<em>',
+      '<img src="/media/images/',
+    ]) {
       expect(all, needle).toContain(needle);
     }
     expect(all).not.toContain('{');
@@ -385,8 +407,14 @@ describe('demo data: hidden items', () => {
   it('never puts a marker word in anything public', () => {
     const marker = /EMBARGOED|PRIVATE|\bDRAFT\b(?! EDIT)|UNPUBLISHED|LOCKED-KIT|PROTECTED-KIT/;
     const collections = [
-      world.pressReleases, world.clippings, world.events, world.liveEvents, world.pages,
-      world.mediaKits, world.mediaKitCategories, allMedia(world),
+      world.pressReleases,
+      world.clippings,
+      world.events,
+      world.liveEvents,
+      world.pages,
+      world.mediaKits,
+      world.mediaKitCategories,
+      allMedia(world),
     ];
     let checked = 0;
     for (const list of collections) {
@@ -427,12 +455,20 @@ describe('demo data: hidden items', () => {
         expect(kits.filter((other) => other._mediaIds.includes(id))).toHaveLength(1);
       }
     }
-    const privateMedia = new Set(allMedia(world).filter((m) => m._private).map((m) => m.id));
+    const privateMedia = new Set(
+      allMedia(world)
+        .filter((m) => m._private)
+        .map((m) => m.id),
+    );
     // Exactly one link to private media, planted for clients that see more than the public view: one
     // confidential image among the newest public release's featured images (the public view filters it).
-    const featuredPrivate = world.pressReleases.flatMap((r) => r._featuredImageIds.filter((id) => privateMedia.has(id)).map((id) => ({ r, id })));
+    const featuredPrivate = world.pressReleases.flatMap((r) =>
+      r._featuredImageIds.filter((id) => privateMedia.has(id)).map((id) => ({ r, id })),
+    );
     expect(featuredPrivate).toHaveLength(1);
-    const newestPublic = world.pressReleases.filter((r) => isPublic(r) && r.release_date !== null).sort((a, b) => b.release_date!.localeCompare(a.release_date!))[0]!;
+    const newestPublic = world.pressReleases
+      .filter((r) => isPublic(r) && r.release_date !== null)
+      .sort((a, b) => b.release_date!.localeCompare(a.release_date!))[0]!;
     expect(featuredPrivate[0]!.r.id).toBe(newestPublic.id);
     for (const r of world.pressReleases) for (const id of privateMedia) expect(r.body_html).not.toContain(`/media/images/${id}/`);
 
@@ -459,7 +495,8 @@ describe('demo data: invariants across seeds', () => {
           if (own) expect(w.mediaKits.filter((k) => k._mediaIds.includes(id))).toHaveLength(1);
         }
       }
-      for (const s of modelStrings(w)) for (const m of s.matchAll(MEDIA_PATH)) expect(w.assets.has(m[0]), `seed ${seed} ${m[0]}`).toBe(true);
+      for (const s of modelStrings(w))
+        for (const m of s.matchAll(MEDIA_PATH)) expect(w.assets.has(m[0]), `seed ${seed} ${m[0]}`).toBe(true);
     }
   });
 });

@@ -10,7 +10,13 @@ const emu = useEmulator({ seed: 5, frozenClock: true });
 
 describe('determinism', () => {
   it('gives the same bytes for the same seed, and different content for another seed', async () => {
-    const routes = ['', 'press_releases?limit=9999&includes=tags,featured_images,clippings', 'media_kits?limit=9999', 'timeline?limit=9999', 'media_kit_categories/tree'];
+    const routes = [
+      '',
+      'press_releases?limit=9999&includes=tags,featured_images,clippings',
+      'media_kits?limit=9999',
+      'timeline?limit=9999',
+      'media_kit_categories/tree',
+    ];
     const bodies = async (seed: number) => {
       const e = await startEmulator({ seed, frozenClock: true, cacheDir: TEST_MEDIA_CACHE });
       try {
@@ -19,7 +25,9 @@ describe('determinism', () => {
           const text = await (await fetch(`${e.url}/v1/pressrooms/${e.pressroom.id}/${route}`)).text();
           texts.push(text.replaceAll(e.url, 'ORIGIN'));
         }
-        const image = JSON.parse(texts[1]!).data.flatMap((r: any) => r.featured_images)[0].sizes.square.url.replace('ORIGIN', e.url);
+        const image = JSON.parse(texts[1]!)
+          .data.flatMap((r: any) => r.featured_images)[0]
+          .sizes.square.url.replace('ORIGIN', e.url);
         texts.push(Buffer.from(await (await fetch(image)).arrayBuffer()).toString('base64'));
         return texts;
       } finally {
@@ -39,7 +47,10 @@ describe('faults through the admin path', () => {
     const statuses = [];
     for (let i = 0; i < 3; i++) statuses.push((await emu().api('press_releases?limit=1')).status);
     expect(statuses).toEqual([503, 503, 200]);
-    const log = (await emu().admin('GET', '/requests?path_prefix=/v1/pressrooms')).body.data as Array<{ status: number; fault: string | null }>;
+    const log = (await emu().admin('GET', '/requests?path_prefix=/v1/pressrooms')).body.data as Array<{
+      status: number;
+      fault: string | null;
+    }>;
     expect(log.slice(-3).map((e) => [e.status, e.fault])).toEqual([
       [503, 'status:503'],
       [503, 'status:503'],
@@ -101,7 +112,11 @@ describe('scale', () => {
       const base = `${e.url}/v1/pressrooms/${e.pressroom.id}/press_releases`;
       const first = (await (await fetch(`${base}?limit=9999`)).json()) as { data: unknown[] };
       const second = (await (await fetch(`${base}?limit=9999&page=2`)).json()) as { data: unknown[] };
-      const visible = e.store().world.pressReleases.filter((r) => r._state === 'published' && !r._private && (!r._visibleFrom || r._visibleFrom <= e.store().clock.now().toISOString())).length;
+      const visible = e
+        .store()
+        .world.pressReleases.filter(
+          (r) => r._state === 'published' && !r._private && (!r._visibleFrom || r._visibleFrom <= e.store().clock.now().toISOString()),
+        ).length;
       expect(first.data.length + second.data.length).toBe(visible);
       expect(visible).toBeGreaterThan(9_900);
     } finally {

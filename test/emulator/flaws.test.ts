@@ -21,7 +21,8 @@ const ROUTE: Record<Flaw['collection'], string> = {
   images: 'images',
 };
 const valueAt = (item: Item, field: string): unknown => field.split('.').reduce<any>((o, key) => o?.[key], item);
-const listIds = async (emu: Emu, route: string) => ((await emu().json(`${route}${route.includes('?') ? '&' : '?'}limit=9999`)).body.data as Item[]).map((i) => i.id);
+const listIds = async (emu: Emu, route: string) =>
+  ((await emu().json(`${route}${route.includes('?') ? '&' : '?'}limit=9999`)).body.data as Item[]).map((i) => i.id);
 
 describe('flaws', () => {
   it('lists each expectation at least once, with distinct ids', () => {
@@ -50,7 +51,13 @@ describe('flaws', () => {
       expect(one.status, `${route}/${flaw.id}`).toBe(200);
       expect(valueAt(one.body.data, flaw.field), `${route}/${flaw.id} ${flaw.field}`).toEqual(flaw.value);
       const listed = (await flawed().json(`${route}?limit=9999`)).body.data as Item[];
-      expect(valueAt(listed.find((i) => i.id === flaw.id)!, flaw.field), `${route} ${flaw.id}`).toEqual(flaw.value);
+      expect(
+        valueAt(
+          listed.find((i) => i.id === flaw.id)!,
+          flaw.field,
+        ),
+        `${route} ${flaw.id}`,
+      ).toEqual(flaw.value);
     }
     const release = (await flawed().json(`press_releases/${FLAWS.find((f) => f.expect === 'item-skipped')!.id}`)).body.data;
     expect([release.title, release.body_html]).toEqual(['', '']);
@@ -65,7 +72,8 @@ describe('flaws', () => {
       }
     }
     for (const flaw of FLAWS.filter((f) => f.collection === 'clippings')) {
-      for (const route of ['timeline', 'search/all', `tagged/clippings?tags=${tag}`]) expect(await listIds(flawed, route), `${route} ${flaw.id}`).toContain(flaw.id);
+      for (const route of ['timeline', 'search/all', `tagged/clippings?tags=${tag}`])
+        expect(await listIds(flawed, route), `${route} ${flaw.id}`).toContain(flaw.id);
       const about = w.clippings.find((c) => c.id === flaw.id)!.press_release_id!;
       const release = (await flawed().json(`press_releases/${about}?includes=clippings`)).body.data;
       expect(release.clippings.map((c: Item) => c.id)).toContain(flaw.id);
@@ -81,12 +89,15 @@ describe('flaws', () => {
     for (const route of ['press_releases', 'clippings', 'events', 'pages', 'pr_contacts', 'images']) {
       const good = await listIds(plain, route);
       const all = await listIds(flawed, route);
-      expect(all.filter((id) => !FLAWS.some((f) => f.id === id)), route).toEqual(good);
+      expect(
+        all.filter((id) => !FLAWS.some((f) => f.id === id)),
+        route,
+      ).toEqual(good);
       expect(all.length - good.length, route).toBe(FLAWS.filter((f) => ROUTE[f.collection] === route).length);
     }
   });
 
-  it('serves bytes behind the flawed items\' media', async () => {
+  it("serves bytes behind the flawed items' media", async () => {
     const image = (await flawed().json(`images/${FLAWS.find((f) => f.collection === 'images')!.id}`)).body.data;
     const clipping = (await flawed().json(`clippings/${FLAWS.find((f) => f.collection === 'clippings')!.id}`)).body.data;
     for (const r of [...Object.values(image.sizes), ...Object.values(clipping.sizes)] as Item[]) {

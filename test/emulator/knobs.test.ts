@@ -30,7 +30,9 @@ describe('emulator knobs: images and kits', () => {
   it('leaves the demo plan as it was when no knob is given', () => {
     expect(planFor(60)).toMatchObject({ releases: 60, images: 50, kits: 8, clippings: 30 });
     expect(planFor(60, {})).toEqual(planFor(60));
-    expect(generateWorld({ seed: 1, scale: 60, now: NOW, images: undefined, kits: undefined })).toEqual(generateWorld({ seed: 1, scale: 60, now: NOW }));
+    expect(generateWorld({ seed: 1, scale: 60, now: NOW, images: undefined, kits: undefined })).toEqual(
+      generateWorld({ seed: 1, scale: 60, now: NOW }),
+    );
   });
 
   it('makes exactly the images and kits asked for, independent of the scale, and the same world each time', () => {
@@ -62,7 +64,7 @@ describe('emulator knobs over HTTP', () => {
 
   it('lists as many images and media kits as asked for', async () => {
     const e = emulator();
-    const count = async (route: string) => ((await e.json<{ data: unknown[] }>(`${route}?limit=10000`)).body.data).length;
+    const count = async (route: string) => (await e.json<{ data: unknown[] }>(`${route}?limit=10000`)).body.data.length;
     expect(await count('images')).toBe(150);
     // Plus the locked and the password-protected kit: published, listed, without media.
     expect(await count('media_kits')).toBe(25 + 2);

@@ -93,10 +93,14 @@ function probes(): Probe[] {
   for (const k of w.mediaKits.filter((k) => k.is_locked || k.is_password_protected)) {
     const name = `closed kit ${k.id}`;
     const hasMedia = (item: Item | undefined) => Array.isArray(item?.media) && item.media.length === k._mediaIds.length;
-    add(`${name} media in media_kits`, async (emu) => hasMedia((await emu().json('media_kits?limit=9999')).body.data.find((x: Item) => x.id === k.id)));
+    add(`${name} media in media_kits`, async (emu) =>
+      hasMedia((await emu().json('media_kits?limit=9999')).body.data.find((x: Item) => x.id === k.id)),
+    );
     add(`${name} media by id`, async (emu) => hasMedia((await emu().json(`media_kits/${k.id}`)).body.data));
     add(`${name} media in its category`, async (emu) =>
-      hasMedia((await emu().json(`media_kit_categories/${k.category_id}/media_kits?limit=9999`)).body.data.find((x: Item) => x.id === k.id)),
+      hasMedia(
+        (await emu().json(`media_kit_categories/${k.category_id}/media_kits?limit=9999`)).body.data.find((x: Item) => x.id === k.id),
+      ),
     );
     if (k._tagIds.length > 0) {
       const tag = w.tags.find((t) => t.id === k._tagIds[0])!;
@@ -120,7 +124,9 @@ function probes(): Probe[] {
     add(`private ${m.type} ${m.id} in ${route}`, listed(route, m.id));
     add(`private ${m.type} ${m.id} by id`, byId(`${route}/${m.id}`));
   }
-  const featuring = w.pressReleases.find((r) => isPublic(r, now()) && r._featuredImageIds.some((id) => hidden(w.images).some((m) => m.id === id)))!;
+  const featuring = w.pressReleases.find(
+    (r) => isPublic(r, now()) && r._featuredImageIds.some((id) => hidden(w.images).some((m) => m.id === id)),
+  )!;
   const privateFeatured = featuring._featuredImageIds.find((id) => hidden(w.images).some((m) => m.id === id))!;
   add(`private image ${privateFeatured} in includes=featured_images of release ${featuring.id}`, async (emu) => {
     const release = (await emu().json(`press_releases/${featuring.id}?includes=featured_images`)).body.data as Item;
@@ -140,8 +146,13 @@ describe('leakHidden', () => {
     expect(hidden(w.clippings)).toHaveLength(1);
     expect(hidden(w.events)).toHaveLength(1);
     expect(hidden(w.pages)).toHaveLength(1);
-    expect(hidden(w.mediaKits).map((k) => k._state).sort()).toEqual(['published', 'unpublished']);
-    for (const k of hidden(w.mediaKits)) expect(leaky().store().isCategoryVisible(leaky().store().categoryById(k.category_id!)!, now())).toBe(false);
+    expect(
+      hidden(w.mediaKits)
+        .map((k) => k._state)
+        .sort(),
+    ).toEqual(['published', 'unpublished']);
+    for (const k of hidden(w.mediaKits))
+      expect(leaky().store().isCategoryVisible(leaky().store().categoryById(k.category_id!)!, now())).toBe(false);
     expect(probes().length).toBeGreaterThan(80);
   });
 
@@ -168,7 +179,16 @@ describe('leakHidden', () => {
         expect(sent.publish_date).toBe(r._visibleFrom);
       }
     }
-    expect(releases.filter((r) => isPublic(world().pressReleases.find((x) => x.id === r.id)!, now())).every((r) => r.state === 'published' && r.private === false)).toBe(true);
+    expect(
+      releases
+        .filter((r) =>
+          isPublic(
+            world().pressReleases.find((x) => x.id === r.id)!,
+            now(),
+          ),
+        )
+        .every((r) => r.state === 'published' && r.private === false),
+    ).toBe(true);
     const clipping = (await leaky().json(`clippings/${hidden(world().clippings)[0]!.id}`)).body.data;
     expect(clipping.private).toBe(true);
     const event = (await leaky().json(`events/${hidden(world().events)[0]!.id}`)).body.data;
@@ -190,8 +210,17 @@ describe('leakHidden', () => {
 
   it('lets a test grep for hidden markers: each is in the leaked answers, none in the public ones outside draft_content_as_json', async () => {
     const routes = [
-      '', 'press_releases?includes=tags,featured_images,clippings', 'clippings', 'events', 'pages', 'media_kits', 'media_kit_categories',
-      'images', 'documents', 'timeline', 'search/all',
+      '',
+      'press_releases?includes=tags,featured_images,clippings',
+      'clippings',
+      'events',
+      'pages',
+      'media_kits',
+      'media_kit_categories',
+      'images',
+      'documents',
+      'timeline',
+      'search/all',
     ];
     const text = async (emu: Emu) => {
       const bodies = await Promise.all(routes.map(async (r) => (await emu().json(`${r}${r.includes('?') ? '&' : '?'}limit=9999`)).body));

@@ -47,7 +47,9 @@ describe('legacy press room', () => {
     const listed = await list(legacy, 'pr_contacts');
     expect(embedded).toEqual(listed);
     const documented = await list(current, 'pr_contacts');
-    expect(documented.every((c) => typeof c.email === 'string' && typeof c.phone === 'string' && typeof c.job_title === 'string')).toBe(true);
+    expect(documented.every((c) => typeof c.email === 'string' && typeof c.phone === 'string' && typeof c.job_title === 'string')).toBe(
+      true,
+    );
     const formats = new Set<string>();
     for (const contact of listed) {
       for (const field of ['email', 'phone', 'job_title']) expect(contact, `${contact.id} ${field}`).not.toHaveProperty(field);
@@ -57,7 +59,13 @@ describe('legacy press room', () => {
       expect(info, `contact ${contact.id}`).toContain(doc.email);
       const digits = doc.phone.replace(/\D/g, '').slice(2);
       expect(info.replace(/\D/g, ''), `contact ${contact.id} phone`).toContain(digits);
-      formats.add(info.split('\n').slice(1).map((line) => line.replace(/[\d+()@.\s-]|[a-z]+\.[a-z]+/gi, '')).join('|'));
+      formats.add(
+        info
+          .split('\n')
+          .slice(1)
+          .map((line) => line.replace(/[\d+()@.\s-]|[a-z]+\.[a-z]+/gi, ''))
+          .join('|'),
+      );
     }
     expect(formats.size).toBeGreaterThanOrEqual(3);
     const all = listed.map((c) => c.contact_info).join('\n');
@@ -94,7 +102,9 @@ describe('legacy media items', () => {
   it('declare widths and heights as strings, and a 300×300 square for a 200×200 original that really is 200×200', async () => {
     const images = await list(legacy, 'images');
     for (const m of images) for (const r of Object.values(m.sizes) as Item[]) expect(r.width, `${m.id}`).toMatch(/^\d+$/);
-    const small = images.filter((m) => m.sizes.square.width === String(DECLARED_SQUARE_SIDE) && m.sizes.original.width === String(SMALL_UPLOAD_SIDE));
+    const small = images.filter(
+      (m) => m.sizes.square.width === String(DECLARED_SQUARE_SIDE) && m.sizes.original.width === String(SMALL_UPLOAD_SIDE),
+    );
     expect(small.length).toBeGreaterThan(0);
     for (const m of small) {
       for (const name of ['original', 'square']) {
@@ -117,12 +127,18 @@ describe('legacy clippings', () => {
     expect(some(clippings, (c) => c.release_date === null)).toBeGreaterThan(0);
     expect(some(clippings, (c) => typeof c.release_date === 'string')).toBeGreaterThan(0);
     expect(clippings.every((c) => c.alexa === null)).toBe(true);
-    expect(clippings.every((c) => c.sizes.original.width === null && c.sizes.original.height === null && typeof c.sizes.original.url === 'string')).toBe(true);
+    expect(
+      clippings.every(
+        (c) => c.sizes.original.width === null && c.sizes.original.height === null && typeof c.sizes.original.url === 'string',
+      ),
+    ).toBe(true);
     expect(some(clippings, (c) => /^\d+$/.test(c.source) && !/^(1843|020)$/.test(c.source))).toBeGreaterThan(0);
     expect(some(clippings, (c) => /[a-z]/i.test(c.source))).toBeGreaterThan(0);
 
     const documented = await list(current, 'clippings');
-    expect(documented.every((c) => typeof c.release_date === 'string' && !('alexa' in c) && /^\d+$/.test(c.sizes.original.width))).toBe(true);
+    expect(documented.every((c) => typeof c.release_date === 'string' && !('alexa' in c) && /^\d+$/.test(c.sizes.original.width))).toBe(
+      true,
+    );
   });
 });
 
@@ -132,14 +148,19 @@ describe('legacy press releases', () => {
     expect(some(releases, (r) => r.type === 'story')).toBeGreaterThan(0);
     expect(some(releases, (r) => r.type === 'press_release')).toBeGreaterThan(0);
     for (const r of releases) {
-      for (const field of ['full_url', 'updated_at', 'reading_time', 'freeform_two']) expect(r, `${r.id} ${field}`).not.toHaveProperty(field);
+      for (const field of ['full_url', 'updated_at', 'reading_time', 'freeform_two'])
+        expect(r, `${r.id} ${field}`).not.toHaveProperty(field);
       for (const field of ['subtitle', 'summary', 'body_html']) expect(typeof r[field], `${r.id} ${field}`).toBe('string');
     }
     expect(some(releases, (r) => r.subtitle === '')).toBeGreaterThan(0);
     expect(some(releases, (r) => r.summary === '')).toBeGreaterThan(0);
 
     const documented = await list(current, 'press_releases');
-    expect(documented.every((r) => r.type === 'press_release' && 'full_url' in r && 'updated_at' in r && 'reading_time' in r && 'freeform_two' in r)).toBe(true);
+    expect(
+      documented.every(
+        (r) => r.type === 'press_release' && 'full_url' in r && 'updated_at' in r && 'reading_time' in r && 'freeform_two' in r,
+      ),
+    ).toBe(true);
     expect(some(documented, (r) => r.subtitle === null)).toBeGreaterThan(0);
   });
 
@@ -160,7 +181,8 @@ describe('legacy press releases', () => {
     for (const r of of2016) {
       const blocks = blocksOf(r);
       expect(blocks.some((b) => b.type === 'textarea')).toBe(false);
-      for (const b of blocks.filter((b) => b.type === 'text')) expect([typeof b.data.text, typeof b.data.style]).toEqual(['string', 'string']);
+      for (const b of blocks.filter((b) => b.type === 'text'))
+        expect([typeof b.data.text, typeof b.data.style]).toEqual(['string', 'string']);
     }
     const documented = await list(current, 'press_releases');
     for (const r of documented.filter((r) => r.content_as_json)) {
@@ -182,7 +204,9 @@ describe('legacy media kits', () => {
     for (const kit of await list(legacy, 'search/media_kits')) expect(Object.keys(kit).sort()).toEqual(['id', 'media', 'title']);
 
     const documented = await list(current, 'media_kits');
-    expect(documented.every((k) => 'description' in k && 'category_id' in k && 'permalink' in k && 'media_count' in k && 'is_locked' in k)).toBe(true);
+    expect(
+      documented.every((k) => 'description' in k && 'category_id' in k && 'permalink' in k && 'media_count' in k && 'is_locked' in k),
+    ).toBe(true);
   });
 });
 
@@ -283,7 +307,13 @@ describe('legacy as a view of the same press room', () => {
     for (const route of ['press_releases', 'clippings', 'media_kits', 'images', 'pr_contacts', 'events', 'pages']) {
       expect(await ids(legacy, route), route).toEqual(await ids(current, route));
     }
-    const routes = ['', 'press_releases?limit=9999&includes=tags,featured_images,clippings', 'clippings?limit=9999', 'presskits?limit=9999', 'pr_contacts'];
+    const routes = [
+      '',
+      'press_releases?limit=9999&includes=tags,featured_images,clippings',
+      'clippings?limit=9999',
+      'presskits?limit=9999',
+      'pr_contacts',
+    ];
     const texts = async (emu: typeof legacy) =>
       Promise.all(routes.map(async (r) => (await (await emu().api(r)).text()).replaceAll(emu().url, 'ORIGIN')));
     const expected = await texts(legacy);

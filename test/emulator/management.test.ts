@@ -107,7 +107,9 @@ describe('authorisation and scope', () => {
   it('refuses a bad request whole: a 422 changes nothing, not even the fields that were valid', async () => {
     const release = (await emu().json('press_releases?limit=1&includes=tags')).body.data[0];
     const tagsBefore = (await emu().json('tags?limit=9999')).body.data.length;
-    const campaign = await manage('PUT', `/v1/campaigns/${release.id}.json`, { campaign: { title: 'Half applied?', tags: ['Brand new tag'], featured_image_id: 999999999 } });
+    const campaign = await manage('PUT', `/v1/campaigns/${release.id}.json`, {
+      campaign: { title: 'Half applied?', tags: ['Brand new tag'], featured_image_id: 999999999 },
+    });
     expect(campaign.status).toBe(422);
     const shown = (await emu().json(`press_releases/${release.id}?includes=tags`)).body.data;
     expect(shown.title).toBe(release.title);
@@ -116,20 +118,32 @@ describe('authorisation and scope', () => {
 
     const kits = await publicKitIds();
     const kit = (await emu().json(`media_kits/${kits[0]}`)).body.data;
-    const kitUpdate = await manage('PUT', `/v1/media_kits/${kit.id}.json`, { media_kit: { title: 'Half applied?', embargo_date: 'next tuesday' } });
+    const kitUpdate = await manage('PUT', `/v1/media_kits/${kit.id}.json`, {
+      media_kit: { title: 'Half applied?', embargo_date: 'next tuesday' },
+    });
     expect(kitUpdate.status).toBe(422);
     expect((await emu().json(`media_kits/${kit.id}`)).body.data.title).toBe(kit.title);
-    const positions = await manage('PUT', '/v1/media_kits/update_positions.json', { media_kit_positions: [...kits].reverse().concat([999999999]) });
+    const positions = await manage('PUT', '/v1/media_kits/update_positions.json', {
+      media_kit_positions: [...kits].reverse().concat([999999999]),
+    });
     expect(positions.status).toBe(422);
     expect(await publicKitIds()).toEqual(kits);
 
-    const tree = (await emu().json('media_kit_categories/tree')).body.data as Array<{ id: number; name: string; children: Array<{ id: number }> }>;
+    const tree = (await emu().json('media_kit_categories/tree')).body.data as Array<{
+      id: number;
+      name: string;
+      children: Array<{ id: number }>;
+    }>;
     const parent = tree.find((c) => c.children.length > 0)!;
-    const cycle = await manage('PUT', `/v1/media_kit_categories/${parent.id}.json`, { media_kit_category: { name: 'Half applied?', ancestry: String(parent.children[0]!.id) } });
+    const cycle = await manage('PUT', `/v1/media_kit_categories/${parent.id}.json`, {
+      media_kit_category: { name: 'Half applied?', ancestry: String(parent.children[0]!.id) },
+    });
     expect(cycle.status).toBe(422);
     expect((await emu().json(`media_kit_categories/${parent.id}`)).body.data.name).toBe(parent.name);
     const order = (await emu().json('media_kit_categories/tree')).body.data.map((c: { id: number }) => c.id);
-    const categoryPositions = await manage('PUT', '/v1/media_kit_categories/update_positions.json', { media_kit_category_positions: [...order].reverse().concat([999999999]) });
+    const categoryPositions = await manage('PUT', '/v1/media_kit_categories/update_positions.json', {
+      media_kit_category_positions: [...order].reverse().concat([999999999]),
+    });
     expect(categoryPositions.status).toBe(422);
     expect((await emu().json('media_kit_categories/tree')).body.data.map((c: { id: number }) => c.id)).toEqual(order);
   });
@@ -146,7 +160,10 @@ describe('media kits', () => {
 
     await manage('PUT', `/v1/media_kits/${id}/publish.json`);
     expect(await publicKitIds()).toContain(id);
-    const published = await until(() => receiver.events.find((e) => e.type === 'media_kit.published' && e.data.id === id), 'published event');
+    const published = await until(
+      () => receiver.events.find((e) => e.type === 'media_kit.published' && e.data.id === id),
+      'published event',
+    );
     expect(published.data.pressroom_id).toBe(emu().pressroom.id);
 
     await manage('PUT', `/v1/media_kits/${id}.json`, { media_kit: { title: 'Launch kit 2027 (final)' } });
@@ -191,7 +208,9 @@ describe('media kits', () => {
 
 describe('media kit categories', () => {
   it('creates a child category, publishes it, reorders, and deletes with and without destroy_children', async () => {
-    const parent = await manage('POST', '/v1/media_kit_categories.json', { media_kit_category: { name: 'Press photos 2027', created_by: 1 } });
+    const parent = await manage('POST', '/v1/media_kit_categories.json', {
+      media_kit_category: { name: 'Press photos 2027', created_by: 1 },
+    });
     expect(parent.status).toBe(201);
     const child = await manage('POST', '/v1/media_kit_categories.json', {
       media_kit_category: { name: 'Executives', created_by: 1, ancestry: String(parent.body.data.id) },
@@ -227,7 +246,9 @@ describe('media kit categories', () => {
   });
 
   it('publishes a category under embargo and shows it once the clock passes', async () => {
-    const made = await manage('POST', '/v1/media_kit_categories.json', { media_kit_category: { name: 'Embargoed brand assets', created_by: 1 } });
+    const made = await manage('POST', '/v1/media_kit_categories.json', {
+      media_kit_category: { name: 'Embargoed brand assets', created_by: 1 },
+    });
     const id = made.body.data.id as number;
     const clock = (await emu().admin('GET', '/clock')).body.data.now as string;
     await manage('PUT', `/v1/media_kit_categories/${id}.json`, {
@@ -255,7 +276,9 @@ describe('campaigns and embargoes', () => {
   it('finds a release by its new title with q= after an update, and no longer by the old one', async () => {
     const release = (await emu().json('press_releases?limit=2')).body.data[1];
     const searchIds = async (q: string) =>
-      ((await emu().json(`search/press_releases?limit=9999&q=${encodeURIComponent(q)}`)).body.data as Array<{ id: number }>).map((r) => r.id);
+      ((await emu().json(`search/press_releases?limit=9999&q=${encodeURIComponent(q)}`)).body.data as Array<{ id: number }>).map(
+        (r) => r.id,
+      );
     // Search first, so the search text of every release is cached before the update.
     expect(await searchIds(release.title)).toContain(release.id);
     expect(await searchIds('Quetzalcoatlus')).toEqual([]);
@@ -277,10 +300,17 @@ describe('campaigns and embargoes', () => {
     receiver.failFirst = 2;
     await emu().admin('POST', '/clock', { now: new Date(Date.parse(embargoed._visibleFrom!) + 1000).toISOString() });
     expect((await emu().json(`press_releases/${embargoed.id}`)).status).toBe(200);
-    const event = await until(() => receiver.events.find((e) => e.type === 'press_release.published' && e.data.id === embargoed.id), 'embargo event');
+    const event = await until(
+      () => receiver.events.find((e) => e.type === 'press_release.published' && e.data.id === embargoed.id),
+      'embargo event',
+    );
     expect(event.data.permalink).toBe(embargoed.permalink);
     expect(receiver.attemptsById.get(event.id)).toBe(3);
-    const log = (await emu().admin('GET', '/webhooks/deliveries')).body.data as Array<{ msgId: string; attempts: unknown[]; delivered: boolean }>;
+    const log = (await emu().admin('GET', '/webhooks/deliveries')).body.data as Array<{
+      msgId: string;
+      attempts: unknown[];
+      delivered: boolean;
+    }>;
     const record = log.find((d) => d.msgId === event.id)!;
     expect(record.delivered).toBe(true);
     expect(record.attempts).toHaveLength(3);

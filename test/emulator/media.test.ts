@@ -84,8 +84,7 @@ describe('image assets', () => {
     const original = (await renderer.render(originalOf(spec))).bytes;
     const square = await rawPixels((await renderer.render(spec)).bytes);
 
-    const crop = (left: number) =>
-      rawPixels(sharp(original).extract({ left, top: 0, width: 600, height: 600 }).resize(300, 300));
+    const crop = (left: number) => rawPixels(sharp(original).extract({ left, top: 0, width: 600, height: 600 }).resize(300, 300));
     const centre = meanAbsDiff(square, await crop(300));
     const left = meanAbsDiff(square, await crop(0));
     const right = meanAbsDiff(square, await crop(600));

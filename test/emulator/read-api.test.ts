@@ -140,7 +140,16 @@ describe('errors', () => {
     expect(unknownTag.status).toBe(422);
     expect(unknownTag.body.error.message).toContain('no-such-tag');
     expect((await emu().json('tagged/press_releases?tags=no-such-tag')).status).toBe(422);
-    for (const query of ['limit=abc', 'limit=0', 'limit=10001', 'page=-1', 'order=title sideways', 'order=secret_field asc', 'includes=everything', 'match=some']) {
+    for (const query of [
+      'limit=abc',
+      'limit=0',
+      'limit=10001',
+      'page=-1',
+      'order=title sideways',
+      'order=secret_field asc',
+      'includes=everything',
+      'match=some',
+    ]) {
       const res = await emu().json(`press_releases?${query}`);
       expect(res.status, query).toBe(400);
       expect(res.body.error.status).toBe(400);
@@ -201,7 +210,10 @@ describe('order, includes, language, tags, q', () => {
     expect(dates).toEqual([...dates].sort().reverse());
     const asc = (await emu().json('press_releases?limit=9999&order=release_date%20asc')).body.data as typeof byDefault;
     expect(asc.map((r) => r.release_date)).toEqual([...dates].sort());
-    const two = (await emu().json(`press_releases?limit=9999&order=${encodeURIComponent('language asc, id desc')}`)).body.data as Array<{ language: string; id: number }>;
+    const two = (await emu().json(`press_releases?limit=9999&order=${encodeURIComponent('language asc, id desc')}`)).body.data as Array<{
+      language: string;
+      id: number;
+    }>;
     for (let i = 1; i < two.length; i++) {
       const [a, b] = [two[i - 1]!, two[i]!];
       expect(a.language < b.language || (a.language === b.language && a.id > b.id)).toBe(true);
@@ -238,12 +250,21 @@ describe('order, includes, language, tags, q', () => {
   });
 
   it('finds releases by tags with match=any and match=all, and counts them', async () => {
-    const releases = (await emu().json('press_releases?limit=9999&includes=tags')).body.data as Array<{ id: number; tags: Array<{ slug: string }> }>;
+    const releases = (await emu().json('press_releases?limit=9999&includes=tags')).body.data as Array<{
+      id: number;
+      tags: Array<{ slug: string }>;
+    }>;
     const pair = releases.find((r) => r.tags.length >= 2)!;
     const [a, b] = [pair.tags[0]!.slug, pair.tags[1]!.slug];
     const has = (r: (typeof releases)[number], s: string) => r.tags.some((t) => t.slug === s);
-    const anyIds = releases.filter((r) => has(r, a) || has(r, b)).map((r) => r.id).sort();
-    const allIds = releases.filter((r) => has(r, a) && has(r, b)).map((r) => r.id).sort();
+    const anyIds = releases
+      .filter((r) => has(r, a) || has(r, b))
+      .map((r) => r.id)
+      .sort();
+    const allIds = releases
+      .filter((r) => has(r, a) && has(r, b))
+      .map((r) => r.id)
+      .sort();
     const ids = async (q: string) => ((await emu().json(q)).body.data as Array<{ id: number }>).map((r) => r.id).sort();
     expect(await ids(`tagged/press_releases?limit=9999&tags=${a},${b}`)).toEqual(anyIds);
     expect(await ids(`tagged/press_releases?limit=9999&tags=${a},${b}&match=all`)).toEqual(allIds);
@@ -255,14 +276,24 @@ describe('order, includes, language, tags, q', () => {
 
   it('searches with q on the search and tagged routes', async () => {
     const release = firstPublic(world().pressReleases);
-    const word = release.title.split(/\s+/).find((w) => w.length > 5)!.replace(/[^\p{L}\p{N}-]/gu, '');
-    const hits = (await emu().json(`search/press_releases?limit=9999&q=${encodeURIComponent(word)}`)).body.data as Array<{ id: number; title: string }>;
+    const word = release.title
+      .split(/\s+/)
+      .find((w) => w.length > 5)!
+      .replace(/[^\p{L}\p{N}-]/gu, '');
+    const hits = (await emu().json(`search/press_releases?limit=9999&q=${encodeURIComponent(word)}`)).body.data as Array<{
+      id: number;
+      title: string;
+    }>;
     expect(hits.map((r) => r.id)).toContain(release.id);
     expect((await emu().json('search/press_releases?q=zzzqqqxxyy')).body.data).toEqual([]);
-    const everything = (await emu().json(`search/all?limit=9999&q=${encodeURIComponent(word)}`)).body.data as Array<{ type: string; id: number }>;
+    const everything = (await emu().json(`search/all?limit=9999&q=${encodeURIComponent(word)}`)).body.data as Array<{
+      type: string;
+      id: number;
+    }>;
     expect(everything.some((i) => i.type === 'press_release' && i.id === release.id)).toBe(true);
     const tag = world().tags.find((t) => release._tagIds.includes(t.id))!;
-    const tagged = (await emu().json(`tagged/press_releases?limit=9999&tags=${tag.slug}&q=${encodeURIComponent(word)}`)).body.data as Array<{ id: number }>;
+    const tagged = (await emu().json(`tagged/press_releases?limit=9999&tags=${tag.slug}&q=${encodeURIComponent(word)}`)).body
+      .data as Array<{ id: number }>;
     expect(tagged.map((r) => r.id)).toContain(release.id);
     const count = (await emu().json(`tagged/press_releases/count?tags=${tag.slug}&q=${encodeURIComponent(word)}`)).body.data.count;
     expect(count).toBe(tagged.length);
@@ -271,7 +302,9 @@ describe('order, includes, language, tags, q', () => {
 
 describe('timeline, archive, categories, media kits', () => {
   it('mixes releases, clippings and events in the timeline, newest first', async () => {
-    const { data } = (await emu().json('timeline?limit=9999')).body as { data: Array<{ type: string; id: number; release_date?: string; starts_at?: string }> };
+    const { data } = (await emu().json('timeline?limit=9999')).body as {
+      data: Array<{ type: string; id: number; release_date?: string; starts_at?: string }>;
+    };
     const dates = data.map((i) => (i.type === 'event' ? i.starts_at : i.release_date) ?? '');
     expect(dates.every(Boolean)).toBe(true);
     expect(dates).toEqual([...dates].sort().reverse());
@@ -342,7 +375,8 @@ describe('visibility', () => {
         expect(listed).not.toContain(`"id":${row.id},`);
       }
     }
-    const everything = JSON.stringify((await emu().json('search/all?limit=9999')).body) + JSON.stringify((await emu().json('timeline?limit=9999')).body);
+    const everything =
+      JSON.stringify((await emu().json('search/all?limit=9999')).body) + JSON.stringify((await emu().json('timeline?limit=9999')).body);
     for (const r of hidden.press_releases) expect(everything).not.toContain(JSON.stringify(r.title));
     const categories = JSON.stringify((await emu().json('media_kit_categories/tree')).body);
     for (const c of w.mediaKitCategories.filter((c) => !emu().store().isCategoryVisible(c, now()))) {

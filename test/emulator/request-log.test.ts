@@ -30,10 +30,20 @@ function input(over: Partial<RequestLogInput> = {}): RequestLogInput {
 }
 
 describe('redaction', () => {
-  it.each(['key', 'api_key', 'apikey', 'apiKey', 'API_KEY', 'token', 'access_token', 'accessToken', 'secret', 'client_secret', 'password', 'x-api-key'])(
-    'treats %s as secret',
-    (name) => expect(isSecretParam(name)).toBe(true),
-  );
+  it.each([
+    'key',
+    'api_key',
+    'apikey',
+    'apiKey',
+    'API_KEY',
+    'token',
+    'access_token',
+    'accessToken',
+    'secret',
+    'client_secret',
+    'password',
+    'x-api-key',
+  ])('treats %s as secret', (name) => expect(isSecretParam(name)).toBe(true));
 
   it.each(['page', 'per_page', 'order', 'locale', 'tags', 'keyword', 'monkey', 'q'])('keeps %s', (name) => {
     expect(isSecretParam(name)).toBe(false);

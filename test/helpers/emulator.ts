@@ -24,7 +24,8 @@ export function useEmulator(options: EmulatorOptions = {}): () => RunningEmulato
     if (!emulator) throw new Error('emulator not started');
     const e = emulator;
     const base = `${e.url}/v1/pressrooms/${e.pressroom.id}`;
-    const api = (p: string, init?: RequestInit) => fetch(p.startsWith('http') ? p : p.startsWith('/') ? `${e.url}${p}` : `${base}/${p}`, init);
+    const api = (p: string, init?: RequestInit) =>
+      fetch(p.startsWith('http') ? p : p.startsWith('/') ? `${e.url}${p}` : `${base}/${p}`, init);
     return {
       ...e,
       base,

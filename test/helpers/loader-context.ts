@@ -78,11 +78,19 @@ export async function loadAll(
         collection: name,
         store: stores[name]!,
         meta: new Map() as never,
-        logger: { info: (l: string) => logs.push(l), warn: (l: string) => logs.push(l), error: (l: string) => logs.push(l), debug: () => {} } as never,
+        logger: {
+          info: (l: string) => logs.push(l),
+          warn: (l: string) => logs.push(l),
+          error: (l: string) => logs.push(l),
+          debug: () => {},
+        } as never,
         config: {} as never,
         parseData: (async ({ data }: { data: unknown }) => data) as never,
         renderMarkdown: (async () => ({ html: '' })) as never,
-        generateDigest: (data: unknown) => createHash('sha1').update(typeof data === 'string' ? data : JSON.stringify(data)).digest('hex'),
+        generateDigest: (data: unknown) =>
+          createHash('sha1')
+            .update(typeof data === 'string' ? data : JSON.stringify(data))
+            .digest('hex'),
       }),
     ),
   );

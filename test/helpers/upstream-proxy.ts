@@ -19,13 +19,18 @@ export interface UpstreamProxy {
   close(): Promise<void>;
 }
 
-export async function startUpstreamProxy(target: { url: string; pressroomId: number }, rewrite: Rewrite = (_p, d) => d): Promise<UpstreamProxy> {
+export async function startUpstreamProxy(
+  target: { url: string; pressroomId: number },
+  rewrite: Rewrite = (_p, d) => d,
+): Promise<UpstreamProxy> {
   let current = rewrite;
   const prefix = `/v1/pressrooms/${target.pressroomId}`;
   const server: Server = createServer(async (req, res) => {
     try {
       const url = new URL(req.url ?? '/', 'http://proxy');
-      const upstream = await fetch(`${target.url}${url.pathname}${url.search}`, { headers: req.headers.authorization ? { authorization: req.headers.authorization } : {} });
+      const upstream = await fetch(`${target.url}${url.pathname}${url.search}`, {
+        headers: req.headers.authorization ? { authorization: req.headers.authorization } : {},
+      });
       const text = await upstream.text();
       if (!upstream.ok || !url.pathname.startsWith(prefix)) {
         res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' });
@@ -33,7 +38,10 @@ export async function startUpstreamProxy(target: { url: string; pressroomId: num
         return;
       }
       const body = JSON.parse(text) as { data: unknown };
-      const path = url.pathname.slice(prefix.length).replace(/^\//, '').replace(/\.json$/, '');
+      const path = url.pathname
+        .slice(prefix.length)
+        .replace(/^\//, '')
+        .replace(/\.json$/, '');
       body.data = current(path, structuredClone(body.data), Number(url.searchParams.get('page') ?? '0'));
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify(body));

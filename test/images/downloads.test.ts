@@ -65,7 +65,10 @@ describe('downloads and media-kit zips', () => {
 
   /** A small kit with images, sounds or documents (and the smallest total size), to keep the test quick. */
   const pickKit = () => {
-    const open = kits.filter((k) => !k.is_locked && !k.is_password_protected && k.media.some((m) => m.type === 'document') && k.media.some((m) => m.type === 'image'));
+    const open = kits.filter(
+      (k) =>
+        !k.is_locked && !k.is_password_protected && k.media.some((m) => m.type === 'document') && k.media.some((m) => m.type === 'image'),
+    );
     expect(open.length).toBeGreaterThan(0);
     return open[0]!;
   };
@@ -76,10 +79,18 @@ describe('downloads and media-kit zips', () => {
     const zip = await p.mediaKitZip(kit, { page: '/media_kits/test' });
     expect(zip).not.toBeNull();
     expect(zip!.href).toMatch(/^\/_media\/[0-9a-f]{16}\.zip$/);
-    expect(zip!.filename).toBe(`${kit.title.replace(/[^\p{L}\p{N} ._-]+/gu, ' ').replace(/\s+/g, ' ').trim()}.zip`);
+    expect(zip!.filename).toBe(
+      `${kit.title
+        .replace(/[^\p{L}\p{N} ._-]+/gu, ' ')
+        .replace(/\s+/g, ' ')
+        .trim()}.zip`,
+    );
     const entries = await unzip(fileOf(p, zip!.href));
     expect(entries.at(-1)!.name).toBe('MANIFEST.json');
-    const manifest = JSON.parse(entries.at(-1)!.bytes.toString('utf8')) as { media_kit: { id: number; title: string }; files: ManifestFile[] };
+    const manifest = JSON.parse(entries.at(-1)!.bytes.toString('utf8')) as {
+      media_kit: { id: number; title: string };
+      files: ManifestFile[];
+    };
     expect(manifest.media_kit).toEqual({ id: kit.id, title: kit.title });
     const files = entries.slice(0, -1);
     expect(zip!.files).toBe(files.length);
@@ -118,7 +129,9 @@ describe('downloads and media-kit zips', () => {
   it('keeps a reused zip and its originals through a cache prune, however old their files are', async () => {
     const kit = pickKit();
     const longAgo = new Date(Date.now() - 40 * 86_400_000);
-    const files = (await readdir(cacheB.dir, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name));
+    const files = (await readdir(cacheB.dir, { recursive: true, withFileTypes: true }))
+      .filter((e) => e.isFile())
+      .map((e) => path.join(e.parentPath, e.name));
     for (const file of files) await utimes(file, longAgo, longAgo);
     const p = testPipeline({ apiUrl: emulator.url, cacheDir: cacheB.dir });
     const zip = await p.mediaKitZip(kit);

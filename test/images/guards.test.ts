@@ -64,7 +64,9 @@ describe('image guards', () => {
 
   beforeAll(async () => {
     cache = await tempDir('guards');
-    jpeg = await sharp({ create: { width: 320, height: 240, channels: 3, background: '#777', noise: { type: 'gaussian', mean: 128, sigma: 40 } } })
+    jpeg = await sharp({
+      create: { width: 320, height: 240, channels: 3, background: '#777', noise: { type: 'gaussian', mean: 128, sigma: 40 } },
+    })
       .jpeg({ quality: 90 })
       .toBuffer();
     const etagOf = (b: Buffer) => `"${createHash('sha256').update(b).digest('hex').slice(0, 20)}"`;
@@ -72,7 +74,9 @@ describe('image guards', () => {
       '/ok.jpg': jpeg,
       '/bomb.png': pngClaiming(30_000, 30_000),
       '/html.jpg': Buffer.from('<!DOCTYPE html><html><body><script>alert(1)</script></body></html>'),
-      '/logo.svg': Buffer.from('<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script></svg>'),
+      '/logo.svg': Buffer.from(
+        '<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script></svg>',
+      ),
       '/svg-as.png': Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>'),
       '/cut.jpg': jpeg.subarray(0, Math.floor(jpeg.length * 0.6)),
       '/cut.png': pngClaiming(100, 100).subarray(0, 60),
@@ -90,7 +94,9 @@ describe('image guards', () => {
       if (body) {
         const etag = etagOf(body);
         if (req.headers['if-none-match'] === etag) return void res.writeHead(304, { etag }).end();
-        return void res.writeHead(200, { 'content-type': url.endsWith('.svg') ? 'image/svg+xml' : 'image/jpeg', 'content-length': body.length, etag }).end(body);
+        return void res
+          .writeHead(200, { 'content-type': url.endsWith('.svg') ? 'image/svg+xml' : 'image/jpeg', 'content-length': body.length, etag })
+          .end(body);
       }
       if (url === '/big-chunked.jpg') {
         res.writeHead(200, { 'content-type': 'image/jpeg' });
@@ -125,7 +131,8 @@ describe('image guards', () => {
         if (flaky % 2 === 1) return void res.writeHead(503, { 'retry-after': '0' }).end();
         return void res.writeHead(200, { 'content-type': 'image/jpeg', 'content-length': jpeg.length }).end(jpeg);
       }
-      if (url === '/to-localhost') return void res.writeHead(302, { location: `${other.url.replace('127.0.0.1', 'localhost')}/ok.jpg` }).end();
+      if (url === '/to-localhost')
+        return void res.writeHead(302, { location: `${other.url.replace('127.0.0.1', 'localhost')}/ok.jpg` }).end();
       if (url === '/to-file') return void res.writeHead(302, { location: 'file:///etc/passwd' }).end();
       if (url === '/to-ok') return void res.writeHead(301, { location: '/ok.jpg' }).end();
       if (url.startsWith('/redirector')) {
@@ -139,7 +146,9 @@ describe('image guards', () => {
       if (url.startsWith('/loop')) return void res.writeHead(307, { location: `/loop${url.length}` }).end();
       res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"Missing"}');
     });
-    other = await tinyServer((_req, res) => void res.writeHead(200, { 'content-type': 'image/jpeg', 'content-length': jpeg.length }).end(jpeg));
+    other = await tinyServer(
+      (_req, res) => void res.writeHead(200, { 'content-type': 'image/jpeg', 'content-length': jpeg.length }).end(jpeg),
+    );
   });
 
   afterAll(async () => {
@@ -150,9 +159,19 @@ describe('image guards', () => {
 
   /** A pipeline whose API lives on 127.0.0.1 (the tiny server), small caps for the tests. */
   const local = (extra: { imageHosts?: string[]; maxPixels?: number; retries?: number } = {}) =>
-    testPipeline({ apiUrl: server.url, cacheDir: cache.dir, maxImageBytes: 100_000, stallTimeoutMs: 300, timeoutMs: 5_000, lookup: stubLookup, retries: 0, ...extra });
+    testPipeline({
+      apiUrl: server.url,
+      cacheDir: cache.dir,
+      maxImageBytes: 100_000,
+      stallTimeoutMs: 300,
+      timeoutMs: 5_000,
+      lookup: stubLookup,
+      retries: 0,
+      ...extra,
+    });
 
-  const picture = (p: ImagePipeline, url: string, page = '/releases/1-test') => p.picture({ sizes: sizes(url, { original: [320, 240], medium: [160, 120] }) }, { page });
+  const picture = (p: ImagePipeline, url: string, page = '/releases/1-test') =>
+    p.picture({ sizes: sizes(url, { original: [320, 240], medium: [160, 120] }) }, { page });
 
   function refused(result: Picture, reason: RegExp): void {
     expect(result.ok).toBe(false);
@@ -199,7 +218,11 @@ describe('image guards', () => {
     try {
       const pipeline = () => testPipeline({ apiUrl: server.url, cacheDir: own.dir, lookup: stubLookup, retries: 0 });
       expect((await picture(pipeline(), `${server.url}/ok.jpg`)).ok).toBe(true);
-      const files = async () => (await readdir(own.dir, { recursive: true, withFileTypes: true })).filter((e) => e.isFile() && !e.parentPath.endsWith('tmp')).map((e) => path.join(e.parentPath, e.name)).sort();
+      const files = async () =>
+        (await readdir(own.dir, { recursive: true, withFileTypes: true }))
+          .filter((e) => e.isFile() && !e.parentPath.endsWith('tmp'))
+          .map((e) => path.join(e.parentPath, e.name))
+          .sort();
       const usedFiles = await files();
       expect(usedFiles.length).toBeGreaterThan(3);
       const longAgo = new Date(Date.now() - 40 * 86_400_000);
@@ -246,7 +269,14 @@ describe('image guards', () => {
   });
 
   it('refuses a download that keeps trickling past its whole-download deadline', async () => {
-    const p = testPipeline({ apiUrl: server.url, cacheDir: cache.dir, lookup: stubLookup, retries: 0, timeoutMs: 600, stallTimeoutMs: 400 });
+    const p = testPipeline({
+      apiUrl: server.url,
+      cacheDir: cache.dir,
+      lookup: stubLookup,
+      retries: 0,
+      timeoutMs: 600,
+      stallTimeoutMs: 400,
+    });
     const started = Date.now();
     refused(await picture(p, `${server.url}/trickle.jpg`), /no complete download within/);
     expect(Date.now() - started).toBeLessThan(3000);
@@ -304,7 +334,12 @@ describe('image guards', () => {
   });
 
   it('refuses loopback, private and link-local addresses when the API does not live there', async () => {
-    const p = testPipeline({ apiUrl: 'https://api.example.test', cacheDir: cache.dir, lookup: stubLookup, imageHosts: ['intranet.example.test'] });
+    const p = testPipeline({
+      apiUrl: 'https://api.example.test',
+      cacheDir: cache.dir,
+      lookup: stubLookup,
+      imageHosts: ['intranet.example.test'],
+    });
     const before = server.requests.length;
     const cases: Array<[string, RegExp]> = [
       [`${server.url}/ok.jpg`, /127\.0\.0\.1, a loopback address/],
@@ -471,8 +506,20 @@ const ENCODINGS: Record<string, (text: string) => Buffer> = {
   'UTF-8': (text) => Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text, 'utf8')]),
   'UTF-16LE': (text) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]),
   'UTF-16BE': (text) => Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(text, 'utf16le').swap16()]),
-  'UTF-32LE': (text) => Buffer.concat([Buffer.from([0xff, 0xfe, 0x00, 0x00]), ...[...text].map((c) => Buffer.from(new Uint32Array([c.codePointAt(0)!]).buffer))]),
-  'UTF-32BE': (text) => Buffer.concat([Buffer.from([0x00, 0x00, 0xfe, 0xff]), ...[...text].map((c) => { const b = Buffer.alloc(4); b.writeUInt32BE(c.codePointAt(0)!); return b; })]),
+  'UTF-32LE': (text) =>
+    Buffer.concat([
+      Buffer.from([0xff, 0xfe, 0x00, 0x00]),
+      ...[...text].map((c) => Buffer.from(new Uint32Array([c.codePointAt(0)!]).buffer)),
+    ]),
+  'UTF-32BE': (text) =>
+    Buffer.concat([
+      Buffer.from([0x00, 0x00, 0xfe, 0xff]),
+      ...[...text].map((c) => {
+        const b = Buffer.alloc(4);
+        b.writeUInt32BE(c.codePointAt(0)!);
+        return b;
+      }),
+    ]),
 };
 const DOCUMENTS: Record<string, [string, 'html' | 'svg' | 'xml', RegExp]> = {
   HTML: ['<!DOCTYPE html><html><body><script>alert(document.domain)</script></body></html>', 'html', /HTML page/],
@@ -480,7 +527,13 @@ const DOCUMENTS: Record<string, [string, 'html' | 'svg' | 'xml', RegExp]> = {
   XML: ['<?xml version="1.0" encoding="UTF-16"?><feed><entry>x</entry></feed>', 'xml', /XML document/],
 };
 const MARKUP_CASES = Object.entries(DOCUMENTS).flatMap(([doc, [text, format, label]]) =>
-  Object.entries(ENCODINGS).map(([encoding, encode]) => ({ name: `${doc} in ${encoding}`, path: `/${doc}-${encoding}`.toLowerCase(), bytes: encode(text), format, label })),
+  Object.entries(ENCODINGS).map(([encoding, encode]) => ({
+    name: `${doc} in ${encoding}`,
+    path: `/${doc}-${encoding}`.toLowerCase(),
+    bytes: encode(text),
+    format,
+    label,
+  })),
 );
 
 describe('text is never media: byte order marks', () => {
@@ -529,7 +582,8 @@ describe('text is never media: byte order marks', () => {
 
     const KINDS: Record<string, (p: ImagePipeline, url: string) => Promise<unknown>> = {
       'a picture': (p, url) => p.picture({ sizes: sizes(url, { original: [320, 240] }) }, { page: '/media/' }),
-      'an image download': (p, url) => p.download({ type: 'image', title: 'Photo', sizes: sizes(`${url}?image`, { original: [320, 240] }) }, { page: '/media/' }),
+      'an image download': (p, url) =>
+        p.download({ type: 'image', title: 'Photo', sizes: sizes(`${url}?image`, { original: [320, 240] }) }, { page: '/media/' }),
       'a document': (p, url) => p.download({ type: 'document', title: 'Fact sheet', url: `${url}?document` }, { page: '/media/' }),
       'a sound': (p, url) => p.download({ type: 'sound', title: 'Interview', url: `${url}?sound` }, { page: '/media/' }),
       'a movie': (p, url) => p.download({ type: 'movie', title: 'Clip', mp4_url: `${url}?movie` }, { page: '/media/' }),

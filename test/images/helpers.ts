@@ -43,7 +43,9 @@ export interface Warned {
 }
 
 /** A pipeline with captured warnings; `fetch` is the global one unless given. */
-export function testPipeline(options: Partial<ImagePipelineOptions> & Pick<ImagePipelineOptions, 'apiUrl' | 'cacheDir'>): ImagePipeline & Warned {
+export function testPipeline(
+  options: Partial<ImagePipelineOptions> & Pick<ImagePipelineOptions, 'apiUrl' | 'cacheDir'>,
+): ImagePipeline & Warned {
   const lines: string[] = [];
   const pipeline = createImagePipeline({
     fetch: (input, init) => fetch(input, init),
@@ -54,6 +56,14 @@ export function testPipeline(options: Partial<ImagePipelineOptions> & Pick<Image
 }
 
 /** A `sizes` object with one rendition per entry, all with the same URL for the original. */
-export function sizes(url: string, renditions: Record<string, [number, number]>): Record<string, { width: number; height: number; url: string }> {
-  return Object.fromEntries(Object.entries(renditions).map(([name, [width, height]]) => [name, { width, height, url: name === 'original' ? url : `${url}?${name}` }]));
+export function sizes(
+  url: string,
+  renditions: Record<string, [number, number]>,
+): Record<string, { width: number; height: number; url: string }> {
+  return Object.fromEntries(
+    Object.entries(renditions).map(([name, [width, height]]) => [
+      name,
+      { width, height, url: name === 'original' ? url : `${url}?${name}` },
+    ]),
+  );
 }

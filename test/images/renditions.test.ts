@@ -79,7 +79,8 @@ describe('renditions of the demo press room', () => {
       }
       // Every URL points into the site.
       expect(picture.src).toMatch(/^\/_media\/[0-9a-f]{16}-\d+x\d+\.(jpg|png)$/);
-      for (const s of [...picture.sources, picture.fallback]) for (const part of s.srcset.split(', ')) expect(part).toMatch(/^\/_media\/\S+ \d+w$/);
+      for (const s of [...picture.sources, picture.fallback])
+        for (const part of s.srcset.split(', ')) expect(part).toMatch(/^\/_media\/\S+ \d+w$/);
     }
     expect(first.stats().refused).toBe(0);
     expect(first.lines).toEqual([]);
@@ -159,7 +160,9 @@ describe('geometry of crafted images', () => {
   beforeAll(async () => {
     cache = await tempDir('geometry');
     // 300x100: red | green | blue thirds.
-    const third = (r: number, g: number, b: number) => ({ input: { create: { width: 100, height: 100, channels: 3 as const, background: { r, g, b } } } });
+    const third = (r: number, g: number, b: number) => ({
+      input: { create: { width: 100, height: 100, channels: 3 as const, background: { r, g, b } } },
+    });
     files.set(
       '/thirds.png',
       await sharp({ create: { width: 300, height: 100, channels: 3, background: '#000' } })
@@ -171,13 +174,29 @@ describe('geometry of crafted images', () => {
         .png()
         .toBuffer(),
     );
-    files.set('/small.jpg', await sharp({ create: { width: 400, height: 200, channels: 3, background: '#808080' } }).jpeg().toBuffer());
+    files.set(
+      '/small.jpg',
+      await sharp({ create: { width: 400, height: 200, channels: 3, background: '#808080' } })
+        .jpeg()
+        .toBuffer(),
+    );
     // Stored 200x100, EXIF orientation 6 (rotate 90° clockwise): shown 100x200.
-    files.set('/rotated.jpg', await sharp({ create: { width: 200, height: 100, channels: 3, background: '#336699' } }).jpeg().withMetadata({ orientation: 6 }).toBuffer());
+    files.set(
+      '/rotated.jpg',
+      await sharp({ create: { width: 200, height: 100, channels: 3, background: '#336699' } })
+        .jpeg()
+        .withMetadata({ orientation: 6 })
+        .toBuffer(),
+    );
     // 64x64, left half fully transparent.
     const rgba = Buffer.alloc(64 * 64 * 4);
     for (let i = 0; i < 64 * 64; i++) rgba.set(i % 64 < 32 ? [0, 0, 0, 0] : [200, 30, 30, 255], i * 4);
-    files.set('/alpha.png', await sharp(rgba, { raw: { width: 64, height: 64, channels: 4 } }).png().toBuffer());
+    files.set(
+      '/alpha.png',
+      await sharp(rgba, { raw: { width: 64, height: 64, channels: 4 } })
+        .png()
+        .toBuffer(),
+    );
     server = await tinyServer((req, res) => {
       const body = files.get((req.url ?? '').split('?')[0]!.replace(/^\/moved\//, '/'));
       if (!body) {
@@ -197,7 +216,9 @@ describe('geometry of crafted images', () => {
 
   it('crops square renditions from the centre', async () => {
     const p = pipeline();
-    const picture = ok(await p.picture({ sizes: sizes(`${server.url}/thirds.png`, { original: [300, 100], square: [100, 100] }) }, { shape: 'square' }));
+    const picture = ok(
+      await p.picture({ sizes: sizes(`${server.url}/thirds.png`, { original: [300, 100], square: [100, 100] }) }, { shape: 'square' }),
+    );
     expect(picture.renditions).toHaveLength(1);
     const square = picture.renditions[0]!;
     expect([square.width, square.height, square.crop]).toEqual([100, 100, true]);
@@ -214,7 +235,13 @@ describe('geometry of crafted images', () => {
     const p = pipeline();
     const picture = ok(
       await p.picture({
-        sizes: sizes(`${server.url}/small.jpg`, { original: [800, 400], large: [1600, 800], square: [600, 600], banner: [1000, 100], medium: [200, 100] }),
+        sizes: sizes(`${server.url}/small.jpg`, {
+          original: [800, 400],
+          large: [1600, 800],
+          square: [600, 600],
+          banner: [1000, 100],
+          medium: [200, 100],
+        }),
       }),
     );
     const byName = (name: string) => picture.all.find((r) => r.names.includes(name))!;
@@ -254,7 +281,9 @@ describe('geometry of crafted images', () => {
 
   it('keeps transparent pixels transparent', async () => {
     const p = pipeline();
-    const picture = ok(await p.picture({ sizes: sizes(`${server.url}/alpha.png`, { original: [64, 64], small: [32, 32] }), transparent: true }));
+    const picture = ok(
+      await p.picture({ sizes: sizes(`${server.url}/alpha.png`, { original: [64, 64], small: [32, 32] }), transparent: true }),
+    );
     expect(picture.alpha).toBe(true);
     for (const r of picture.all) {
       for (const href of [r.files.png!, r.files.webp!]) {

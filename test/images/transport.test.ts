@@ -47,7 +47,12 @@ describe('download transport', () => {
   });
 
   const requestsFor = async (url: string) =>
-    (await emu().admin<{ data: Array<{ status: number; fault: string | null }> }>('GET', `/requests?path_prefix=${encodeURIComponent(new URL(url).pathname)}`)).body.data;
+    (
+      await emu().admin<{ data: Array<{ status: number; fault: string | null }> }>(
+        'GET',
+        `/requests?path_prefix=${encodeURIComponent(new URL(url).pathname)}`,
+      )
+    ).body.data;
 
   /** `url` with its host replaced by a made-up name (the port stays the emulator's). */
   const renamed = (url: string, hostname: string) => {
@@ -65,7 +70,11 @@ describe('download transport', () => {
       const url = renamed(original, 'rebind.example');
       expect(await p.downloadUrl(url, { title: 'Rebound' })).toBeNull();
       expect(p.refused()).toEqual([
-        expect.objectContaining({ url, kind: 'address', reason: expect.stringMatching(/host rebind\.example resolves to 127\.0\.0\.1, a loopback address/) }),
+        expect.objectContaining({
+          url,
+          kind: 'address',
+          reason: expect.stringMatching(/host rebind\.example resolves to 127\.0\.0\.1, a loopback address/),
+        }),
       ]);
       // Checked once before the request (public), once as the socket opened (loopback): refused there.
       expect(lookup.calls).toEqual(['rebind.example', 'rebind.example']);
@@ -106,7 +115,7 @@ describe('download transport', () => {
       expect((failure?.cause as RefusedError).kind).toBe('address');
     });
 
-    it('the pinned fetch refuses every spelling of the emulator\'s loopback address, and the emulator sees no request', async () => {
+    it("the pinned fetch refuses every spelling of the emulator's loopback address, and the emulator sees no request", async () => {
       const original = originals[2]!;
       const pinned = createPinnedFetch(createHostPolicy({ apiUrl: 'https://api.example.test', lookup: async () => [PUBLIC_ADDRESS] }));
       for (const host of ['[::ffff:127.0.0.1]', '[::ffff:7f00:1]', '[64:ff9b::127.0.0.1]', '0x7f000001', '0177.0.0.1', '127.1']) {
@@ -146,7 +155,13 @@ describe('download transport', () => {
   describe('retries', () => {
     it('retries a 503 with Retry-After, waiting what the server asked, and counts the retry', async () => {
       const original = originals[3]!;
-      await emu().admin('POST', '/faults', { route: new URL(original).pathname, kind: 'status', status: 503, retryAfterSeconds: 2, count: 1 });
+      await emu().admin('POST', '/faults', {
+        route: new URL(original).pathname,
+        kind: 'status',
+        status: 503,
+        retryAfterSeconds: 2,
+        count: 1,
+      });
       const waits: number[] = [];
       const p = testPipeline({
         apiUrl: emu().url,
@@ -168,13 +183,25 @@ describe('download transport', () => {
       const route = new URL(original).pathname;
       await emu().admin('POST', '/faults', { route, kind: 'status', status: 500, count: 2 });
       const waits: number[] = [];
-      const backoff = { baseDelayMs: 100, maxDelayMs: 150, retryAfterCapMs: 300, random: () => 0.5, sleep: async (ms: number) => void waits.push(ms) };
+      const backoff = {
+        baseDelayMs: 100,
+        maxDelayMs: 150,
+        retryAfterCapMs: 300,
+        random: () => 0.5,
+        sleep: async (ms: number) => void waits.push(ms),
+      };
       const p = testPipeline({ apiUrl: emu().url, cacheDir: cache.dir, retries: 2, backoff });
       expect(await p.downloadUrl(original, { title: 'Jitter' })).not.toBeNull();
       expect(waits).toEqual([50, 75]); // 0.5 × min(150, 100 × 2^n)
 
       const other = originals[5]!;
-      await emu().admin('POST', '/faults', { route: new URL(other).pathname, kind: 'status', status: 429, retryAfterSeconds: 3600, count: 5 });
+      await emu().admin('POST', '/faults', {
+        route: new URL(other).pathname,
+        kind: 'status',
+        status: 429,
+        retryAfterSeconds: 3600,
+        count: 5,
+      });
       waits.length = 0;
       const q = testPipeline({ apiUrl: emu().url, cacheDir: cache.dir, retries: 2, backoff });
       expect(await q.downloadUrl(other, { title: 'Limited' })).toBeNull();
@@ -187,7 +214,13 @@ describe('download transport', () => {
 
     it('holds no limiter slot while a retry waits', async () => {
       const [waiting, passing] = [originals[6]!, originals[7]!];
-      await emu().admin('POST', '/faults', { route: new URL(waiting).pathname, kind: 'status', status: 503, retryAfterSeconds: 1, count: 1 });
+      await emu().admin('POST', '/faults', {
+        route: new URL(waiting).pathname,
+        kind: 'status',
+        status: 503,
+        retryAfterSeconds: 1,
+        count: 1,
+      });
       let release!: () => void;
       const gate = new Promise<void>((resolve) => (release = resolve));
       const p = testPipeline({ apiUrl: emu().url, cacheDir: cache.dir, retries: 1, limit: pLimit(1), backoff: { sleep: () => gate } });

@@ -110,7 +110,9 @@ function expectNoSecret(error: unknown, secret: string): void {
 }
 
 /** A tiny server on 127.0.0.1:0 for behaviour the emulator never shows. */
-async function tinyServer(handler: (req: IncomingMessage, res: ServerResponse, url: URL) => void): Promise<{ url: string; hits: URL[]; close: () => Promise<void> }> {
+async function tinyServer(
+  handler: (req: IncomingMessage, res: ServerResponse, url: URL) => void,
+): Promise<{ url: string; hits: URL[]; close: () => Promise<void> }> {
   const hits: URL[] = [];
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://tiny.invalid');
@@ -139,7 +141,9 @@ beforeAll(async () => {
     startEmulator({ frozenClock: true, cacheDir: path.join(tmp, 'media') }),
     startEmulator({ frozenClock: true, cacheDir: path.join(tmp, 'media'), readKey: KEY }),
   ]);
-  const everything = (await (await fetch(`${api.url}/v1/pressrooms/${api.pressroom.id}/press_releases?limit=9999`)).json()) as { data: Release[] };
+  const everything = (await (await fetch(`${api.url}/v1/pressrooms/${api.pressroom.id}/press_releases?limit=9999`)).json()) as {
+    data: Release[];
+  };
   trueCount = everything.data.length;
   clean = await client().list<Release>('press_releases', {}, { limit: PAGE });
 });
@@ -157,13 +161,17 @@ afterAll(async () => {
 describe('paging', () => {
   it('the clean run has every release exactly once, in the server order', async () => {
     expect(trueCount).toBeGreaterThan(2 * PAGE); // at least three pages
-    const everything = (await (await fetch(`${api.url}/v1/pressrooms/${api.pressroom.id}/press_releases?limit=9999`)).json()) as { data: Release[] };
+    const everything = (await (await fetch(`${api.url}/v1/pressrooms/${api.pressroom.id}/press_releases?limit=9999`)).json()) as {
+      data: Release[];
+    };
     expect(clean.map((r) => r.id)).toEqual(everything.data.map((r) => r.id));
     expect(new Set(clean.map((r) => r.id)).size).toBe(trueCount);
   });
 
   it('does not trust paging.total (it equals the limit) and stops on the short page', async () => {
-    const first = (await (await fetch(`${api.url}/v1/pressrooms/${api.pressroom.id}/press_releases?page=1&limit=10`)).json()) as { paging: { total: number } };
+    const first = (await (await fetch(`${api.url}/v1/pressrooms/${api.pressroom.id}/press_releases?page=1&limit=10`)).json()) as {
+      paging: { total: number };
+    };
     expect(first.paging.total).toBe(10); // the lie
     const mark = await logMark();
     const c = client();
@@ -175,7 +183,9 @@ describe('paging', () => {
   });
 
   it('with a limit that divides the count exactly, ends on the empty page after the last full one', async () => {
-    const divisor = [...Array(trueCount).keys()].map((i) => trueCount - i).find((d) => d < trueCount && trueCount % d === 0 && trueCount / d >= 2) ?? trueCount;
+    const divisor =
+      [...Array(trueCount).keys()].map((i) => trueCount - i).find((d) => d < trueCount && trueCount % d === 0 && trueCount / d >= 2) ??
+      trueCount;
     const mark = await logMark();
     const all = await client().list<Release>('press_releases', {}, { limit: divisor });
     expect(all).toEqual(clean);
@@ -187,7 +197,9 @@ describe('paging', () => {
   it('gives the same answer when the server tells the true total', async () => {
     await admin(api, 'POST', '/settings', { trueTotals: true });
     try {
-      const first = (await (await fetch(`${api.url}/v1/pressrooms/${api.pressroom.id}/press_releases?limit=10`)).json()) as { paging: { total: number } };
+      const first = (await (await fetch(`${api.url}/v1/pressrooms/${api.pressroom.id}/press_releases?limit=10`)).json()) as {
+        paging: { total: number };
+      };
       expect(first.paging.total).toBe(trueCount);
       expect(await client().list<Release>('press_releases', {}, { limit: PAGE })).toEqual(clean);
     } finally {
@@ -220,7 +232,9 @@ describe('paging', () => {
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data, paging: { page, limit, total: limit } }));
     });
     try {
-      const all = await createNewsroomClient({ baseUrl: tiny.url, pressroomId: 1, firstPage: 0, pageLimit: 10 }).list<{ id: number }>('clippings');
+      const all = await createNewsroomClient({ baseUrl: tiny.url, pressroomId: 1, firstPage: 0, pageLimit: 10 }).list<{ id: number }>(
+        'clippings',
+      );
       expect(all.map((i) => i.id)).toEqual(items(1, total).map((i) => i.id));
     } finally {
       await tiny.close();
@@ -241,7 +255,9 @@ describe('paging', () => {
   it('fails clearly when the server repeats a page (ignores `page`)', async () => {
     const tiny = await tinyServer((_req, res, url) => {
       const limit = Number(url.searchParams.get('limit'));
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: items(1, limit), paging: { page: 0, limit, total: limit } }));
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ data: items(1, limit), paging: { page: 0, limit, total: limit } }));
     });
     try {
       const error = await failure(createNewsroomClient({ baseUrl: tiny.url, pressroomId: 7, readAhead: 0 }).list('press_releases'));
@@ -259,7 +275,9 @@ describe('paging', () => {
     const tiny = await tinyServer((_req, res, url) => {
       const page = Number(url.searchParams.get('page'));
       const limit = Number(url.searchParams.get('limit'));
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: items(page % 2 === 1 ? 1 : 1 + limit, limit) }));
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ data: items(page % 2 === 1 ? 1 : 1 + limit, limit) }));
     });
     try {
       const error = await failure(createNewsroomClient({ baseUrl: tiny.url, pressroomId: 7, pageLimit: 5 }).list('press_releases'));
@@ -349,7 +367,12 @@ describe('bounded retries and clear failures', () => {
     const mark = await logMark();
     const c = client();
     const error = await failure(c.list('press_releases', {}, { limit: PAGE }));
-    expect(error).toMatchObject({ kind: 'http', status: 503, attempts: 5, endpoint: `/v1/pressrooms/${api.pressroom.id}/press_releases?page=1&limit=25` });
+    expect(error).toMatchObject({
+      kind: 'http',
+      status: 503,
+      attempts: 5,
+      endpoint: `/v1/pressrooms/${api.pressroom.id}/press_releases?page=1&limit=25`,
+    });
     expect(error.message).toBe(
       `GET /v1/pressrooms/${api.pressroom.id}/press_releases?page=1&limit=25 failed after 5 attempts: HTTP 503 Service Unavailable ("Service Unavailable (injected fault)") — the API is unavailable; retry later or lower the concurrency option`,
     );
@@ -581,7 +604,9 @@ describe('bounds: size, JSON, concurrency', () => {
     try {
       const error = await failure(createNewsroomClient({ baseUrl: tiny.url, pressroomId: 1 }).get('press_releases'));
       expect(error).toMatchObject({ kind: 'invalid-json', attempts: 1 });
-      expect(error.message).toMatch(/^GET \/v1\/pressrooms\/1\/press_releases failed after 1 attempt: the body is not JSON \(text\/html, 35 bytes/);
+      expect(error.message).toMatch(
+        /^GET \/v1\/pressrooms\/1\/press_releases failed after 1 attempt: the body is not JSON \(text\/html, 35 bytes/,
+      );
       expect(tiny.hits).toHaveLength(1);
     } finally {
       await tiny.close();

@@ -104,14 +104,23 @@ describe('loadConfig good values', () => {
   it('refuses unknown PRESSROOM_* variables, naming a likely meant one', () => {
     const error = configError({ PRESSROOM_API_UR: 'https://api.example.com', PRESSROOM_SOMETHING_ELSE_ENTIRELY: 'x', HOME: '/root' });
     expect(error.variable).toBe('PRESSROOM_API_UR');
-    expect(error.message).toMatch(/^PRESSROOM_API_UR is not a pressroom-static setting; did you mean PRESSROOM_API_URL\? \(settings: PRESSROOM_API_URL, /);
+    expect(error.message).toMatch(
+      /^PRESSROOM_API_UR is not a pressroom-static setting; did you mean PRESSROOM_API_URL\? \(settings: PRESSROOM_API_URL, /,
+    );
     expect(error.problems[1]).toMatch(/^PRESSROOM_SOMETHING_ELSE_ENTIRELY is not a pressroom-static setting \(settings: /);
     // Set by the webhook receiver for the deploy command: known, never read.
     expect(() => loadConfig({ PRESSROOM_SITE_DIR: '/srv/site' })).not.toThrow();
   });
 
   it('PRESSROOM_STRICT: 1/true on, 0/false/empty off, anything else an error; PRESSROOM_CACHE_DIR as given', () => {
-    expect(['1', 'true', 'TRUE', '0', 'false', ''].map((v) => loadConfig({ PRESSROOM_STRICT: v }).strict)).toEqual([true, true, true, false, false, false]);
+    expect(['1', 'true', 'TRUE', '0', 'false', ''].map((v) => loadConfig({ PRESSROOM_STRICT: v }).strict)).toEqual([
+      true,
+      true,
+      true,
+      false,
+      false,
+      false,
+    ]);
     const error = configError({ PRESSROOM_STRICT: 'yes' });
     expect(error.message).toBe('PRESSROOM_STRICT must be 1 or true (on), 0 or false (off), got "yes"');
     expect(loadConfig({ PRESSROOM_CACHE_DIR: '/var/cache/press' }).cacheDir).toBe('/var/cache/press');
@@ -128,7 +137,9 @@ describe('which press room a build reads', () => {
 
   it('is a one-line error naming what is missing when something else is set', () => {
     // The cron typo: PRESSROOM_API_UR is caught as unknown first; with it fixed away, PRESSROOM_ID alone.
-    expect(() => upstreamOf({ PRESSROOM_API_UR: 'https://api.example.com', PRESSROOM_ID: '1234' })).toThrow(/PRESSROOM_API_UR is not a pressroom-static setting; did you mean PRESSROOM_API_URL\?/);
+    expect(() => upstreamOf({ PRESSROOM_API_UR: 'https://api.example.com', PRESSROOM_ID: '1234' })).toThrow(
+      /PRESSROOM_API_UR is not a pressroom-static setting; did you mean PRESSROOM_API_URL\?/,
+    );
     const alone = (() => {
       try {
         upstreamOf({ PRESSROOM_ID: '1234', PRESSROOM_SITE_URL: 'https://press.example.com' });
@@ -149,7 +160,9 @@ describe('loadConfig errors: one line naming the variable, the value and what is
   it('PRESSROOM_API_URL', () => {
     const bad = configError({ PRESSROOM_API_URL: 'ftp://api.example.com' });
     expectOneLine(bad, 'PRESSROOM_API_URL');
-    expect(bad.message).toBe('PRESSROOM_API_URL must be an http:// or https:// URL (the API base, e.g. https://api.example.com), got "ftp://api.example.com"');
+    expect(bad.message).toBe(
+      'PRESSROOM_API_URL must be an http:// or https:// URL (the API base, e.g. https://api.example.com), got "ftp://api.example.com"',
+    );
     expectOneLine(configError({ PRESSROOM_API_URL: 'not a url' }), 'PRESSROOM_API_URL');
     expect(configError({ PRESSROOM_API_URL: 'https://api.example.com/?x=1' }).message).toContain('without a query or fragment');
   });
@@ -189,14 +202,21 @@ describe('loadConfig errors: one line naming the variable, the value and what is
 
   it('PRESSROOM_SITE_URL with a path: the base the site is served under, with or without its trailing slash', () => {
     for (const value of ['https://example.com/press', 'https://example.com/press/']) {
-      expect(loadConfig({ PRESSROOM_SITE_URL: value })).toMatchObject({ siteUrl: 'https://example.com/press', siteOrigin: 'https://example.com', basePath: '/press' });
+      expect(loadConfig({ PRESSROOM_SITE_URL: value })).toMatchObject({
+        siteUrl: 'https://example.com/press',
+        siteOrigin: 'https://example.com',
+        basePath: '/press',
+      });
     }
     expect(loadConfig({ PRESSROOM_SITE_URL: 'http://example.com:8080/news/press-room/' })).toMatchObject({
       siteUrl: 'http://example.com:8080/news/press-room',
       siteOrigin: 'http://example.com:8080',
       basePath: '/news/press-room',
     });
-    expect(loadConfig({ PRESSROOM_SITE_URL: 'https://press.example.com/' })).toMatchObject({ siteOrigin: 'https://press.example.com', basePath: '/' });
+    expect(loadConfig({ PRESSROOM_SITE_URL: 'https://press.example.com/' })).toMatchObject({
+      siteOrigin: 'https://press.example.com',
+      basePath: '/',
+    });
     expect(loadConfig({})).toMatchObject({ siteOrigin: 'http://localhost:4321', basePath: '/' });
   });
 
@@ -208,7 +228,15 @@ describe('loadConfig errors: one line naming the variable, the value and what is
         `PRESSROOM_SITE_URL must be an http:// or https:// URL (the public site, e.g. https://press.example.com or https://example.com/press/) without a query or fragment, got "${value}"`,
       );
     }
-    for (const value of ['https://example.com/a/../press/', 'https://example.com/./press', 'https://example.com/press/..', 'https://example.com//press', 'https://example.com/%2e%2e/press', 'https://example.com/.well-known/', 'https://example.com/pr ess/']) {
+    for (const value of [
+      'https://example.com/a/../press/',
+      'https://example.com/./press',
+      'https://example.com/press/..',
+      'https://example.com//press',
+      'https://example.com/%2e%2e/press',
+      'https://example.com/.well-known/',
+      'https://example.com/pr ess/',
+    ]) {
       const bad = configError({ PRESSROOM_SITE_URL: value });
       expectOneLine(bad, 'PRESSROOM_SITE_URL');
       expect(bad.message).toBe(
@@ -266,10 +294,20 @@ describe('the .env file', () => {
       expect(loadDotEnv(dir, env)).toEqual([]);
       await writeFile(
         path.join(dir, '.env'),
-        ['# the press room', 'PRESSROOM_SITE_URL=https://press.example.com', 'PRESSROOM_ID=9999', 'PRESSROOM_API_KEY="sk_live_quoted#value"', ''].join('\n'),
+        [
+          '# the press room',
+          'PRESSROOM_SITE_URL=https://press.example.com',
+          'PRESSROOM_ID=9999',
+          'PRESSROOM_API_KEY="sk_live_quoted#value"',
+          '',
+        ].join('\n'),
       );
       expect(loadDotEnv(dir, env).sort()).toEqual(['PRESSROOM_API_KEY', 'PRESSROOM_SITE_URL']);
-      expect(env).toEqual({ PRESSROOM_ID: '4201', PRESSROOM_SITE_URL: 'https://press.example.com', PRESSROOM_API_KEY: 'sk_live_quoted#value' });
+      expect(env).toEqual({
+        PRESSROOM_ID: '4201',
+        PRESSROOM_SITE_URL: 'https://press.example.com',
+        PRESSROOM_API_KEY: 'sk_live_quoted#value',
+      });
       expect(loadConfig({ ...env, PRESSROOM_API_URL: 'https://api.example.com' }).siteUrl).toBe('https://press.example.com');
     } finally {
       await rm(dir, { recursive: true, force: true });

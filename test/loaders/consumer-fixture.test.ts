@@ -58,16 +58,32 @@ it('builds a fresh Astro project from the packed package against the emulator', 
   const tarball = path.join(tmp, (JSON.parse(packed.stdout) as Array<{ filename: string }>)[0]!.filename);
   const project = path.join(tmp, 'site');
   await mkdir(path.join(project, 'src', 'pages'), { recursive: true });
-  const astroVersion = (JSON.parse(await readFile(path.join(root, 'node_modules', 'astro', 'package.json'), 'utf8')) as { version: string }).version;
+  const astroVersion = (JSON.parse(await readFile(path.join(root, 'node_modules', 'astro', 'package.json'), 'utf8')) as { version: string })
+    .version;
   await writeFile(
     path.join(project, 'package.json'),
-    JSON.stringify({ name: 'consumer', private: true, type: 'module', dependencies: { astro: astroVersion, '@pressroom-static/content-loaders': `file:${tarball}` } }, null, 2),
+    JSON.stringify(
+      {
+        name: 'consumer',
+        private: true,
+        type: 'module',
+        dependencies: { astro: astroVersion, '@pressroom-static/content-loaders': `file:${tarball}` },
+      },
+      null,
+      2,
+    ),
   );
-  await writeFile(path.join(project, 'astro.config.mjs'), "import { defineConfig } from 'astro/config';\nexport default defineConfig({});\n");
+  await writeFile(
+    path.join(project, 'astro.config.mjs'),
+    "import { defineConfig } from 'astro/config';\nexport default defineConfig({});\n",
+  );
   await writeFile(path.join(project, 'src', 'content.config.ts'), CONTENT_CONFIG(api.url, api.pressroom.id));
   await writeFile(path.join(project, 'src', 'pages', 'index.astro'), INDEX_PAGE);
 
-  await run(npm, ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'], { cwd: project, maxBuffer: 16 * 1024 * 1024 });
+  await run(npm, ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'], {
+    cwd: project,
+    maxBuffer: 16 * 1024 * 1024,
+  });
   await run(node24, [path.join('node_modules', 'astro', 'bin', 'astro.mjs'), 'build'], {
     cwd: project,
     env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' },
@@ -76,13 +92,19 @@ it('builds a fresh Astro project from the packed package against the emulator', 
 
   const page = await readFile(path.join(project, 'dist', 'index.html'), 'utf8');
   const titles = [...page.matchAll(/<li class="release"[^>]*>([^<]*)<\/li>/g)].map((m) => m[1]);
-  const upstream = ((await (await fetch(`${api.url}/v1/pressrooms/${api.pressroom.id}/press_releases?limit=100`)).json()) as { data: Array<{ title: string }> }).data;
+  const upstream = (
+    (await (await fetch(`${api.url}/v1/pressrooms/${api.pressroom.id}/press_releases?limit=100`)).json()) as {
+      data: Array<{ title: string }>;
+    }
+  ).data;
   expect(titles.length).toBeGreaterThan(0);
   const escape = (text: string) => text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
   for (const title of titles) expect(upstream.map((r) => escape(r.title))).toContain(title);
 
   // Nothing of the site or the emulator came along; sharp only as astro's own dependency.
-  const lock = JSON.parse(await readFile(path.join(project, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dependencies?: Record<string, string>; optionalDependencies?: Record<string, string> }> };
+  const lock = JSON.parse(await readFile(path.join(project, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, { dependencies?: Record<string, string>; optionalDependencies?: Record<string, string> }>;
+  };
   const installed = Object.keys(lock.packages).map((key) => key.replace(/^.*node_modules\//, ''));
   expect(installed.filter((name) => ['pdf-lib', '@faker-js/faker', 'pagefind', 'find-my-way'].includes(name))).toEqual([]);
   const wantSharp = Object.entries(lock.packages)

@@ -61,12 +61,21 @@ describe('shapes the live API is known to send', () => {
     const legacy = all(
       on('', (room) => {
         const { domain: _d, boilerplate_html: _b, ...rest } = room;
-        return { ...rest, timezone: 'Amsterdam', tag_tree: JSON.stringify([{ id: 1, children: [] }]), logo: { small_url: room.logo.small_url, original_url: room.logo.original_url }, pr_contacts: [{ id: 777001, name: 'Embedded Only', contact_info: 'press@embedded.example' }] };
+        return {
+          ...rest,
+          timezone: 'Amsterdam',
+          tag_tree: JSON.stringify([{ id: 1, children: [] }]),
+          logo: { small_url: room.logo.small_url, original_url: room.logo.original_url },
+          pr_contacts: [{ id: 777001, name: 'Embedded Only', contact_info: 'press@embedded.example' }],
+        };
       }),
       on('pr_contacts', (list) =>
         list.map((c: any, i: number) => {
           const { email: _e, phone: _p, job_title: _j, ...rest } = c;
-          const avatar = i === 0 ? { original: { width: null, height: null, url: c.avatar.original?.url ?? c.avatar.medium_square.url } } : { original: { width: null, height: null, url: null } };
+          const avatar =
+            i === 0
+              ? { original: { width: null, height: null, url: c.avatar.original?.url ?? c.avatar.medium_square.url } }
+              : { original: { width: null, height: null, url: null } };
           return { ...rest, avatar };
         }),
       ),
@@ -79,12 +88,37 @@ describe('shapes the live API is known to send', () => {
           full_url: undefined,
           updated_at: undefined,
           reading_time: undefined,
-          ...(i === 0 && { body_html: '', content_as_json: JSON.stringify([{ type: 'header', data: { text: 'From 2015 blocks' } }, { type: 'textarea', data: { body: '<p>Body of 2015.</p>' } }]) }),
-          ...(i === 1 && { body_html: '', content_as_json: JSON.stringify({ blocks: [{ type: 'text', data: { text: 'Body of 2016.', style: 'normal' } }] }) }),
-          featured_images: r.featured_images.map((m: any) => ({ ...m, file_size: undefined, transparent: undefined, sizes: { ...m.sizes, square: { width: '3000', height: '3000', url: m.sizes.square?.url ?? m.sizes.original.url } } })),
+          ...(i === 0 && {
+            body_html: '',
+            content_as_json: JSON.stringify([
+              { type: 'header', data: { text: 'From 2015 blocks' } },
+              { type: 'textarea', data: { body: '<p>Body of 2015.</p>' } },
+            ]),
+          }),
+          ...(i === 1 && {
+            body_html: '',
+            content_as_json: JSON.stringify({ blocks: [{ type: 'text', data: { text: 'Body of 2016.', style: 'normal' } }] }),
+          }),
+          featured_images: r.featured_images.map((m: any) => ({
+            ...m,
+            file_size: undefined,
+            transparent: undefined,
+            sizes: { ...m.sizes, square: { width: '3000', height: '3000', url: m.sizes.square?.url ?? m.sizes.original.url } },
+          })),
         })),
       ),
-      on('clippings', (list) => list.map((c: any, i: number) => (i === 0 ? { ...c, release_date: null, alexa: null, sizes: { original: { width: null, height: null, url: c.sizes?.original?.url ?? null } } } : c))),
+      on('clippings', (list) =>
+        list.map((c: any, i: number) =>
+          i === 0
+            ? {
+                ...c,
+                release_date: null,
+                alexa: null,
+                sizes: { original: { width: null, height: null, url: c.sizes?.original?.url ?? null } },
+              }
+            : c,
+        ),
+      ),
       on('media_kits', (list) => list.map((k: any) => ({ id: k.id, title: k.title, media: k.media }))),
     );
     const run = await load(legacy, ['pressroom', 'prContacts', 'pressReleases', 'clippings', 'mediaKits']);
@@ -97,12 +131,19 @@ describe('shapes the live API is known to send', () => {
     const contacts = entries(run.stores.prContacts);
     expect(contacts.map((c) => c.name)).toContain('Embedded Only');
     expect(contacts[0].avatar).toEqual({ original: { width: null, height: null, url: expect.stringMatching(/^http/) } });
-    expect(contacts.filter((c) => c.id !== 777001).slice(1).every((c) => Object.keys(c.avatar).length === 0)).toBe(true);
+    expect(
+      contacts
+        .filter((c) => c.id !== 777001)
+        .slice(1)
+        .every((c) => Object.keys(c.avatar).length === 0),
+    ).toBe(true);
 
     const releases = entries(run.stores.pressReleases);
     const world = emulator().store().world.pressReleases;
     const byId = new Map(releases.map((r) => [r.id, r]));
-    const listed = (await (await fetch(`${proxy.url}${endpointOf('press_releases')}?page=1&limit=100&includes=tags,featured_images,clippings`)).json()) as { data: any[] };
+    const listed = (await (
+      await fetch(`${proxy.url}${endpointOf('press_releases')}?page=1&limit=100&includes=tags,featured_images,clippings`)
+    ).json()) as { data: any[] };
     expect(releases).toHaveLength(listed.data.length);
     expect(releases.every((r) => r.subtitle === null && r.summary === null)).toBe(true);
     expect(byId.get(listed.data[0].id).body_html).toBe('<h2>From 2015 blocks</h2>\n<p>Body of 2015.</p>');
@@ -119,9 +160,17 @@ describe('one bad value does not stop the press room', () => {
   const broken = all(
     on('press_releases', (list) =>
       list.map((r: any, i: number) => {
-        if (i === 0) return { ...r, featured_images: [{ ...r.featured_images[0], sizes: { original: { ...r.featured_images[0].sizes.original, width: 'wide' } } }] };
+        if (i === 0)
+          return {
+            ...r,
+            featured_images: [{ ...r.featured_images[0], sizes: { original: { ...r.featured_images[0].sizes.original, width: 'wide' } } }],
+          };
         // Includes keep only ids: a bad value inside an included clipping is the clippings collection's business.
-        if (i === 1) return { ...r, clippings: [{ ...(r.clippings[0] ?? { id: 1, title: 'x', permalink: '/clippings/1-x' }), url: 'javascript:alert(1)' }] };
+        if (i === 1)
+          return {
+            ...r,
+            clippings: [{ ...(r.clippings[0] ?? { id: 1, title: 'x', permalink: '/clippings/1-x' }), url: 'javascript:alert(1)' }],
+          };
         if (i === 2) return { ...r, permalink: '/../../../etc/passwd' };
         if (i === 3) return { ...r, permalink: '' };
         if (i === 4) return { ...r, title: '', body_html: '', content_as_json: null };
@@ -129,17 +178,25 @@ describe('one bad value does not stop the press room', () => {
         return r;
       }),
     ),
-    on('clippings', (list) => list.map((c: any, i: number) => (i === 0 ? { ...c, url: 'javascript:alert(1)' } : i === 1 ? { ...c, url: 'www dot example' } : c))),
+    on('clippings', (list) =>
+      list.map((c: any, i: number) => (i === 0 ? { ...c, url: 'javascript:alert(1)' } : i === 1 ? { ...c, url: 'www dot example' } : c)),
+    ),
     on('events', (list) => list.map((e: any, i: number) => (i === 0 ? { ...e, ends_at: 'soon' } : e))),
     on('images', (list) => list.map((m: any, i: number) => (i === 0 ? { ...m, file_size: -1 } : m))),
-    on('pr_contacts', (list) => list.map((c: any, i: number) => (i === 0 ? { ...c, urls: { ...c.urls, twitter: 'javascript:alert(1)' } } : c))),
+    on('pr_contacts', (list) =>
+      list.map((c: any, i: number) => (i === 0 ? { ...c, urls: { ...c.urls, twitter: 'javascript:alert(1)' } } : c)),
+    ),
     on('pages', (list) => list.map((p: any, i: number) => (i === 0 ? { ...p, slug: '../../x' } : p))),
   );
   const only: CollectionName[] = ['pressReleases', 'clippings', 'events', 'images', 'prContacts', 'pages'];
   let listed: any[];
   beforeAll(async () => {
     proxy.set(broken);
-    listed = ((await (await fetch(`${proxy.url}${endpointOf('press_releases')}?page=1&limit=100&includes=tags,featured_images,clippings`)).json()) as { data: any[] }).data;
+    listed = (
+      (await (
+        await fetch(`${proxy.url}${endpointOf('press_releases')}?page=1&limit=100&includes=tags,featured_images,clippings`)
+      ).json()) as { data: any[] }
+    ).data;
   });
 
   it('drops invalid optional values, replaces unusable paths, skips what cannot stand, and publishes the rest', async () => {
@@ -149,7 +206,10 @@ describe('one bad value does not stop the press room', () => {
     expect(releases.has(listed[4].id)).toBe(false);
 
     expect(releases.get(listed[0].id).featured_images[0].sizes.original.width).toBeNull();
-    expect(releases.get(listed[2].id)).toMatchObject({ permalink: expect.stringMatching(new RegExp(`^/${listed[2].id}-[a-z0-9-]+$`)), unusable_permalink: '/../../../etc/passwd' });
+    expect(releases.get(listed[2].id)).toMatchObject({
+      permalink: expect.stringMatching(new RegExp(`^/${listed[2].id}-[a-z0-9-]+$`)),
+      unusable_permalink: '/../../../etc/passwd',
+    });
     expect(releases.get(listed[3].id).permalink).toMatch(new RegExp(`^/${listed[3].id}-[a-z0-9-]+$`));
     const derived: string = releases.get(listed[5].id).title;
     expect(derived.length).toBeGreaterThan(11);
@@ -174,7 +234,12 @@ describe('one bad value does not stop the press room', () => {
     expect(lines).toContain(`'slug' "../../x" cannot be used`);
 
     const report = run.runtime.issues.report();
-    expect(report.collections.pressReleases).toMatchObject({ received: listed.length, fieldsDropped: 1, fieldsReplaced: 3, itemsSkipped: 1 });
+    expect(report.collections.pressReleases).toMatchObject({
+      received: listed.length,
+      fieldsDropped: 1,
+      fieldsReplaced: 3,
+      itemsSkipped: 1,
+    });
     expect(report.collections.clippings).toMatchObject({ fieldsDropped: 2, itemsSkipped: 0 });
     expect(report.warnings.every((w) => w.collection && w.itemId && w.field && w.value)).toBe(true);
     expect(run.runtime.issues.summary()).toMatch(/^data policy: \d+ fields? dropped, 1 item skipped, 4 fields replaced/);
@@ -186,13 +251,20 @@ describe('one bad value does not stop the press room', () => {
     const writes = stores.pressReleases.writes;
     const error = await load(broken, ['pressReleases'], { PRESSROOM_STRICT: '1' }, stores).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DataPolicyError);
-    expect((error as Error).message).toMatch(new RegExp(`^pressReleases: item ${listed[0].id} from ${endpointOf('press_releases')}.*'featured_images.0.sizes.original.width'.*PRESSROOM_STRICT`));
+    expect((error as Error).message).toMatch(
+      new RegExp(
+        `^pressReleases: item ${listed[0].id} from ${endpointOf('press_releases')}.*'featured_images.0.sizes.original.width'.*PRESSROOM_STRICT`,
+      ),
+    );
     expect(stores.pressReleases.writes).toBe(writes);
     expect(stores.pressReleases.deletes).toBe(0);
   });
 
   it('fails when most of one collection needs repair: that is an API change, not one bad value', async () => {
-    const error = await load(on('press_releases', (list) => list.map((r: any) => ({ ...r, permalink: `/${r.id}/../x` }))), ['pressReleases']).catch((e: unknown) => e);
+    const error = await load(
+      on('press_releases', (list) => list.map((r: any) => ({ ...r, permalink: `/${r.id}/../x` }))),
+      ['pressReleases'],
+    ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DataPolicyError);
     expect((error as Error).message).toMatch(/^pressReleases: \d+ of \d+ items from the API needed repair .*probably changed shape/);
   });
@@ -207,8 +279,21 @@ describe('what is not public is never stored, whatever the API sends', () => {
           ? {
               ...r,
               draft_content_as_json: '[{"type":"text","data":{"text":"DRAFT EDIT"}}]',
-              clippings: [...r.clippings, { ...(r.clippings[0] ?? {}), id: 990001, title: 'PRIVATE clipping in includes', permalink: '/clippings/990001-x', url: 'https://x.example/', private: true }],
-              featured_images: [...r.featured_images, { ...r.featured_images[0], id: 990002, title: 'DRAFT image in includes', state: 'draft' }],
+              clippings: [
+                ...r.clippings,
+                {
+                  ...(r.clippings[0] ?? {}),
+                  id: 990001,
+                  title: 'PRIVATE clipping in includes',
+                  permalink: '/clippings/990001-x',
+                  url: 'https://x.example/',
+                  private: true,
+                },
+              ],
+              featured_images: [
+                ...r.featured_images,
+                { ...r.featured_images[0], id: 990002, title: 'DRAFT image in includes', state: 'draft' },
+              ],
             }
           : r,
       ),
@@ -219,22 +304,48 @@ describe('what is not public is never stored, whatever the API sends', () => {
     ]),
     on('clippings', (list) => [...list, { ...list[0], id: 990020, title: 'PRIVATE clipping', private: 'true' }]),
     on('events', (list) => [...list, { ...list[0], id: 990030, title: 'PRIVATE event', private: true, live_event_id: null }]),
-    on('pages', (list) => [...list, { ...list[0], id: 990040, title: 'DRAFT page', slug: 'draft-page', permalink: '/pages/draft-page', state: 'draft' }]),
+    on('pages', (list) => [
+      ...list,
+      { ...list[0], id: 990040, title: 'DRAFT page', slug: 'draft-page', permalink: '/pages/draft-page', state: 'draft' },
+    ]),
     on('images', (list) => [...list, { ...list[0], id: 990050, title: 'DRAFT image', state: 'draft' }]),
     on('media_kits', (list) => [
       ...list,
       { ...list[0], id: 990060, title: 'Locked kit', is_locked: true, media: [{ ...list[0].media[0], title: 'LOCKED-KIT media' }] },
       { ...list[0], id: 990061, title: 'DRAFT kit', state: 'draft' },
     ]),
-    on('media_kit_categories', (list) => [...list, { ...list[0], id: 990070, name: 'EMBARGOED category', parent_id: null, embargo_date: future }, { ...list[0], id: 990071, name: 'Child of EMBARGOED', parent_id: 990070 }]),
-    on('media_kit_categories/tree', (tree) => [...tree, { ...tree[0], id: 990070, name: 'EMBARGOED category', embargo_date: future, children: [{ ...tree[0], id: 990071, name: 'Child of EMBARGOED', parent_id: 990070, children: [] }] }]),
+    on('media_kit_categories', (list) => [
+      ...list,
+      { ...list[0], id: 990070, name: 'EMBARGOED category', parent_id: null, embargo_date: future },
+      { ...list[0], id: 990071, name: 'Child of EMBARGOED', parent_id: 990070 },
+    ]),
+    on('media_kit_categories/tree', (tree) => [
+      ...tree,
+      {
+        ...tree[0],
+        id: 990070,
+        name: 'EMBARGOED category',
+        embargo_date: future,
+        children: [{ ...tree[0], id: 990071, name: 'Child of EMBARGOED', parent_id: 990070, children: [] }],
+      },
+    ]),
     on('timeline', (list) => [...list, { ...list[0], id: 990010, title: 'DRAFT release', state: 'draft' }]),
   );
 
   it('keeps drafts, private, embargoed and locked items out of every collection, counts them, and knows when the embargo lifts', async () => {
-    const run = await load(leak, ['pressReleases', 'clippings', 'events', 'pages', 'images', 'mediaKits', 'mediaKitCategories', 'timeline']);
+    const run = await load(leak, [
+      'pressReleases',
+      'clippings',
+      'events',
+      'pages',
+      'images',
+      'mediaKits',
+      'mediaKitCategories',
+      'timeline',
+    ]);
     const stored = JSON.stringify(Object.values(run.stores).map(dataOf));
-    for (const marker of ['DRAFT', 'PRIVATE', 'EMBARGOED', 'UNPUBLISHED', 'LOCKED-KIT', '99001', '990061', '990070', '990071']) expect(stored, marker).not.toContain(marker);
+    for (const marker of ['DRAFT', 'PRIVATE', 'EMBARGOED', 'UNPUBLISHED', 'LOCKED-KIT', '99001', '990061', '990070', '990071'])
+      expect(stored, marker).not.toContain(marker);
     expect(run.stores.mediaKits.map.get('990060')?.data).toMatchObject({ title: 'Locked kit', media: [] });
 
     const report = run.runtime.issues.report();
@@ -256,7 +367,8 @@ describe('what is not public is never stored, whatever the API sends', () => {
     await recordSnapshot({ config: loadConfig(env), out: dir });
     for (const file of await readdir(path.join(dir, 'files'))) {
       const text = (await readFile(path.join(dir, 'files', file))).toString('latin1');
-      for (const marker of ['DRAFT', 'PRIVATE', 'EMBARGOED', 'UNPUBLISHED', 'LOCKED-KIT', 'draft_content_as_json']) expect(text, `${file}: ${marker}`).not.toContain(marker);
+      for (const marker of ['DRAFT', 'PRIVATE', 'EMBARGOED', 'UNPUBLISHED', 'LOCKED-KIT', 'draft_content_as_json'])
+        expect(text, `${file}: ${marker}`).not.toContain(marker);
     }
     const only: CollectionName[] = ['pressReleases', 'clippings', 'events', 'pages', 'images', 'mediaKits', 'mediaKitCategories'];
     const live = await load(leak, only);
@@ -267,14 +379,21 @@ describe('what is not public is never stored, whatever the API sends', () => {
   it('holds an embargo until the pinned build date (SOURCE_DATE_EPOCH), never lifts one early', async () => {
     const soon = new Date(Date.now() + 60_000).toISOString();
     const past = new Date(Date.now() - 3_600_000).toISOString();
-    const rewrite = on('press_releases', (list) => [...list, { ...list[1], id: 990090, title: 'Dated', permalink: '/990090-dated', release_date: past }]);
+    const rewrite = on('press_releases', (list) => [
+      ...list,
+      { ...list[1], id: 990090, title: 'Dated', permalink: '/990090-dated', release_date: past },
+    ]);
     const pinned = await load(rewrite, ['pressReleases'], { SOURCE_DATE_EPOCH: String(Math.floor((Date.now() - 86_400_000) / 1000)) });
     expect(pinned.stores.pressReleases.map.has('990090')).toBe(false);
     const real = await load(rewrite, ['pressReleases']);
     expect(real.stores.pressReleases.map.has('990090')).toBe(true);
-    const later = await load(on('press_releases', (list) => [...list, { ...list[1], id: 990091, title: 'Soon', permalink: '/990091-soon', release_date: soon }]), ['pressReleases'], {
-      SOURCE_DATE_EPOCH: String(Math.floor(Date.now() / 1000) + 86_400),
-    });
+    const later = await load(
+      on('press_releases', (list) => [...list, { ...list[1], id: 990091, title: 'Soon', permalink: '/990091-soon', release_date: soon }]),
+      ['pressReleases'],
+      {
+        SOURCE_DATE_EPOCH: String(Math.floor(Date.now() / 1000) + 86_400),
+      },
+    );
     expect(later.stores.pressReleases.map.has('990091')).toBe(false);
   });
 });

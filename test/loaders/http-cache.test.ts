@@ -19,7 +19,7 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-it('removes temp files of a writer that is gone when the cache is opened, and keeps a live writer\'s', async () => {
+it("removes temp files of a writer that is gone when the cache is opened, and keeps a live writer's", async () => {
   // A pid that surely ran and ended: a child that has exited.
   const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout;
   const name = 'ab'.repeat(32);

@@ -81,7 +81,8 @@ describe('a complete load of the demo press room', () => {
     expect(typeof withImage.featured_images[0].sizes.original.width).toBe('number');
     // Each tag carries its tagged count, as the API counts it: the public releases with that tag.
     const loadedTags = Object.values(dataOf(run.stores.tags)) as Array<{ id: number; press_release_count: number }>;
-    for (const tag of loadedTags) expect(tag.press_release_count, `tag ${tag.id}`).toBe(visible(w.pressReleases).filter((r) => r._tagIds.includes(tag.id)).length);
+    for (const tag of loadedTags)
+      expect(tag.press_release_count, `tag ${tag.id}`).toBe(visible(w.pressReleases).filter((r) => r._tagIds.includes(tag.id)).length);
     expect(loadedTags.some((tag) => tag.press_release_count > 1)).toBe(true);
     const categories = Object.values(dataOf(run.stores.mediaKitCategories)) as any[];
     expect(categories.some((c) => c.depth === 1 && c.ancestor_ids.length === 1)).toBe(true);
@@ -99,7 +100,12 @@ describe('timeline and archive: references, not copies', () => {
     const run = await loadAll(await runtimeFor(envFor(api), path.join(tmp, 'http-references')));
     const collectionOf = { press_release: run.stores.pressReleases, clipping: run.stores.clippings, event: run.stores.events } as const;
     for (const name of ['timeline', 'archive'] as const) {
-      const entries = Object.values(dataOf(run.stores[name])) as Array<{ type: keyof typeof collectionOf; item_id: number; date: string | null; position: number }>;
+      const entries = Object.values(dataOf(run.stores[name])) as Array<{
+        type: keyof typeof collectionOf;
+        item_id: number;
+        date: string | null;
+        position: number;
+      }>;
       expect(entries.length, name).toBeGreaterThan(0);
       expect(new Set(entries.map((e) => e.type)), name).toEqual(new Set(Object.keys(collectionOf)));
       for (const entry of entries) {
@@ -111,7 +117,7 @@ describe('timeline and archive: references, not copies', () => {
 });
 
 describe('progress reports', () => {
-  it('counts each collection\'s own requests and bytes, adding up to the client\'s totals though collections load at once', async () => {
+  it("counts each collection's own requests and bytes, adding up to the client's totals though collections load at once", async () => {
     const run = await loadAll(await runtimeFor(envFor(api), path.join(tmp, 'http-reports')));
     const reports = run.runtime.reports;
     expect(reports.map((r) => r.collection).sort()).toEqual(Object.keys(run.stores).sort());
@@ -148,7 +154,10 @@ describe('rebuilds', () => {
     const third = await loadAll(await runtimeFor(envFor(api), cacheDir), first.stores, ['mediaKits']);
     expect(third.stores.mediaKits.map.has(String(kit.id))).toBe(false);
     expect(third.logs.join('\n')).toMatch(/mediaKits: \d+ entries \(0 new, 0 changed, \d+ unchanged, 1 removed\)/);
-    await fetch(`${api.url}/v1/media_kits/${kit.id}/publish.json`, { method: 'PUT', headers: { authorization: `Bearer ${api.managementKey}` } });
+    await fetch(`${api.url}/v1/media_kits/${kit.id}/publish.json`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${api.managementKey}` },
+    });
   });
 });
 
@@ -167,7 +176,26 @@ describe('a flaky upstream', () => {
       { kind: 'status', status: 502 },
       { kind: 'latency', latencyMs: 30 },
     ];
-    const routes = ['', 'timeline', 'archive', 'clippings', 'events', 'live_events', 'pages', 'pr_contacts', 'media_kits', 'media_kit_categories', 'tags', 'tagged', 'images', 'movies', 'videos', 'sounds', 'documents', 'press_releases'];
+    const routes = [
+      '',
+      'timeline',
+      'archive',
+      'clippings',
+      'events',
+      'live_events',
+      'pages',
+      'pr_contacts',
+      'media_kits',
+      'media_kit_categories',
+      'tags',
+      'tagged',
+      'images',
+      'movies',
+      'videos',
+      'sounds',
+      'documents',
+      'press_releases',
+    ];
     for (const [i, route] of routes.entries()) {
       const pattern = route === '' ? `/v1/pressrooms/${api.pressroom.id}` : `/v1/pressrooms/*/${route}*`;
       await admin('POST', '/faults', { route: pattern, count: 2, ...kinds[i % kinds.length] });
@@ -212,7 +240,9 @@ describe('the API key', () => {
       const run = await loadAll(await runtimeFor(envFor(keyed, { PRESSROOM_API_KEY: key })), {}, ['pressroom', 'pressReleases', 'tags']);
       expect(run.stores.pressReleases.map.size).toBeGreaterThan(0);
       expect(run.logs.join('\n')).not.toContain(key);
-      const log = (await (await fetch(`${keyed.url}/_emulator/requests?path_prefix=/v1`)).json()) as { data: Array<{ auth: string; keyFingerprint: string }> };
+      const log = (await (await fetch(`${keyed.url}/_emulator/requests?path_prefix=/v1`)).json()) as {
+        data: Array<{ auth: string; keyFingerprint: string }>;
+      };
       expect(log.data.length).toBeGreaterThan(0);
       expect(log.data.every((e) => e.auth === 'bearer' && e.keyFingerprint)).toBe(true);
       await expect(loadAll(await runtimeFor(envFor(keyed, { PRESSROOM_API_KEY: 'wrong' })), {}, ['tags'])).rejects.toThrow(/401/);
@@ -228,7 +258,11 @@ describe('schema drift', () => {
   let releases: any[];
   let mode: 'tolerable' | 'broken' = 'tolerable';
   beforeAll(async () => {
-    releases = ((await (await fetch(`${api.url}/v1/pressrooms/${api.pressroom.id}/press_releases?limit=5&includes=tags,featured_images,clippings`)).json()) as { data: any[] }).data;
+    releases = (
+      (await (
+        await fetch(`${api.url}/v1/pressrooms/${api.pressroom.id}/press_releases?limit=5&includes=tags,featured_images,clippings`)
+      ).json()) as { data: any[] }
+    ).data;
     const tags = ((await (await fetch(`${api.url}/v1/pressrooms/${api.pressroom.id}/tags?limit=2`)).json()) as { data: any[] }).data;
     server = createServer((req, res) => {
       const url = new URL(req.url!, 'http://x');
@@ -243,7 +277,13 @@ describe('schema drift', () => {
         return;
       }
       const data = releases.map((r, i) => {
-        if (mode === 'broken' && i === 2) return { ...r, featured_images: [{ ...r.featured_images[0], sizes: { original: { width: 'wide', height: '10', url: 'http://x.example/a.jpg' } } }] };
+        if (mode === 'broken' && i === 2)
+          return {
+            ...r,
+            featured_images: [
+              { ...r.featured_images[0], sizes: { original: { width: 'wide', height: '10', url: 'http://x.example/a.jpg' } } },
+            ],
+          };
         return {
           ...r,
           brand_new_field: { nested: true },
@@ -264,16 +304,22 @@ describe('schema drift', () => {
 
   it('tolerates unknown fields, nulls and numbers sent as strings', async () => {
     mode = 'tolerable';
-    const run = await loadAll(await runtimeFor({ PRESSROOM_API_URL: base, PRESSROOM_ID: '1' }, path.join(tmp, 'http-drift-ok')), {}, ['pressReleases']);
+    const run = await loadAll(await runtimeFor({ PRESSROOM_API_URL: base, PRESSROOM_ID: '1' }, path.join(tmp, 'http-drift-ok')), {}, [
+      'pressReleases',
+    ]);
     const entries = Object.values(dataOf(run.stores.pressReleases)) as any[];
     expect(entries).toHaveLength(5);
     expect(entries.every((e) => e.subtitle === null && typeof e.reading_time === 'number' && !('brand_new_field' in e))).toBe(true);
-    expect(entries.flatMap((e) => e.featured_images).every((m: any) => typeof m.file_size === 'number' && typeof m.id === 'number')).toBe(true);
+    expect(entries.flatMap((e) => e.featured_images).every((m: any) => typeof m.file_size === 'number' && typeof m.id === 'number')).toBe(
+      true,
+    );
   });
 
   it('drops a value that breaks the schema with a warning naming the endpoint, item id, field path and value', async () => {
     mode = 'broken';
-    const run = await loadAll(await runtimeFor({ PRESSROOM_API_URL: base, PRESSROOM_ID: '1' }, path.join(tmp, 'http-drift-broken')), {}, ['pressReleases']);
+    const run = await loadAll(await runtimeFor({ PRESSROOM_API_URL: base, PRESSROOM_ID: '1' }, path.join(tmp, 'http-drift-broken')), {}, [
+      'pressReleases',
+    ]);
     expect(run.stores.pressReleases.map.size).toBe(5);
     const line = run.logs.find((l) => l.includes(`item ${releases[2].id}`)) ?? '';
     expect(line).toContain('/v1/pressrooms/1/press_releases');
@@ -282,7 +328,9 @@ describe('schema drift', () => {
   });
 
   it('keeps a tag whose count the API cannot give, with a warning naming the field and value', async () => {
-    const run = await loadAll(await runtimeFor({ PRESSROOM_API_URL: base, PRESSROOM_ID: '1' }, path.join(tmp, 'http-drift-tags')), {}, ['tags']);
+    const run = await loadAll(await runtimeFor({ PRESSROOM_API_URL: base, PRESSROOM_ID: '1' }, path.join(tmp, 'http-drift-tags')), {}, [
+      'tags',
+    ]);
     expect(run.stores.tags.map.size).toBe(2);
     const line = run.logs.find((l) => l.includes('press_release_count')) ?? '';
     expect(line).toContain('/v1/pressrooms/1/tags');
@@ -295,7 +343,8 @@ describe('configuration', () => {
   it('stops with one line naming the variable', async () => {
     await expect(runtimeFor({ PRESSROOM_API_URL: 'ftp://nope', PRESSROOM_ID: '1' })).rejects.toThrow(/^PRESSROOM_API_URL/);
     await expect(runtimeFor({})).rejects.toThrow(/PRESSROOM_API_URL is not set/);
-    await expect(runtimeFor({ PRESSROOM_SNAPSHOT: path.join(tmp, 'nothing-here') })).rejects.toThrow(/^PRESSROOM_SNAPSHOT is not a readable snapshot/);
+    await expect(runtimeFor({ PRESSROOM_SNAPSHOT: path.join(tmp, 'nothing-here') })).rejects.toThrow(
+      /^PRESSROOM_SNAPSHOT is not a readable snapshot/,
+    );
   });
-
 });

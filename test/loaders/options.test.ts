@@ -31,13 +31,22 @@ const refusal = (options: unknown): LoaderOptionsError => {
 describe('options', () => {
   it('fills in the defaults and keeps what was given', () => {
     const options = parseLoaderOptions({ apiUrl: 'https://api.example.com', pressroomId: 4201 });
-    expect(options).toMatchObject({ apiUrl: 'https://api.example.com', pressroomId: '4201', concurrency: 8, strict: false, rawHtml: false });
+    expect(options).toMatchObject({
+      apiUrl: 'https://api.example.com',
+      pressroomId: '4201',
+      concurrency: 8,
+      strict: false,
+      rawHtml: false,
+    });
     expect(options.settingNames.apiUrl).toBe('the apiUrl option');
     expect(parseLoaderOptions({ snapshot: '/some/snapshot' }).snapshot).toBe('/some/snapshot');
   });
 
   it('refuses an unknown or wrong option with one line naming it', () => {
-    expect(refusal({ apiUrl: 'https://api.example.com', pressroomId: 1, apiURL: 'x' })).toMatchObject({ option: 'apiURL', message: 'pressroom loaders: apiURL is not an option of @pressroom-static/content-loaders' });
+    expect(refusal({ apiUrl: 'https://api.example.com', pressroomId: 1, apiURL: 'x' })).toMatchObject({
+      option: 'apiURL',
+      message: 'pressroom loaders: apiURL is not an option of @pressroom-static/content-loaders',
+    });
     expect(refusal({ pressroomId: 1 }).option).toBe('apiUrl');
     expect(refusal({ apiUrl: 'https://api.example.com' }).option).toBe('pressroomId');
     expect(refusal({ apiUrl: 'ftp://api.example.com', pressroomId: 1 }).option).toBe('apiUrl');
@@ -53,7 +62,10 @@ describe('options', () => {
   });
 
   it('names an unreadable snapshot folder as the snapshot option', async () => {
-    await expect(createLoaderRuntime({ snapshot: '/no/such/snapshot' })).rejects.toMatchObject({ name: 'LoaderOptionsError', option: 'snapshot' });
+    await expect(createLoaderRuntime({ snapshot: '/no/such/snapshot' })).rejects.toMatchObject({
+      name: 'LoaderOptionsError',
+      option: 'snapshot',
+    });
   });
 });
 
@@ -62,9 +74,19 @@ describe('typed errors', () => {
 
   it('carry url, endpoint, status and kind; the advice names the options, or the settings the caller names', async () => {
     const failure = (error: unknown) => error as NewsroomApiError;
-    const plain = failure(await createNewsroomClient({ baseUrl: api().url, pressroomId: 'no-such.pr.example' }).get('').catch((e: unknown) => e));
+    const plain = failure(
+      await createNewsroomClient({ baseUrl: api().url, pressroomId: 'no-such.pr.example' })
+        .get('')
+        .catch((e: unknown) => e),
+    );
     expect(plain).toBeInstanceOf(NewsroomApiError);
-    expect(plain).toMatchObject({ status: 404, kind: 'http', endpoint: '/v1/pressrooms/no-such.pr.example', url: `${api().url}/v1/pressrooms/no-such.pr.example`, attempts: 1 });
+    expect(plain).toMatchObject({
+      status: 404,
+      kind: 'http',
+      endpoint: '/v1/pressrooms/no-such.pr.example',
+      url: `${api().url}/v1/pressrooms/no-such.pr.example`,
+      attempts: 1,
+    });
     expect(plain.message).toContain('or the pressroomId option (numeric id or domain) or the apiUrl option is wrong');
 
     const named = createNewsroomClient({ baseUrl: api().url, pressroomId: 'no-such.pr.example', settingNames: ENVIRONMENT_SETTING_NAMES });
@@ -74,7 +96,15 @@ describe('typed errors', () => {
   });
 
   it('strict mode names the setting the caller gave', () => {
-    const warning = { collection: 'tags', endpoint: '/v1/x', itemId: '1', field: 'name', value: 1, kind: 'field-dropped', reason: 'not text' } as const;
+    const warning = {
+      collection: 'tags',
+      endpoint: '/v1/x',
+      itemId: '1',
+      field: 'name',
+      value: 1,
+      kind: 'field-dropped',
+      reason: 'not text',
+    } as const;
     expect(() => new DataIssues({ strict: true }).warn(warning as never)).toThrow(/the strict option is on/);
     expect(() => new DataIssues({ strict: true, strictName: 'PRESSROOM_STRICT' }).warn(warning as never)).toThrow(/PRESSROOM_STRICT is on/);
   });

@@ -52,7 +52,9 @@ describe('recording', () => {
       expect(sha256Hex(bytes)).toBe(entry.sha256);
     }
     const kinds = new Set(manifest.entries.map((e) => e.contentType?.split(';')[0]));
-    expect(kinds).toEqual(new Set(['application/json', 'image/jpeg', 'image/png', 'application/pdf', 'audio/wav', 'video/mp4', 'video/webm']));
+    expect(kinds).toEqual(
+      new Set(['application/json', 'image/jpeg', 'image/png', 'application/pdf', 'audio/wav', 'video/mp4', 'video/webm']),
+    );
   });
 
   it('leaves no partial file behind, and refuses a media original past the size cap without keeping any of it', async () => {
@@ -72,7 +74,9 @@ describe('recording', () => {
       // Through the image pipeline's guarded opener (what `npm run snapshot` uses): a media host on
       // loopback is refused unless the API lives there, and nothing is written.
       const guarded = createSnapshotRecorder(path.join(capped, 'guarded'));
-      await expect(guarded.download(big.url, { open: createGuardedOpener({ apiUrl: 'https://api.example.test' }) })).rejects.toThrow(/loopback|address/);
+      await expect(guarded.download(big.url, { open: createGuardedOpener({ apiUrl: 'https://api.example.test' }) })).rejects.toThrow(
+        /loopback|address/,
+      );
       expect(guarded.count).toBe(0);
       expect(await guarded.download(big.url, { open: createGuardedOpener({ apiUrl: api.url }) })).toMatchObject({ sha256: big.sha256 });
     } finally {
@@ -87,13 +91,25 @@ describe('recording', () => {
       const manifest = await readManifest(dir);
       const media = manifest.entries.find((e) => e.url.includes('/documents/') || e.contentType === 'application/pdf')!;
       const route = new URL(media.url).pathname;
-      const fault = await fetch(`${flaky.url}/_emulator/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ route, kind: 'status', status: 500 }) });
+      const fault = await fetch(`${flaky.url}/_emulator/faults`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ route, kind: 'status', status: 500 }),
+      });
       expect(fault.status).toBe(201);
       const once = manifest.entries.find((e) => e.contentType === 'image/png')!;
       const onceRoute = new URL(once.url).pathname;
-      await fetch(`${flaky.url}/_emulator/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ route: onceRoute, kind: 'status', status: 503, count: 1 }) });
+      await fetch(`${flaky.url}/_emulator/faults`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ route: onceRoute, kind: 'status', status: 503, count: 1 }),
+      });
       const lines: string[] = [];
-      const result = await recordSnapshot({ config: loadConfig({ PRESSROOM_API_URL: flaky.url, PRESSROOM_ID: String(flaky.pressroom.id) }), out, log: (l) => lines.push(l) });
+      const result = await recordSnapshot({
+        config: loadConfig({ PRESSROOM_API_URL: flaky.url, PRESSROOM_ID: String(flaky.pressroom.id) }),
+        out,
+        log: (l) => lines.push(l),
+      });
       expect(result.mediaFailures).toEqual([media.url.replace(api.url, flaky.url)]);
       expect(lines.some((l) => l.includes(route) && /could not download .*HTTP 500/.test(l))).toBe(true);
       const recorded = (await readManifest(out)).entries;
@@ -138,9 +154,13 @@ describe('replay', () => {
       const file = path.join(copy, 'files', media.sha256);
       const good = await readFile(file);
       await writeFile(file, good.subarray(0, good.length - 1));
-      await expect(openSnapshot(copy)).rejects.toThrow(new RegExp(`${media.sha256} for .* does not match its SHA-256 \\(${good.length - 1} bytes, ${good.length} recorded\\)`));
+      await expect(openSnapshot(copy)).rejects.toThrow(
+        new RegExp(`${media.sha256} for .* does not match its SHA-256 \\(${good.length - 1} bytes, ${good.length} recorded\\)`),
+      );
       await rm(file);
-      await expect(openSnapshot(copy)).rejects.toThrow(new RegExp(`${media.sha256} for .* is missing; the snapshot is damaged, record it again`));
+      await expect(openSnapshot(copy)).rejects.toThrow(
+        new RegExp(`${media.sha256} for .* is missing; the snapshot is damaged, record it again`),
+      );
       await writeFile(file, good);
       await expect(openSnapshot(copy)).resolves.toMatchObject({ manifest: { format: 'pressroom-snapshot/1' } });
     } finally {

@@ -94,6 +94,9 @@ export function parseVCard(text: string): ParsedCard {
     tels: card.getAllProperties('tel').map((p) => ({ value: String(p.getFirstValue()), types: types(p) })),
     photo: first('photo'),
     uid: first('uid'),
-    other: card.getAllProperties().filter((p) => p.name.startsWith('x-') || p.name === 'url').map((p) => ({ name: p.name, value: String(p.getFirstValue()), type: types(p)[0] ?? null })),
+    other: card
+      .getAllProperties()
+      .filter((p) => p.name.startsWith('x-') || p.name === 'url')
+      .map((p) => ({ name: p.name, value: String(p.getFirstValue()), type: types(p)[0] ?? null })),
   };
 }

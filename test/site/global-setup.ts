@@ -35,9 +35,20 @@ declare module 'vitest' {
 }
 
 /** The hostile upstream's emulator options (the site tests start the same one to know what to expect). */
-export const UPSTREAM_OPTIONS = { shapes: 'legacy', flaws: true, leakHidden: true, frozenClock: true, seed: 1 } as const satisfies EmulatorOptions;
+export const UPSTREAM_OPTIONS = {
+  shapes: 'legacy',
+  flaws: true,
+  leakHidden: true,
+  frozenClock: true,
+  seed: 1,
+} as const satisfies EmulatorOptions;
 
-interface BuiltSite { dir: string; outDir: string; buildMs: number; upstream: { dir: string; log: string; report: string; siteUrl: string; base: string } }
+interface BuiltSite {
+  dir: string;
+  outDir: string;
+  buildMs: number;
+  upstream: { dir: string; log: string; report: string; siteUrl: string; base: string };
+}
 
 /**
  * One build per run, shared by every project that lists this file (site,
@@ -73,7 +84,10 @@ export default async function setup(project: TestProject) {
 async function runBuild(outDir: string, env: NodeJS.ProcessEnv): Promise<{ code: number | null; output: string }> {
   const output: string[] = [];
   const code = await new Promise<number | null>((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(import.meta.dirname, 'build-site.ts'), outDir], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [path.join(import.meta.dirname, 'build-site.ts'), outDir], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     child.stdout.on('data', (chunk: Buffer) => output.push(chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => output.push(chunk.toString()));
     child.on('error', reject);
@@ -87,7 +101,15 @@ async function buildSite(): Promise<BuiltSite> {
   const outDir = path.join(dir, 'dist');
   const env: NodeJS.ProcessEnv = { ...process.env, PRESSROOM_SITE_URL: SITE_URL };
   // Always the bundled demo press room, whatever the developer's shell has set.
-  for (const name of ['PRESSROOM_API_URL', 'PRESSROOM_ID', 'PRESSROOM_API_KEY', 'PRESSROOM_SNAPSHOT', 'PRESSROOM_STRICT', 'SOURCE_DATE_EPOCH']) delete env[name];
+  for (const name of [
+    'PRESSROOM_API_URL',
+    'PRESSROOM_ID',
+    'PRESSROOM_API_KEY',
+    'PRESSROOM_SNAPSHOT',
+    'PRESSROOM_STRICT',
+    'SOURCE_DATE_EPOCH',
+  ])
+    delete env[name];
 
   try {
     const started = performance.now();
@@ -111,8 +133,20 @@ async function buildSite(): Promise<BuiltSite> {
     } finally {
       await api.close();
     }
-    if (upstream.code !== 0) throw new Error(`the site of the hostile upstream did not build (exit ${upstream.code}):\n${upstream.output.slice(-4000)}`);
-    return { dir, outDir, buildMs, upstream: { dir: upstreamDir, log: upstream.output, report: dataReportPath(upstreamDir), siteUrl: `${SITE_URL}${UPSTREAM_BASE}`, base: UPSTREAM_BASE } };
+    if (upstream.code !== 0)
+      throw new Error(`the site of the hostile upstream did not build (exit ${upstream.code}):\n${upstream.output.slice(-4000)}`);
+    return {
+      dir,
+      outDir,
+      buildMs,
+      upstream: {
+        dir: upstreamDir,
+        log: upstream.output,
+        report: dataReportPath(upstreamDir),
+        siteUrl: `${SITE_URL}${UPSTREAM_BASE}`,
+        base: UPSTREAM_BASE,
+      },
+    };
   } catch (error) {
     await rm(dir, { recursive: true, force: true });
     throw error;

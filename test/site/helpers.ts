@@ -10,7 +10,10 @@ export type Element = ReturnType<typeof DomUtils.getElementsByTagName>[number];
 
 export async function listFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  return entries.filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name)).sort();
+  return entries
+    .filter((e) => e.isFile())
+    .map((e) => path.join(e.parentPath, e.name))
+    .sort();
 }
 
 export interface BuiltPage {
@@ -69,7 +72,9 @@ export function resolveInternal(siteDir: string, urlPath: string): string | null
   }
   const target = path.join(siteDir, decoded);
   if (!target.startsWith(siteDir)) return null;
-  const candidates = decoded.endsWith('/') ? [path.join(target, 'index.html')] : [target, path.join(target, 'index.html'), `${target}.html`];
+  const candidates = decoded.endsWith('/')
+    ? [path.join(target, 'index.html')]
+    : [target, path.join(target, 'index.html'), `${target}.html`];
   return candidates.find((c) => existsSync(c) && statSync(c).isFile()) ?? null;
 }
 
@@ -89,7 +94,11 @@ export function urlsOf(doc: Document): Array<{ url: string; where: string }> {
       const target = refreshTarget(doc);
       if (target !== undefined) out.push({ url: target, where: '<meta http-equiv=refresh>' });
     }
-    if (el.name === 'meta' && el.attribs.content && /^(og:image|og:url|twitter:image)$/.test(el.attribs.property ?? el.attribs.name ?? '')) {
+    if (
+      el.name === 'meta' &&
+      el.attribs.content &&
+      /^(og:image|og:url|twitter:image)$/.test(el.attribs.property ?? el.attribs.name ?? '')
+    ) {
       out.push({ url: el.attribs.content, where: `<meta ${el.attribs.property ?? el.attribs.name}>` });
     }
   }

@@ -91,7 +91,11 @@ describe('the receiver', () => {
   afterAll(() => receiver.close());
 
   const deliver = async (body: string, headers: Record<string, string>) => {
-    const res = await fetch(`${receiver.url}${WEBHOOK_PATH}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+    const res = await fetch(`${receiver.url}${WEBHOOK_PATH}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body,
+    });
     return { status: res.status, body: (await res.json()) as { data?: Record<string, unknown>; error?: { message: string } } };
   };
   const signed = (id: string, body: string, at = new Date(), secret = SECRET) => ({
@@ -134,7 +138,11 @@ describe('the receiver', () => {
   it('answers JSON errors for other paths and methods and for oversized bodies', async () => {
     expect((await fetch(`${receiver.url}/other`)).status).toBe(404);
     const get = await fetch(`${receiver.url}${WEBHOOK_PATH}`);
-    expect([get.status, get.headers.get('allow'), get.headers.get('content-type')]).toEqual([405, 'POST', 'application/json; charset=utf-8']);
+    expect([get.status, get.headers.get('allow'), get.headers.get('content-type')]).toEqual([
+      405,
+      'POST',
+      'application/json; charset=utf-8',
+    ]);
     const big = 'x'.repeat(70 * 1024);
     expect((await deliver(big, signed('msg_big', big))).status).toBe(413);
   });
@@ -143,10 +151,14 @@ describe('the receiver', () => {
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
     const post = (body: string) =>
       new Promise<{ status: number; connection: string | undefined; sockets: number }>((resolve, reject) => {
-        const req = http.request(`${receiver.url}${WEBHOOK_PATH}`, { method: 'POST', agent, headers: { 'content-type': 'application/json' } }, (res) => {
-          res.resume();
-          res.on('end', () => resolve({ status: res.statusCode!, connection: res.headers.connection, sockets: socketsSeen.size }));
-        });
+        const req = http.request(
+          `${receiver.url}${WEBHOOK_PATH}`,
+          { method: 'POST', agent, headers: { 'content-type': 'application/json' } },
+          (res) => {
+            res.resume();
+            res.on('end', () => resolve({ status: res.statusCode!, connection: res.headers.connection, sockets: socketsSeen.size }));
+          },
+        );
         req.on('socket', (socket) => socketsSeen.add(socket));
         req.on('error', reject);
         req.end(body);
@@ -167,7 +179,7 @@ describe('the receiver', () => {
 describe('deliveries from the emulator', () => {
   const emu = useEmulator({ frozenClock: true });
 
-  it('verifies the emulator\'s signed events and coalesces its burst into one build', async () => {
+  it("verifies the emulator's signed events and coalesces its burst into one build", async () => {
     const { state, run } = fakeBuilds(20);
     const queue = createBuildQueue({ run, debounceMs: 300 });
     const receiver = await startWebhookReceiver({ secret: SECRET, queue });
@@ -175,15 +187,24 @@ describe('deliveries from the emulator', () => {
       expect((await emu().admin('POST', '/webhooks', { url: `${receiver.url}${WEBHOOK_PATH}`, secret: SECRET })).status).toBe(201);
       const kits = (await emu().json('media_kits?limit=3')).body.data as Array<{ id: number }>;
       for (const kit of kits) {
-        const res = await fetch(`${emu().url}/v1/media_kits/${kit.id}/unpublish.json`, { method: 'PUT', headers: { authorization: `Bearer ${emu().managementKey}` } });
+        const res = await fetch(`${emu().url}/v1/media_kits/${kit.id}/unpublish.json`, {
+          method: 'PUT',
+          headers: { authorization: `Bearer ${emu().managementKey}` },
+        });
         expect(res.status).toBe(200);
       }
       await until(() => queue.status().builds === 1, 'a build');
       await queue.idle();
       expect(state.runs).toBe(1);
       expect(queue.status().last?.requests).toBe(kits.length);
-      const deliveries = (await emu().admin('GET', '/webhooks/deliveries')).body.data as Array<{ type: string; state: string; attempts: Array<{ status: number | null }> }>;
-      expect(deliveries.map((d) => [d.type, d.state, d.attempts.at(-1)?.status])).toEqual(kits.map(() => ['media_kit.unpublished', 'delivered', 202]));
+      const deliveries = (await emu().admin('GET', '/webhooks/deliveries')).body.data as Array<{
+        type: string;
+        state: string;
+        attempts: Array<{ status: number | null }>;
+      }>;
+      expect(deliveries.map((d) => [d.type, d.state, d.attempts.at(-1)?.status])).toEqual(
+        kits.map(() => ['media_kit.unpublished', 'delivered', 202]),
+      );
     } finally {
       await receiver.close();
     }
@@ -239,7 +260,12 @@ describe('build and deploy children', () => {
     const lines: string[] = [];
     const started = Date.now();
     // The shell starts a grandchild that would outlive a kill of the shell alone.
-    const result = await runChild('echo started; sleep 30 & wait', [], { cwd: process.cwd(), env: process.env, shell: true, timeoutMs: 300, children }, (l) => lines.push(l));
+    const result = await runChild(
+      'echo started; sleep 30 & wait',
+      [],
+      { cwd: process.cwd(), env: process.env, shell: true, timeoutMs: 300, children },
+      (l) => lines.push(l),
+    );
     expect(result).toMatchObject({ timedOut: true });
     expect(Date.now() - started).toBeLessThan(5000);
     expect(lines).toEqual(['started']);
@@ -247,7 +273,12 @@ describe('build and deploy children', () => {
   });
 
   it('report the exit code and the last error line of a command that fails', async () => {
-    const result = await runChild('echo progress; echo "deploy target refused" >&2; exit 3', [], { cwd: process.cwd(), env: process.env, shell: true, timeoutMs: 10_000, children: new Set() }, () => {});
+    const result = await runChild(
+      'echo progress; echo "deploy target refused" >&2; exit 3',
+      [],
+      { cwd: process.cwd(), env: process.env, shell: true, timeoutMs: 10_000, children: new Set() },
+      () => {},
+    );
     expect(result).toEqual({ code: 3, lastError: 'deploy target refused', timedOut: false });
   });
 });

@@ -9,11 +9,31 @@ export const de: LanguagePack = {
   formatInt: (n) => groupDigits(n, '.'),
   euros: (n) => `${groupDigits(n, '.')} €`,
 
-  periods: ['im ersten Quartal {year}', 'im zweiten Quartal {year}', 'im dritten Quartal {year}', 'im ersten Halbjahr {year}', 'im Geschäftsjahr {prevYear}'],
-  services: ['Lastenrad-Sharing', 'E-Bike-Abos', 'Schnellladehubs', 'Dienstrad-Leasing', 'Akku-Recycling', 'sichere Fahrradparkhäuser', 'Paketzustellung auf der letzten Meile'],
+  periods: [
+    'im ersten Quartal {year}',
+    'im zweiten Quartal {year}',
+    'im dritten Quartal {year}',
+    'im ersten Halbjahr {year}',
+    'im Geschäftsjahr {prevYear}',
+  ],
+  services: [
+    'Lastenrad-Sharing',
+    'E-Bike-Abos',
+    'Schnellladehubs',
+    'Dienstrad-Leasing',
+    'Akku-Recycling',
+    'sichere Fahrradparkhäuser',
+    'Paketzustellung auf der letzten Meile',
+  ],
   regions: ['Deutschland', 'Österreich', 'Bayern', 'Nordrhein-Westfalen', 'Skandinavien', 'Norddeutschland', 'Hessen'],
   metrics: ['die Zahl der aktiven Abos', 'die Zahl der Fahrten', 'den Umsatz', 'die Flottengröße', 'die Zahl der Geschäftskunden'],
-  goals: ['die Expansion in Deutschland', 'den Ausbau der Ladehubs', 'das Akku-Recycling', 'das Wachstum in Skandinavien', 'die nächste Lastenrad-Generation'],
+  goals: [
+    'die Expansion in Deutschland',
+    'den Ausbau der Ladehubs',
+    'das Akku-Recycling',
+    'das Wachstum in Skandinavien',
+    'die nächste Lastenrad-Generation',
+  ],
   facilities: ['Montagewerk', 'Logistikzentrum', 'Testzentrum', 'Servicezentrum', 'Büro', 'Innovationszentrum'],
 
   stories: [
@@ -21,13 +41,18 @@ export const de: LanguagePack = {
       tag: 'product-launches',
       titles: ['{company} startet {product} in {city}', '{company} stellt {product} vor'],
       subtitles: ['Ab {month} in {count} Städten erhältlich', 'Erste Auslieferungen im {month} {nextYear} erwartet'],
-      leads: ['{company}, der Amsterdamer Anbieter elektrischer Mobilität, stellt heute {product} vor – ein neues {kind} für Pendler und Familien.'],
+      leads: [
+        '{company}, der Amsterdamer Anbieter elektrischer Mobilität, stellt heute {product} vor – ein neues {kind} für Pendler und Familien.',
+      ],
       summaries: ['{company} stellt heute {product} vor, ein {kind} für den täglichen Einsatz in der Stadt. Erhältlich ab {month}.'],
     },
     {
       tag: 'partnerships',
       titles: ['{company} und {partner} bringen {service} nach {city}', '{company} und {partner} weiten {service} auf {count} Städte aus'],
-      subtitles: ['Kooperation soll täglich {number2} Autofahrten ersetzen', 'Pilotprojekt mit {partner} wird nach {count} Monaten fortgesetzt'],
+      subtitles: [
+        'Kooperation soll täglich {number2} Autofahrten ersetzen',
+        'Pilotprojekt mit {partner} wird nach {count} Monaten fortgesetzt',
+      ],
       leads: ['{company} und {partner} haben heute eine Kooperation bekannt gegeben, die {service} nach {city} bringt.'],
       summaries: ['Gemeinsam mit {partner} bringt {company} bis Ende {nextYear} {service} in {count} Städte.'],
       details: ['Finanzielle Details der Vereinbarung wurden nicht genannt.'],
@@ -80,14 +105,18 @@ export const de: LanguagePack = {
       tag: 'research',
       titles: ['Studie: {percent} Prozent der Pendler in {city} würden aufs E-Bike umsteigen'],
       subtitles: ['Sichere Abstellplätze sind die größte Hürde'],
-      leads: ['Eine Umfrage im Auftrag von {company} unter {number2} Pendlerinnen und Pendlern in {city} zeigt: {percent} Prozent würden mit sicheren Abstellplätzen aufs E-Bike umsteigen.'],
+      leads: [
+        'Eine Umfrage im Auftrag von {company} unter {number2} Pendlerinnen und Pendlern in {city} zeigt: {percent} Prozent würden mit sicheren Abstellplätzen aufs E-Bike umsteigen.',
+      ],
       summaries: ['Eine Umfrage unter {number2} Pendlern in {city} zeigt großes Interesse an {service}.'],
     },
     {
       tag: 'last-mile-delivery',
       titles: ['{company} senkt Emissionen der Zustellung in {city} um {percent} Prozent'],
       subtitles: ['{partner} ersetzt Transporter in der Innenstadt durch Lastenräder'],
-      leads: ['Gemeinsam mit {partner} hat {company} die Emissionen der Paketzustellung in {city} in einem Jahr um {percent} Prozent gesenkt.'],
+      leads: [
+        'Gemeinsam mit {partner} hat {company} die Emissionen der Paketzustellung in {city} in einem Jahr um {percent} Prozent gesenkt.',
+      ],
       summaries: ['{partner} stellt die meisten Pakete in der Innenstadt von {city} inzwischen per Lastenrad zu.'],
     },
     {
@@ -101,8 +130,12 @@ export const de: LanguagePack = {
       tag: 'safety',
       titles: ['{company} ruft vorsorglich eine kleine Charge von {product}-Akkus zurück'],
       subtitles: ['Keine Verletzten; betroffene Kunden werden direkt kontaktiert'],
-      leads: ['{company} ruft vorsorglich eine kleine Charge von Akkus für {product} zurück, nachdem ein Zulieferer einen Produktionsfehler gemeldet hat.'],
-      summaries: ['Betroffene Kundinnen und Kunden werden direkt kontaktiert und erhalten kostenlos einen neuen Akku. Verletzte gab es nicht.'],
+      leads: [
+        '{company} ruft vorsorglich eine kleine Charge von Akkus für {product} zurück, nachdem ein Zulieferer einen Produktionsfehler gemeldet hat.',
+      ],
+      summaries: [
+        'Betroffene Kundinnen und Kunden werden direkt kontaktiert und erhalten kostenlos einen neuen Akku. Verletzte gab es nicht.',
+      ],
     },
     {
       tag: 'events',
@@ -143,8 +176,16 @@ export const de: LanguagePack = {
     'Die Northwind-Flotte umfasst inzwischen mehr als **{number} Fahrzeuge**.',
   ],
   headings: [
-    'Gemacht für den Alltag in der Stadt', 'Wachstum in {region}', 'Über die Kooperation', 'Verfügbarkeit und Preise',
-    'Ein Kreislaufansatz', 'Wie es weitergeht', 'Die Zahlen im Überblick', 'Für Unternehmen', 'Sicherheit zuerst', 'Warum {city}',
+    'Gemacht für den Alltag in der Stadt',
+    'Wachstum in {region}',
+    'Über die Kooperation',
+    'Verfügbarkeit und Preise',
+    'Ein Kreislaufansatz',
+    'Wie es weitergeht',
+    'Die Zahlen im Überblick',
+    'Für Unternehmen',
+    'Sicherheit zuerst',
+    'Warum {city}',
   ],
   subheadings: ['Technische Daten', 'Wo Sie Probe fahren können', 'Zeitplan', 'Methodik', 'Hintergrund', 'Über {partner}'],
   quotes: [
@@ -156,7 +197,12 @@ export const de: LanguagePack = {
     'Unser Team in {city} hat enorm viel geleistet, um das möglich zu machen.',
   ],
   attribution: '{person}, {position} bei {partner}',
-  listIntros: ['Die Highlights von {product}:', 'Die Kooperation umfasst:', 'Die wichtigsten Fakten:', 'Das bekommen Kundinnen und Kunden:'],
+  listIntros: [
+    'Die Highlights von {product}:',
+    'Die Kooperation umfasst:',
+    'Die wichtigsten Fakten:',
+    'Das bekommen Kundinnen und Kunden:',
+  ],
   listItems: [
     'Bis zu **{range} km** Reichweite mit einer Akkuladung',
     'Integriertes GPS-Tracking und Diebstahlschutz',
@@ -173,7 +219,18 @@ export const de: LanguagePack = {
     intro: 'So funktioniert es:',
     items: ['Northwind-App herunterladen', 'QR-Code am Lenker scannen', 'Losfahren', 'An einem Northwind Hub abstellen und abschließen'],
   },
-  table: { heading: 'Kennzahlen', headers: ['Kennzahl', '{year}', 'Veränderung'], rows: [['Aktive Abos', 5000, 90000], ['Fahrten', 100000, 5000000], ['Fahrzeuge in der Flotte', 2000, 40000], ['Städte', 5, 40], ['Umsatz (Mio. €)', 10, 180], ['Vermiedenes CO₂ (Tonnen)', 500, 20000]] },
+  table: {
+    heading: 'Kennzahlen',
+    headers: ['Kennzahl', '{year}', 'Veränderung'],
+    rows: [
+      ['Aktive Abos', 5000, 90000],
+      ['Fahrten', 100000, 5000000],
+      ['Fahrzeuge in der Flotte', 2000, 40000],
+      ['Städte', 5, 40],
+      ['Umsatz (Mio. €)', 10, 180],
+      ['Vermiedenes CO₂ (Tonnen)', 500, 20000],
+    ],
+  },
   linkSentences: [
     'Alle technischen Daten finden Sie auf [der Produktseite von {product}]({productUrl}).',
     'Mehr über {partner} erfahren Sie unter [{partner}]({partnerUrl}).',

@@ -9,24 +9,54 @@ export const en: LanguagePack = {
   formatInt: (n) => groupDigits(n, ','),
   euros: (n) => `€${groupDigits(n, ',')}`,
 
-  periods: ['the first quarter of {year}', 'the second quarter of {year}', 'the third quarter of {year}', 'the first half of {year}', 'fiscal year {prevYear}'],
-  services: ['shared cargo bikes', 'e-bike subscriptions', 'fast-charging hubs', 'corporate e-bike leasing', 'battery recycling', 'secure bike parking', 'last-mile parcel delivery'],
+  periods: [
+    'the first quarter of {year}',
+    'the second quarter of {year}',
+    'the third quarter of {year}',
+    'the first half of {year}',
+    'fiscal year {prevYear}',
+  ],
+  services: [
+    'shared cargo bikes',
+    'e-bike subscriptions',
+    'fast-charging hubs',
+    'corporate e-bike leasing',
+    'battery recycling',
+    'secure bike parking',
+    'last-mile parcel delivery',
+  ],
   regions: ['the Netherlands', 'Belgium', 'Germany', 'Scandinavia', 'Bavaria', 'Flanders', 'Austria'],
   metrics: ['active subscriptions', 'rides', 'revenue', 'fleet size', 'business customers'],
-  goals: ['its expansion in Germany', 'the rollout of charging hubs', 'battery recycling at scale', 'growth in Scandinavia', 'the next generation of cargo bikes'],
+  goals: [
+    'its expansion in Germany',
+    'the rollout of charging hubs',
+    'battery recycling at scale',
+    'growth in Scandinavia',
+    'the next generation of cargo bikes',
+  ],
   facilities: ['assembly plant', 'distribution centre', 'test centre', 'flagship store', 'service centre', 'office'],
 
   stories: [
     {
       tag: 'product-launches',
       titles: ['{company} launches {product} in {city}', '{company} unveils {product}, its new {kind}'],
-      subtitles: ['The {kind} is available from {month} in {count} cities across {region}', 'First deliveries expected in {month} {nextYear}'],
-      leads: ['{company}, the Amsterdam-based provider of electric mobility, today announced {product}, a new {kind} for commuters and families.'],
-      summaries: ['{company} today announced {product}, a {kind} designed for daily use in busy cities. It will be available in {region} from {month}.'],
+      subtitles: [
+        'The {kind} is available from {month} in {count} cities across {region}',
+        'First deliveries expected in {month} {nextYear}',
+      ],
+      leads: [
+        '{company}, the Amsterdam-based provider of electric mobility, today announced {product}, a new {kind} for commuters and families.',
+      ],
+      summaries: [
+        '{company} today announced {product}, a {kind} designed for daily use in busy cities. It will be available in {region} from {month}.',
+      ],
     },
     {
       tag: 'partnerships',
-      titles: ['{company} partners with {partner} to bring {service} to {region}', '{company} and {partner} expand {service} to {count} more cities'],
+      titles: [
+        '{company} partners with {partner} to bring {service} to {region}',
+        '{company} and {partner} expand {service} to {count} more cities',
+      ],
       subtitles: ['Partnership aims to replace {number2} car trips a day', 'Pilot with {partner} becomes permanent after {count} months'],
       leads: ['{company} and {partner} today announced a partnership to bring {service} to {region}.'],
       summaries: ['Together with {partner}, {company} will roll out {service} in {count} cities by the end of {nextYear}.'],
@@ -74,13 +104,17 @@ export const en: LanguagePack = {
       titles: ['{company} publishes {prevYear} sustainability report'],
       subtitles: ['{percent}% of the components are recycled or recyclable'],
       leads: ['{company} today published its sustainability report for {prevYear}.'],
-      summaries: ['{percent}% of the components in new vehicles are now recycled or recyclable, and every hub runs on renewable electricity.'],
+      summaries: [
+        '{percent}% of the components in new vehicles are now recycled or recyclable, and every hub runs on renewable electricity.',
+      ],
     },
     {
       tag: 'research',
       titles: ['Study: {percent}% of commuters in {city} would switch to an e-bike'],
       subtitles: ['Secure parking is the biggest hurdle'],
-      leads: ['A survey commissioned by {company} among {number2} commuters in {city} shows that {percent}% would switch to an e-bike if secure parking were available.'],
+      leads: [
+        'A survey commissioned by {company} among {number2} commuters in {city} shows that {percent}% would switch to an e-bike if secure parking were available.',
+      ],
       summaries: ['A survey of {number2} commuters in {city} shows strong interest in {service}.'],
     },
     {
@@ -102,7 +136,9 @@ export const en: LanguagePack = {
       titles: ['{company} recalls a small batch of {product} batteries as a precaution'],
       subtitles: ['No injuries reported; affected customers are contacted directly'],
       leads: ['{company} is recalling a small batch of {product} batteries as a precaution after a supplier reported a production fault.'],
-      summaries: ['Affected customers are contacted directly and receive a replacement battery free of charge. No injuries have been reported.'],
+      summaries: [
+        'Affected customers are contacted directly and receive a replacement battery free of charge. No injuries have been reported.',
+      ],
     },
     {
       tag: 'events',
@@ -155,8 +191,16 @@ export const en: LanguagePack = {
     'Northwind’s fleet now counts more than **{number} vehicles** across {region}.',
   ],
   headings: [
-    'Designed for everyday city life', 'Growing across {region}', 'About the partnership', 'Availability and pricing',
-    'A circular approach', 'What comes next', 'Results at a glance', 'Built for businesses', 'Safety first', 'Why {city}',
+    'Designed for everyday city life',
+    'Growing across {region}',
+    'About the partnership',
+    'Availability and pricing',
+    'A circular approach',
+    'What comes next',
+    'Results at a glance',
+    'Built for businesses',
+    'Safety first',
+    'Why {city}',
   ],
   subheadings: ['Technical specifications', 'Where to try it', 'Timeline', 'Methodology', 'Background', 'About {partner}'],
   quotes: [
@@ -186,9 +230,25 @@ export const en: LanguagePack = {
   ],
   steps: {
     intro: 'How it works:',
-    items: ['Download the Northwind app', 'Scan the QR code on the handlebar', 'Ride to your destination', 'Park and lock at any Northwind Hub'],
+    items: [
+      'Download the Northwind app',
+      'Scan the QR code on the handlebar',
+      'Ride to your destination',
+      'Park and lock at any Northwind Hub',
+    ],
   },
-  table: { heading: 'Key figures', headers: ['Metric', '{year}', 'Change'], rows: [['Active subscriptions', 5000, 90000], ['Rides', 100000, 5000000], ['Vehicles in the fleet', 2000, 40000], ['Cities', 5, 40], ['Revenue (€ million)', 10, 180], ['CO₂ avoided (tonnes)', 500, 20000]] },
+  table: {
+    heading: 'Key figures',
+    headers: ['Metric', '{year}', 'Change'],
+    rows: [
+      ['Active subscriptions', 5000, 90000],
+      ['Rides', 100000, 5000000],
+      ['Vehicles in the fleet', 2000, 40000],
+      ['Cities', 5, 40],
+      ['Revenue (€ million)', 10, 180],
+      ['CO₂ avoided (tonnes)', 500, 20000],
+    ],
+  },
   linkSentences: [
     'Full specifications are available on [the {product} page]({productUrl}).',
     'More about {partner} is available at [{partner}]({partnerUrl}).',

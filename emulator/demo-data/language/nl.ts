@@ -9,24 +9,54 @@ export const nl: LanguagePack = {
   formatInt: (n) => groupDigits(n, '.'),
   euros: (n) => `€ ${groupDigits(n, '.')}`,
 
-  periods: ['het eerste kwartaal van {year}', 'het tweede kwartaal van {year}', 'het derde kwartaal van {year}', 'de eerste helft van {year}', 'boekjaar {prevYear}'],
-  services: ['deelbakfietsen', 'e-bike-abonnementen', 'snellaadhubs', 'lease-e-bikes voor werkgevers', 'recycling van accu’s', 'bewaakte fietsenstallingen', 'pakketbezorging op de laatste kilometer'],
+  periods: [
+    'het eerste kwartaal van {year}',
+    'het tweede kwartaal van {year}',
+    'het derde kwartaal van {year}',
+    'de eerste helft van {year}',
+    'boekjaar {prevYear}',
+  ],
+  services: [
+    'deelbakfietsen',
+    'e-bike-abonnementen',
+    'snellaadhubs',
+    'lease-e-bikes voor werkgevers',
+    'recycling van accu’s',
+    'bewaakte fietsenstallingen',
+    'pakketbezorging op de laatste kilometer',
+  ],
   regions: ['Nederland', 'België', 'Duitsland', 'Scandinavië', 'Noord-Brabant', 'Vlaanderen', 'Oostenrijk'],
   metrics: ['het aantal actieve abonnementen', 'het aantal ritten', 'de omzet', 'de vloot', 'het aantal zakelijke klanten'],
-  goals: ['de uitbreiding in Duitsland', 'de uitrol van laadhubs', 'grootschalige recycling van accu’s', 'de groei in Scandinavië', 'de volgende generatie bakfietsen'],
+  goals: [
+    'de uitbreiding in Duitsland',
+    'de uitrol van laadhubs',
+    'grootschalige recycling van accu’s',
+    'de groei in Scandinavië',
+    'de volgende generatie bakfietsen',
+  ],
   facilities: ['assemblagecentrum', 'distributiecentrum', 'testcentrum', 'servicepunt', 'kantoor', 'innovatiecentrum'],
 
   stories: [
     {
       tag: 'product-launches',
       titles: ['{company} lanceert {product} in {city}', '{company} presenteert {product}: nieuwe {kind}'],
-      subtitles: ['De {kind} is vanaf {month} verkrijgbaar in {count} steden in {region}', 'Eerste leveringen verwacht in {month} {nextYear}'],
-      leads: ['{company}, de Amsterdamse aanbieder van elektrische mobiliteit, introduceert vandaag {product}, een nieuwe {kind} voor forenzen en gezinnen.'],
-      summaries: ['{company} introduceert vandaag {product}, een {kind} voor dagelijks gebruik in drukke steden. Vanaf {month} verkrijgbaar in {region}.'],
+      subtitles: [
+        'De {kind} is vanaf {month} verkrijgbaar in {count} steden in {region}',
+        'Eerste leveringen verwacht in {month} {nextYear}',
+      ],
+      leads: [
+        '{company}, de Amsterdamse aanbieder van elektrische mobiliteit, introduceert vandaag {product}, een nieuwe {kind} voor forenzen en gezinnen.',
+      ],
+      summaries: [
+        '{company} introduceert vandaag {product}, een {kind} voor dagelijks gebruik in drukke steden. Vanaf {month} verkrijgbaar in {region}.',
+      ],
     },
     {
       tag: 'partnerships',
-      titles: ['{company} en {partner} brengen {service} naar {region}', '{company} en {partner} breiden {service} uit naar {count} steden'],
+      titles: [
+        '{company} en {partner} brengen {service} naar {region}',
+        '{company} en {partner} breiden {service} uit naar {count} steden',
+      ],
       subtitles: ['Samenwerking moet dagelijks {number2} autoritten vervangen', 'Proef met {partner} wordt na {count} maanden definitief'],
       leads: ['{company} en {partner} maken vandaag een samenwerking bekend om {service} naar {region} te brengen.'],
       summaries: ['Samen met {partner} rolt {company} vóór eind {nextYear} {service} uit in {count} steden.'],
@@ -74,13 +104,17 @@ export const nl: LanguagePack = {
       titles: ['{company} publiceert duurzaamheidsverslag {prevYear}'],
       subtitles: ['{percent} procent van de onderdelen is gerecycled of recyclebaar'],
       leads: ['{company} heeft vandaag het duurzaamheidsverslag over {prevYear} gepubliceerd.'],
-      summaries: ['{percent} procent van de onderdelen van nieuwe voertuigen is gerecycled of recyclebaar en alle hubs draaien op groene stroom.'],
+      summaries: [
+        '{percent} procent van de onderdelen van nieuwe voertuigen is gerecycled of recyclebaar en alle hubs draaien op groene stroom.',
+      ],
     },
     {
       tag: 'research',
       titles: ['Onderzoek: {percent} procent van de forenzen in {city} wil overstappen op de e-bike'],
       subtitles: ['Veilig parkeren is de grootste drempel'],
-      leads: ['Uit onderzoek in opdracht van {company} onder {number2} forenzen in {city} blijkt dat {percent} procent zou overstappen op een e-bike als er veilige stallingen zijn.'],
+      leads: [
+        'Uit onderzoek in opdracht van {company} onder {number2} forenzen in {city} blijkt dat {percent} procent zou overstappen op een e-bike als er veilige stallingen zijn.',
+      ],
       summaries: ['Een enquête onder {number2} forenzen in {city} laat grote belangstelling zien voor {service}.'],
     },
     {
@@ -144,8 +178,16 @@ export const nl: LanguagePack = {
     'De vloot van Northwind telt inmiddels meer dan **{number} voertuigen** in {region}.',
   ],
   headings: [
-    'Gemaakt voor het dagelijks leven in de stad', 'Groei in {region}', 'Over de samenwerking', 'Beschikbaarheid en prijs',
-    'Een circulaire aanpak', 'De volgende stap', 'De resultaten in het kort', 'Voor bedrijven', 'Veiligheid voorop', 'Waarom {city}',
+    'Gemaakt voor het dagelijks leven in de stad',
+    'Groei in {region}',
+    'Over de samenwerking',
+    'Beschikbaarheid en prijs',
+    'Een circulaire aanpak',
+    'De volgende stap',
+    'De resultaten in het kort',
+    'Voor bedrijven',
+    'Veiligheid voorop',
+    'Waarom {city}',
   ],
   subheadings: ['Technische specificaties', 'Waar kun je proefrijden?', 'Tijdlijn', 'Onderzoeksopzet', 'Achtergrond', 'Over {partner}'],
   quotes: [
@@ -172,9 +214,25 @@ export const nl: LanguagePack = {
   ],
   steps: {
     intro: 'Zo werkt het:',
-    items: ['Download de Northwind-app', 'Scan de QR-code op het stuur', 'Rijd naar je bestemming', 'Parkeer en vergrendel bij een Northwind Hub'],
+    items: [
+      'Download de Northwind-app',
+      'Scan de QR-code op het stuur',
+      'Rijd naar je bestemming',
+      'Parkeer en vergrendel bij een Northwind Hub',
+    ],
   },
-  table: { heading: 'Kerncijfers', headers: ['Kengetal', '{year}', 'Verandering'], rows: [['Actieve abonnementen', 5000, 90000], ['Ritten', 100000, 5000000], ['Voertuigen in de vloot', 2000, 40000], ['Steden', 5, 40], ['Omzet (€ miljoen)', 10, 180], ['Vermeden CO₂ (ton)', 500, 20000]] },
+  table: {
+    heading: 'Kerncijfers',
+    headers: ['Kengetal', '{year}', 'Verandering'],
+    rows: [
+      ['Actieve abonnementen', 5000, 90000],
+      ['Ritten', 100000, 5000000],
+      ['Voertuigen in de vloot', 2000, 40000],
+      ['Steden', 5, 40],
+      ['Omzet (€ miljoen)', 10, 180],
+      ['Vermeden CO₂ (ton)', 500, 20000],
+    ],
+  },
   linkSentences: [
     'Alle specificaties staan op [de productpagina van {product}]({productUrl}).',
     'Meer over {partner} leest u op [de website van {partner}]({partnerUrl}).',

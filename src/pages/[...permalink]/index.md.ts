@@ -10,7 +10,9 @@ import { routePath } from '../../lib/paths.ts';
 export const getStaticPaths = (async () => {
   const site = await getSite();
   const twins = markdownTwins(site);
-  return site.releases.filter((r) => twins.has(r.id)).map((release) => ({ params: { permalink: routePath(release.href).replace(/^\/|\/$/g, '') }, props: { release } }));
+  return site.releases
+    .filter((r) => twins.has(r.id))
+    .map((release) => ({ params: { permalink: routePath(release.href).replace(/^\/|\/$/g, '') }, props: { release } }));
 }) satisfies GetStaticPaths;
 
 export const GET: APIRoute<{ release: Release }> = async ({ props, site }) => {

@@ -14,4 +14,5 @@ export const getStaticPaths = (async () =>
     .filter(({ path }) => path.startsWith('/feeds/'))
     .map(({ path, route }) => ({ params: { feed: path.slice('/feeds/'.length) }, props: { route } }))) satisfies GetStaticPaths;
 
-export const GET: APIRoute<{ route: FeedRoute }> = ({ props, site }) => feedResponse(props.route.scope, props.route.file, site, props.route.archive);
+export const GET: APIRoute<{ route: FeedRoute }> = ({ props, site }) =>
+  feedResponse(props.route.scope, props.route.file, site, props.route.archive);

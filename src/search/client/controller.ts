@@ -38,7 +38,12 @@ function start(root: HTMLElement): void {
   const config = JSON.parse(root.dataset.config ?? '{}') as Config;
   const ui = findForm(root);
   const { selects, status, list, moreRow } = ui;
-  const dateFormat = new Intl.DateTimeFormat(config.dateLocale, { day: 'numeric', month: 'long', year: 'numeric', timeZone: config.timeZone });
+  const dateFormat = new Intl.DateTimeFormat(config.dateLocale, {
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+    timeZone: config.timeZone,
+  });
   // State for tests and styles: idle | loading → searching → done (data-search-generation counts finished searches).
   const setState = (state: State, id?: number) => {
     root.dataset.searchState = state;

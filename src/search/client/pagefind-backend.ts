@@ -26,7 +26,10 @@ type PagefindFilters = Record<string, string | Record<string, string>>;
 interface Pagefind {
   options(options: Record<string, unknown>): Promise<void>;
   init(): Promise<void>;
-  search(term: string | null, options?: { filters?: PagefindFilters; sort?: Record<string, 'asc' | 'desc'> }): Promise<{ results: PagefindResult[] } | null>;
+  search(
+    term: string | null,
+    options?: { filters?: PagefindFilters; sort?: Record<string, 'asc' | 'desc'> },
+  ): Promise<{ results: PagefindResult[] } | null>;
   filters(): Promise<Record<string, Record<string, number>>>;
 }
 interface Bundle {

@@ -8,9 +8,25 @@ import { useEmulator } from '../../helpers/emulator.ts';
 import { allElements, elements, jsonLd, loadPages, resolveInternal, text, type BuiltPage } from '../helpers.ts';
 import { lineProblems, parseVCard } from '../content-lines.ts';
 
-interface ApiContact { id: number; name: string; job_title: string | null; email: string | null; phone: string | null; avatar: Record<string, unknown> | null }
-interface ApiClipping { id: number; title: string; url: string; source: string | null; press_release_id: number | null }
-interface ApiRelease { id: number; permalink: string }
+interface ApiContact {
+  id: number;
+  name: string;
+  job_title: string | null;
+  email: string | null;
+  phone: string | null;
+  avatar: Record<string, unknown> | null;
+}
+interface ApiClipping {
+  id: number;
+  title: string;
+  url: string;
+  source: string | null;
+  press_release_id: number | null;
+}
+interface ApiRelease {
+  id: number;
+  permalink: string;
+}
 
 const emulator = useEmulator({ frozenClock: true });
 const siteDir = inject('siteDir');
@@ -23,7 +39,7 @@ let pages: Map<string, BuiltPage>;
 
 beforeAll(async () => {
   const api = emulator();
-  const get = async <T,>(p: string) => (await api.json<{ data: T }>(p)).body.data;
+  const get = async <T>(p: string) => (await api.json<{ data: T }>(p)).body.data;
   let pressroom: { name: string };
   [contacts, clippings, releases, pressroom] = await Promise.all([
     get<ApiContact[]>('pr_contacts?limit=10000'),
@@ -56,7 +72,9 @@ describe('press contacts', () => {
   it('writes a vCard per contact whose FN, EMAIL and TEL match the contact', async () => {
     const page = pages.get('/contacts/')!;
     for (const c of contacts) {
-      const href = elements(byId(page, `contact-${c.id}`)!, 'a').map((a) => a.attribs.href!).find((h) => h.endsWith('.vcf'))!;
+      const href = elements(byId(page, `contact-${c.id}`)!, 'a')
+        .map((a) => a.attribs.href!)
+        .find((h) => h.endsWith('.vcf'))!;
       expect(href).toMatch(new RegExp(`^/contacts/${c.id}-[a-z0-9-]+\\.vcf$`));
       const file = resolveInternal(siteDir, href);
       expect(file, href).toBeTruthy();
@@ -69,7 +87,8 @@ describe('press contacts', () => {
       if (c.job_title) expect(card.title).toBe(c.job_title);
       expect(card.emails).toEqual(c.email ? [c.email] : []);
       if (c.phone) expect(card.tels.find((t) => t.types.includes('WORK'))?.value).toBe(c.phone);
-      if (c.avatar && Object.keys(c.avatar).length > 0) expect(Buffer.from(card.photo!.replace(/\s/g, ''), 'base64').subarray(0, 3)).toEqual(Buffer.from([0xff, 0xd8, 0xff]));
+      if (c.avatar && Object.keys(c.avatar).length > 0)
+        expect(Buffer.from(card.photo!.replace(/\s/g, ''), 'base64').subarray(0, 3)).toEqual(Buffer.from([0xff, 0xd8, 0xff]));
     }
   });
 
@@ -100,7 +119,7 @@ describe('coverage', () => {
     }
   });
 
-  it('links release pages to their clippings\' anchors on /coverage/, which exist', () => {
+  it("links release pages to their clippings' anchors on /coverage/, which exist", () => {
     let checked = 0;
     for (const page of pages.values()) {
       for (const a of elements(page.doc, 'a')) {

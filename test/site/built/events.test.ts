@@ -13,8 +13,22 @@ import { ianaTimeZone } from '../../../src/lib/timezones.ts';
 import { allElements, elements, jsonLd, loadPages, text, type BuiltPage, type Element } from '../helpers.ts';
 import { lineProblems, parseCalendar } from '../content-lines.ts';
 
-interface ApiEvent { id: number; title: string; starts_at: string; ends_at: string | null; timezone: string | null; language: string | null; location: string | null; online: boolean; permalink: string; live_event_id: number | null }
-interface ApiLiveEvent { id: number; updates: Array<{ id: number; posted_at: string; body_html: string }> }
+interface ApiEvent {
+  id: number;
+  title: string;
+  starts_at: string;
+  ends_at: string | null;
+  timezone: string | null;
+  language: string | null;
+  location: string | null;
+  online: boolean;
+  permalink: string;
+  live_event_id: number | null;
+}
+interface ApiLiveEvent {
+  id: number;
+  updates: Array<{ id: number; posted_at: string; body_html: string }>;
+}
 
 const emulator = useEmulator({ frozenClock: true });
 const siteDir = inject('siteDir');
@@ -29,10 +43,14 @@ let record: { format: string; day: string; timeZone: string; dayStart: string };
 
 beforeAll(async () => {
   const api = emulator();
-  const get = async <T,>(p: string) => (await api.json<{ data: T }>(p)).body.data;
+  const get = async <T>(p: string) => (await api.json<{ data: T }>(p)).body.data;
   [events, pressroom] = await Promise.all([get<ApiEvent[]>('events?limit=10000'), get<{ language: string; timezone: string }>('')]);
   liveEvents = new Map(
-    await Promise.all(events.filter((e) => e.live_event_id).map(async (e) => [e.live_event_id!, await get<ApiLiveEvent>(`live_events/${e.live_event_id}`)] as const)),
+    await Promise.all(
+      events
+        .filter((e) => e.live_event_id)
+        .map(async (e) => [e.live_event_id!, await get<ApiLiveEvent>(`live_events/${e.live_event_id}`)] as const),
+    ),
   );
   pages = new Map((await loadPages(siteDir)).map((p) => [p.path, p]));
   record = JSON.parse(await readFile(path.join(siteDir, '.pressroom-build.json'), 'utf8')) as typeof record;
@@ -41,7 +59,8 @@ beforeAll(async () => {
 const pagePath = (e: ApiEvent) => `${e.permalink.replace(/\/$/, '')}/`;
 const icsPath = (e: ApiEvent) => `${e.permalink.replace(/\/$/, '')}.ics`;
 const readIcs = (sitePath: string) => readFile(path.join(siteDir, sitePath), 'utf8');
-const yearIn = (iso: string, zone: string) => new Intl.DateTimeFormat('en', { timeZone: ianaTimeZone(zone), year: 'numeric' }).format(new Date(iso));
+const yearIn = (iso: string, zone: string) =>
+  new Intl.DateTimeFormat('en', { timeZone: ianaTimeZone(zone), year: 'numeric' }).format(new Date(iso));
 
 describe('event pages', () => {
   it('has a page per event of the API at its permalink, with its title as h1 and its language as <html lang>', () => {
@@ -55,11 +74,12 @@ describe('event pages', () => {
     }
   });
 
-  it('gives the times in the event\'s own time zone, its start and its end each a <time datetime>', () => {
+  it("gives the times in the event's own time zone, its start and its end each a <time datetime>", () => {
     let ranges = 0;
     for (const e of events) {
       const zone = ianaTimeZone(e.timezone ?? pressroom.timezone);
-      const clock = (iso: string) => new Intl.DateTimeFormat('en-GB', { timeZone: zone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(iso));
+      const clock = (iso: string) =>
+        new Intl.DateTimeFormat('en-GB', { timeZone: zone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(iso));
       const times = elements(pages.get(pagePath(e))!.doc, 'time');
       const start = times.find((t) => t.attribs.datetime === e.starts_at && 'data-event-start' in t.attribs);
       expect(start, pagePath(e)).toBeDefined();
@@ -81,18 +101,25 @@ describe('event pages', () => {
     for (const e of events) {
       const ld = jsonLd(pages.get(pagePath(e))!.doc) as Array<Record<string, unknown>>;
       const event = ld.find((x) => x['@type'] === 'Event');
-      expect(event, pagePath(e)).toMatchObject({ '@context': 'https://schema.org', name: e.title, startDate: e.starts_at, url: `${siteUrl}${pagePath(e)}` });
+      expect(event, pagePath(e)).toMatchObject({
+        '@context': 'https://schema.org',
+        name: e.title,
+        startDate: e.starts_at,
+        url: `${siteUrl}${pagePath(e)}`,
+      });
       if (e.ends_at) expect(event!.endDate).toBe(e.ends_at);
       expect(event!.eventAttendanceMode).toMatch(/^https:\/\/schema\.org\/(Offline|Online|Mixed)EventAttendanceMode$/);
       if (e.location) expect(JSON.stringify(event!.location)).toContain(JSON.stringify(e.location).slice(1, -1));
     }
   });
 
-  it('shows every update of an event\'s live blog, newest first', () => {
+  it("shows every update of an event's live blog, newest first", () => {
     expect(liveEvents.size).toBeGreaterThan(0);
     for (const e of events.filter((x) => x.live_event_id)) {
       const page = pages.get(pagePath(e))!;
-      const shown = elements(page.doc, 'li').filter((li) => /^update-\d+$/.test(li.attribs.id ?? '')).map((li) => Number(li.attribs.id!.slice(7)));
+      const shown = elements(page.doc, 'li')
+        .filter((li) => /^update-\d+$/.test(li.attribs.id ?? ''))
+        .map((li) => Number(li.attribs.id!.slice(7)));
       const updates = [...liveEvents.get(e.live_event_id!)!.updates].sort((a, b) => Date.parse(b.posted_at) - Date.parse(a.posted_at));
       expect(shown, pagePath(e)).toEqual(updates.map((u) => u.id));
     }
@@ -116,8 +143,13 @@ describe('calendar files', () => {
     }
   });
 
-  it('stamps every .ics with the start of the build day (the demo\'s: 1 November 2026 in Amsterdam), never the clock\'s time', async () => {
-    expect(record).toEqual({ format: 'pressroom-build/1', day: '2026-11-01', timeZone: 'Europe/Amsterdam', dayStart: '2026-10-31T23:00:00.000Z' });
+  it("stamps every .ics with the start of the build day (the demo's: 1 November 2026 in Amsterdam), never the clock's time", async () => {
+    expect(record).toEqual({
+      format: 'pressroom-build/1',
+      day: '2026-11-01',
+      timeZone: 'Europe/Amsterdam',
+      dayStart: '2026-10-31T23:00:00.000Z',
+    });
     const stamps = new Set<string>();
     for (const e of events) for (const x of parseCalendar(await readIcs(icsPath(e))).events) stamps.add(x.stamp);
     for (const x of parseCalendar(await readIcs('/events/calendar.ics')).events) stamps.add(x.stamp);
@@ -138,9 +170,13 @@ describe('calendar files', () => {
 
 describe('/events/ as built (what a reader without JavaScript and a crawler see)', () => {
   const group = (name: string) => elements(pages.get('/events/')!.doc, 'section').find((s) => s.attribs['data-event-group'] === name)!;
-  const links = (s: Element) => elements(s, 'a').map((a) => a.attribs.href).filter((h) => h?.startsWith('/events/'));
+  const links = (s: Element) =>
+    elements(s, 'a')
+      .map((a) => a.attribs.href)
+      .filter((h) => h?.startsWith('/events/'));
   // Past for every reader: ended before the build day began. The webinar of the demo day (08:00–14:00) is not.
-  const endedBeforeBuildDay = (e: ApiEvent) => Math.max(Date.parse(e.starts_at), Date.parse(e.ends_at ?? e.starts_at)) <= Date.parse(record.dayStart);
+  const endedBeforeBuildDay = (e: ApiEvent) =>
+    Math.max(Date.parse(e.starts_at), Date.parse(e.ends_at ?? e.starts_at)) <= Date.parse(record.dayStart);
 
   it('lists as upcoming every event not ended when the build day began, soonest first, and the others as past by year', () => {
     const upcoming = events.filter((e) => !endedBeforeBuildDay(e)).sort((a, b) => Date.parse(a.starts_at) - Date.parse(b.starts_at));
@@ -166,6 +202,10 @@ describe('/events/ as built (what a reader without JavaScript and a crawler see)
     }
     // Event pages, /events/, the home page's teaser and tag pages all carry one per event that can be live.
     expect(badges).toBeGreaterThan(20);
-    for (const p of ['/events/', '/', ...events.map(pagePath)]) expect(elements(pages.get(p)!.doc, 'script').some((s) => 'data-event-phases' in s.attribs), p).toBe(true);
+    for (const p of ['/events/', '/', ...events.map(pagePath)])
+      expect(
+        elements(pages.get(p)!.doc, 'script').some((s) => 'data-event-phases' in s.attribs),
+        p,
+      ).toBe(true);
   });
 });

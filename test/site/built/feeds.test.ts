@@ -18,9 +18,26 @@ import { allElements, elements, listFiles, loadPages, meta, resolveInternal, typ
 import { childNamed, childrenNamed, parseXml, textOf, type XmlNode } from '../xml.ts';
 import { parseSrcset } from '../../../src/lib/srcset.ts';
 
-interface ApiTag { id: number; slug: string; name: string }
-interface ApiRelease { id: number; title: string; permalink: string; language: string; release_date: string; tags: ApiTag[]; pdf: string | null }
-interface ApiPressroom { name: string; language: string; noindex?: boolean; nofollow?: boolean }
+interface ApiTag {
+  id: number;
+  slug: string;
+  name: string;
+}
+interface ApiRelease {
+  id: number;
+  title: string;
+  permalink: string;
+  language: string;
+  release_date: string;
+  tags: ApiTag[];
+  pdf: string | null;
+}
+interface ApiPressroom {
+  name: string;
+  language: string;
+  noindex?: boolean;
+  nofollow?: boolean;
+}
 
 const emulator = useEmulator({ frozenClock: true });
 const siteDir = inject('siteDir');
@@ -190,7 +207,11 @@ function readJson(file: string, text: string): ReadFeed {
       categories: i.tags ?? [],
       image: i.image,
       imageLength: undefined,
-      files: (i.attachments ?? []).map((a: { url: string; size_in_bytes: number; mime_type: string }) => ({ url: a.url, bytes: a.size_in_bytes, type: a.mime_type })),
+      files: (i.attachments ?? []).map((a: { url: string; size_in_bytes: number; mime_type: string }) => ({
+        url: a.url,
+        bytes: a.size_in_bytes,
+        type: a.mime_type,
+      })),
     })),
   };
 }
@@ -218,7 +239,7 @@ const sitePath = (url: string) => {
 
 beforeAll(async () => {
   const api = emulator();
-  const get = async <T,>(p: string) => (await api.json<{ data: T }>(p)).body.data;
+  const get = async <T>(p: string) => (await api.json<{ data: T }>(p)).body.data;
   [releases, tags] = await Promise.all([get<ApiRelease[]>('press_releases?limit=10000&includes=tags'), get<ApiTag[]>('tags?limit=10000')]);
   const room = (await api.json<ApiPressroom & { data?: ApiPressroom }>(api.base)).body;
   pressroom = room.data ?? room;
@@ -227,16 +248,28 @@ beforeAll(async () => {
 
   scopes.push({ name: 'all', folder: '/', language: pressroom.language, releases, walks: new Map() });
   for (const lang of [...new Set(releases.map((r) => r.language))].sort()) {
-    scopes.push({ name: `language ${lang}`, folder: `/feeds/${lang}/`, language: lang, releases: releases.filter((r) => r.language === lang), walks: new Map() });
+    scopes.push({
+      name: `language ${lang}`,
+      folder: `/feeds/${lang}/`,
+      language: lang,
+      releases: releases.filter((r) => r.language === lang),
+      walks: new Map(),
+    });
   }
   for (const tag of tags) {
-    scopes.push({ name: `tag ${tag.slug}`, folder: `/feeds/tags/${tag.slug}/`, language: pressroom.language, releases: releases.filter((r) => r.tags.some((t) => t.id === tag.id)), walks: new Map() });
+    scopes.push({
+      name: `tag ${tag.slug}`,
+      folder: `/feeds/tags/${tag.slug}/`,
+      language: pressroom.language,
+      releases: releases.filter((r) => r.tags.some((t) => t.id === tag.id)),
+      walks: new Map(),
+    });
   }
   const readers = { 'rss.xml': readRss, 'atom.xml': readAtom, 'feed.json': readJson } as const;
   for (const scope of scopes) {
     for (const file of FILES) {
       const walk: string[] = [];
-      for (let rel: string | undefined = `${scope.folder}${file}`; rel !== undefined; ) {
+      for (let rel: string | undefined = `${scope.folder}${file}`; rel !== undefined;) {
         expect(walk, `${rel}: a loop`).not.toContain(rel);
         walk.push(rel);
         const feed: ReadFeed = readers[file](rel, await readFile(path.join(siteDir, rel), 'utf8'));
@@ -269,10 +302,19 @@ describe('feeds', () => {
       if (!scope.name.startsWith('tag ')) expect(scope.releases.length, scope.name).toBeGreaterThan(0);
       for (const file of FILES) {
         const walk = scope.walks.get(file)!.map((rel) => feeds.get(rel)!);
-        expect(walk.flatMap((feed) => feed.items.map((i) => i.url)), `${scope.name} ${file}`).toEqual(scope.releases.map(urlOf));
-        expect(walk[0]!.items.map((i) => i.url), `${scope.name} ${file}`).toEqual(scope.releases.slice(0, CURRENT_ITEMS).map(urlOf));
+        expect(
+          walk.flatMap((feed) => feed.items.map((i) => i.url)),
+          `${scope.name} ${file}`,
+        ).toEqual(scope.releases.map(urlOf));
+        expect(
+          walk[0]!.items.map((i) => i.url),
+          `${scope.name} ${file}`,
+        ).toEqual(scope.releases.slice(0, CURRENT_ITEMS).map(urlOf));
         // The same documents in every format, cut at the same releases.
-        expect(walk.map((feed) => feed.file.replace(file, '')), scope.name).toEqual(scope.walks.get('rss.xml')!.map((rel) => rel.replace('rss.xml', '')));
+        expect(
+          walk.map((feed) => feed.file.replace(file, '')),
+          scope.name,
+        ).toEqual(scope.walks.get('rss.xml')!.map((rel) => rel.replace('rss.xml', '')));
       }
     }
     expect(feeds.get('/rss.xml')!.items.length).toBe(CURRENT_ITEMS);
@@ -284,7 +326,11 @@ describe('feeds', () => {
       for (const file of FILES) {
         const walk = scope.walks.get(file)!;
         const subscription = feeds.get(walk[0]!)!;
-        expect([subscription.archive, subscription.current, subscription.nextArchive], subscription.file).toEqual([false, undefined, undefined]);
+        expect([subscription.archive, subscription.current, subscription.nextArchive], subscription.file).toEqual([
+          false,
+          undefined,
+          undefined,
+        ]);
         walk.slice(1).forEach((rel, i) => {
           const feed = feeds.get(rel)!;
           archives++;
@@ -302,7 +348,7 @@ describe('feeds', () => {
     expect(archives).toBeGreaterThan(0);
   });
 
-  it('describes itself: self link, home page, language, and an updated date from the data (the newest item\'s)', () => {
+  it("describes itself: self link, home page, language, and an updated date from the data (the newest item's)", () => {
     for (const feed of feeds.values()) {
       const scope = scopes.find((s) => [...s.walks.values()].some((walk) => walk.includes(feed.file)))!;
       expect(feed.self, feed.file).toBe(`${siteUrl}${feed.file}`);
@@ -346,7 +392,7 @@ describe('feeds', () => {
     expect(new Set(idOf.values()).size).toBe(releases.length);
   });
 
-  it('carries the full sanitized body: the release page\'s own body, with absolute URLs', () => {
+  it("carries the full sanitized body: the release page's own body, with absolute URLs", () => {
     for (const { feed, item } of allItems()) {
       const page = pages.get(sitePath(item.url))!;
       const prose = allElements(page.doc).find((e) => e.name === 'div' && (e.attribs.class ?? '').split(/\s+/).includes('prose'));
@@ -361,7 +407,8 @@ describe('feeds', () => {
     const problems: string[] = [];
     for (const { feed, item } of allItems()) {
       for (const el of allElements(parseDocument(item.content))) {
-        if (['script', 'style', 'iframe', 'object', 'embed', 'svg', 'math', 'form', 'base', 'link', 'meta'].includes(el.name)) problems.push(`${feed} ${item.url}: <${el.name}>`);
+        if (['script', 'style', 'iframe', 'object', 'embed', 'svg', 'math', 'form', 'base', 'link', 'meta'].includes(el.name))
+          problems.push(`${feed} ${item.url}: <${el.name}>`);
         for (const [name, value] of Object.entries(el.attribs)) {
           if (/^on/i.test(name)) problems.push(`${feed} ${item.url}: <${el.name} ${name}>`);
           if (/^\s*(javascript|data|vbscript):/i.test(value)) problems.push(`${feed} ${item.url}: ${name}=${value}`);
@@ -407,7 +454,10 @@ describe('feeds', () => {
     expect(withPdf).toBeGreaterThan(0);
     // A release's PDF is the file its page offers.
     for (const release of releases.filter((r) => r.pdf)) {
-      const item = scopes[0]!.walks.get('feed.json')!.flatMap((rel) => feeds.get(rel)!.items).find((i) => i.url === urlOf(release))!;
+      const item = scopes[0]!.walks
+        .get('feed.json')!
+        .flatMap((rel) => feeds.get(rel)!.items)
+        .find((i) => i.url === urlOf(release))!;
       const pdf = item.files.find((f) => f.type === 'application/pdf');
       expect(pdf, release.permalink).toBeDefined();
       expect(pages.get(`${release.permalink}/`)!.html, release.permalink).toContain(`href="${sitePath(pdf!.url)}"`);
@@ -475,9 +525,10 @@ describe('robots.txt and sitemaps', () => {
       listed.push(...childrenNamed(urlset, 'url').map((u) => textOf(u, 'loc')!));
     }
     expect(new Set(listed).size).toBe(listed.length);
-    const expected = [...pages.values()].filter((p) => p.path !== '/404.html' && p.redirectTo === undefined).map((p) => `${siteUrl}${p.path}`);
+    const expected = [...pages.values()]
+      .filter((p) => p.path !== '/404.html' && p.redirectTo === undefined)
+      .map((p) => `${siteUrl}${p.path}`);
     expect([...listed].sort()).toEqual(expected.sort());
     expect(listed).not.toContain(`${siteUrl}/404/`);
   });
 });
-

@@ -76,26 +76,41 @@ const hasJava = await run('java', ['-version']).then(
 );
 
 describe('valid HTML (W3C Nu HTML Checker)', () => {
-  it.skipIf(!hasJava)('finds no error on any page type, served or in the offline archive', async () => {
-    const sample = Object.entries(PAGE_TYPES).map(([type, pattern]) => {
-      const page = pages.filter((p) => pattern.test(p.path)).sort((a, b) => a.path.localeCompare(b.path))[0];
-      expect(page, `no ${type} page in the demo build`).toBeDefined();
-      return page!;
-    });
-    const served = sample.map((p) => p.file);
-    const archived = [path.join(archive.dir, 'index.html'), ...served.map((file) => path.join(archive.siteDir, path.relative(siteDir, file)))];
-    for (const file of archived) expect(existsSync(file), file).toBe(true);
+  it.skipIf(!hasJava)(
+    'finds no error on any page type, served or in the offline archive',
+    async () => {
+      const sample = Object.entries(PAGE_TYPES).map(([type, pattern]) => {
+        const page = pages.filter((p) => pattern.test(p.path)).sort((a, b) => a.path.localeCompare(b.path))[0];
+        expect(page, `no ${type} page in the demo build`).toBeDefined();
+        return page!;
+      });
+      const served = sample.map((p) => p.file);
+      const archived = [
+        path.join(archive.dir, 'index.html'),
+        ...served.map((file) => path.join(archive.siteDir, path.relative(siteDir, file))),
+      ];
+      for (const file of archived) expect(existsSync(file), file).toBe(true);
 
-    const { stdout, stderr } = await run('java', ['-Xss4m', '-jar', VNU_JAR, '--format', 'json', '--exit-zero-always', ...served, ...archived], { maxBuffer: 64 * 1024 * 1024 });
-    const report = JSON.parse(stdout || stderr) as { messages: VnuMessage[] };
-    const errors = report.messages
-      .filter((m) => m.type === 'error' || m.subType === 'fatal' || m.type === 'non-document-error')
-      .map((m) => `${(m.url ?? '').replace(/^file:/, '')}:${m.lastLine ?? '?'}: ${m.message} ${m.extract ? `[${m.extract.trim().slice(0, 120)}]` : ''}`);
-    expect(errors).toEqual([]);
-  }, 120_000);
+      const { stdout, stderr } = await run(
+        'java',
+        ['-Xss4m', '-jar', VNU_JAR, '--format', 'json', '--exit-zero-always', ...served, ...archived],
+        { maxBuffer: 64 * 1024 * 1024 },
+      );
+      const report = JSON.parse(stdout || stderr) as { messages: VnuMessage[] };
+      const errors = report.messages
+        .filter((m) => m.type === 'error' || m.subType === 'fatal' || m.type === 'non-document-error')
+        .map(
+          (m) =>
+            `${(m.url ?? '').replace(/^file:/, '')}:${m.lastLine ?? '?'}: ${m.message} ${m.extract ? `[${m.extract.trim().slice(0, 120)}]` : ''}`,
+        );
+      expect(errors).toEqual([]);
+    },
+    120_000,
+  );
 
   it.skipIf(hasJava)('needs Java', () => {
-    const message = 'java is missing: the Nu HTML Checker test is skipped (.ci/run installs default-jre-headless; locally: apt-get install default-jre-headless)';
+    const message =
+      'java is missing: the Nu HTML Checker test is skipped (.ci/run installs default-jre-headless; locally: apt-get install default-jre-headless)';
     if (process.env.CI) throw new Error(`${message}; CI must run it`);
     console.warn(message);
   });

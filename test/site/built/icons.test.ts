@@ -45,7 +45,10 @@ describe('site icons', () => {
     const linked = new Map<string, string>();
     for (const page of pages) {
       const links = elements(page.doc, 'link').filter((l) => /^(icon|apple-touch-icon)$/.test(l.attribs.rel ?? ''));
-      expect(links.map((l) => `${l.attribs.rel} ${l.attribs.href}`), page.path).toEqual(ICON_LINKS.map((i) => `${i.rel} /${i.file}`));
+      expect(
+        links.map((l) => `${l.attribs.rel} ${l.attribs.href}`),
+        page.path,
+      ).toEqual(ICON_LINKS.map((i) => `${i.rel} /${i.file}`));
       for (const l of links) linked.set(l.attribs.href!, l.attribs.sizes ?? '');
     }
     for (const [href, sizes] of linked) {

@@ -10,7 +10,12 @@ import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { useEmulator } from '../../helpers/emulator.ts';
 import { allElements, elements, loadPages, meta, text, type BuiltPage } from '../helpers.ts';
 
-interface ApiItem { id: number; title: string; permalink: string | null; type?: string }
+interface ApiItem {
+  id: number;
+  title: string;
+  permalink: string | null;
+  type?: string;
+}
 
 const emulator = useEmulator({ frozenClock: true });
 const siteDir = inject('siteDir');
@@ -34,7 +39,7 @@ beforeAll(async () => {
 
 const at = (permalink: string) => pages.get(`${permalink.replace(/\/$/, '')}/`);
 
-describe('redirects from the hosted newsroom\'s addresses', () => {
+describe("redirects from the hosted newsroom's addresses", () => {
   it('has a redirect page at the permalink of every kit, clipping, media item and live event', () => {
     for (const [name, list] of Object.entries(items)) {
       expect(list.length, name).toBeGreaterThan(0);

@@ -39,7 +39,11 @@ it('resolves every internal href, src and srcset to a file of the build', () => 
 it('points every in-page fragment at an element that exists', () => {
   const broken: string[] = [];
   for (const page of pages) {
-    const ids = new Set(allElements(page.doc).map((el) => el.attribs.id).filter(Boolean));
+    const ids = new Set(
+      allElements(page.doc)
+        .map((el) => el.attribs.id)
+        .filter(Boolean),
+    );
     for (const { url } of urlsOf(page.doc)) {
       if (url.startsWith('#') && url.length > 1 && !ids.has(url.slice(1))) broken.push(`${page.path}: ${url}`);
     }
@@ -55,7 +59,8 @@ it('uses each id once per page, and every aria-labelledby names an existing id',
     for (const el of els) if (el.attribs.id) seen.set(el.attribs.id, (seen.get(el.attribs.id) ?? 0) + 1);
     for (const [id, n] of seen) if (n > 1) problems.push(`${page.path}: id ${id} used ${n} times`);
     for (const el of els) {
-      for (const id of (el.attribs['aria-labelledby'] ?? '').split(/\s+/).filter(Boolean)) if (!seen.has(id)) problems.push(`${page.path}: aria-labelledby ${id}`);
+      for (const id of (el.attribs['aria-labelledby'] ?? '').split(/\s+/).filter(Boolean))
+        if (!seen.has(id)) problems.push(`${page.path}: aria-labelledby ${id}`);
     }
   }
   expect(problems).toEqual([]);

@@ -75,7 +75,10 @@ describe('llms.txt, llms-full.txt and the Markdown twins', () => {
     expect(twins.map((t) => t.path).sort()).toEqual(releasePages.map((p) => `${p.path}index.md`).sort());
     for (const page of releasePages) {
       const alternates = elements(page.doc, 'link').filter((l) => l.attribs.rel === 'alternate' && l.attribs.type === 'text/markdown');
-      expect(alternates.map((l) => l.attribs.href), page.path).toEqual([`${page.path}index.md`]);
+      expect(
+        alternates.map((l) => l.attribs.href),
+        page.path,
+      ).toEqual([`${page.path}index.md`]);
     }
   });
 
@@ -89,7 +92,16 @@ describe('llms.txt, llms-full.txt and the Markdown twins', () => {
   });
 
   it('resolve every link into the site to a built file, and every anchor to an element of that page', () => {
-    const idsByFile = new Map(pages.map((p) => [p.file, new Set(allElements(p.doc).map((el) => el.attribs.id).filter(Boolean))]));
+    const idsByFile = new Map(
+      pages.map((p) => [
+        p.file,
+        new Set(
+          allElements(p.doc)
+            .map((el) => el.attribs.id)
+            .filter(Boolean),
+        ),
+      ]),
+    );
     const broken: string[] = [];
     let checked = 0;
     for (const file of [llms, full, ...twins]) {
@@ -113,9 +125,15 @@ describe('llms.txt, llms-full.txt and the Markdown twins', () => {
       const twin = twins.find((t) => t.path === `${page.path}index.md`)!;
       const { headings, links } = walk(twin.root);
       expect(headings[0], twin.path).toEqual({ level: 1, text: text(elements(page.doc, 'h1')[0]!) });
-      expect(headings.filter((h) => h.level === 1), twin.path).toHaveLength(1);
+      expect(
+        headings.filter((h) => h.level === 1),
+        twin.path,
+      ).toHaveLength(1);
       expect(links, twin.path).toContain(`${siteUrl}${page.path}`);
-      expect(links.some((l) => l.startsWith(`${siteUrl}/contacts/`)), twin.path).toBe(true);
+      expect(
+        links.some((l) => l.startsWith(`${siteUrl}/contacts/`)),
+        twin.path,
+      ).toBe(true);
     }
   });
 
@@ -123,7 +141,9 @@ describe('llms.txt, llms-full.txt and the Markdown twins', () => {
     expect(Buffer.byteLength(llms.text)).toBeLessThanOrEqual(LLMS_TXT_BUDGET.bytes);
     const { headings, links } = walk(llms.root);
     expect(headings[0]?.level).toBe(1);
-    expect(headings.map((h) => h.text)).toEqual(expect.arrayContaining(['Press releases', 'Media kits', 'Press contacts', 'Feeds', 'Optional']));
+    expect(headings.map((h) => h.text)).toEqual(
+      expect.arrayContaining(['Press releases', 'Media kits', 'Press contacts', 'Feeds', 'Optional']),
+    );
     const listed = links.filter((l) => l.endsWith('/index.md'));
     expect(listed.length).toBe(Math.min(LLMS_TXT_BUDGET.releases, releasePages.length));
     const dates = [...llms.text.matchAll(/\/index\.md\): (\d{4}-\d{2}-\d{2})/g)].map((m) => m[1]);

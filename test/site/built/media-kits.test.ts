@@ -11,9 +11,28 @@ import { useEmulator } from '../../helpers/emulator.ts';
 import { formatFileSize } from '../../../src/lib/format.ts';
 import { allElements, elements, loadPages, resolveInternal, text, type BuiltPage, type Element } from '../helpers.ts';
 
-interface ApiMedia { id: number; type: string; title: string; url?: string | null }
-interface ApiKit { id: number; title: string; permalink: string; category_id: number | null; position: number; is_locked: boolean; is_password_protected: boolean; media: ApiMedia[] }
-interface ApiCategory { id: number; name: string; position: number; children: ApiCategory[] }
+interface ApiMedia {
+  id: number;
+  type: string;
+  title: string;
+  url?: string | null;
+}
+interface ApiKit {
+  id: number;
+  title: string;
+  permalink: string;
+  category_id: number | null;
+  position: number;
+  is_locked: boolean;
+  is_password_protected: boolean;
+  media: ApiMedia[];
+}
+interface ApiCategory {
+  id: number;
+  name: string;
+  position: number;
+  children: ApiCategory[];
+}
 
 const emulator = useEmulator({ frozenClock: true });
 const siteDir = inject('siteDir');
@@ -25,10 +44,12 @@ let pages: Map<string, BuiltPage>;
 
 beforeAll(async () => {
   const api = emulator();
-  const get = async <T,>(p: string) => (await api.json<{ data: T }>(p)).body.data;
+  const get = async <T>(p: string) => (await api.json<{ data: T }>(p)).body.data;
   const [k, t, images, movies, videos, sounds, documents] = await Promise.all([
     get<ApiKit[]>('media_kits?limit=10000'),
-    api.json<ApiCategory[] | { data: ApiCategory[] }>('media_kit_categories/tree').then((r) => (Array.isArray(r.body) ? r.body : r.body.data)),
+    api
+      .json<ApiCategory[] | { data: ApiCategory[] }>('media_kit_categories/tree')
+      .then((r) => (Array.isArray(r.body) ? r.body : r.body.data)),
     get<ApiMedia[]>('images?limit=10000'),
     get<ApiMedia[]>('movies?limit=10000'),
     get<ApiMedia[]>('videos?limit=10000'),
@@ -44,7 +65,8 @@ beforeAll(async () => {
 /** `/media_kits/840057-slug` → `/media-kits/840057-slug/` */
 const kitPath = (kit: ApiKit) => `/media-kits/${kit.permalink.split('/').filter(Boolean).pop()}/`;
 const locked = (kit: ApiKit) => kit.is_locked || kit.is_password_protected;
-const byClass = (root: BuiltPage['doc'] | Element, name: string) => allElements(root as BuiltPage['doc']).filter((el) => (el.attribs.class ?? '').split(/\s+/).includes(name));
+const byClass = (root: BuiltPage['doc'] | Element, name: string) =>
+  allElements(root as BuiltPage['doc']).filter((el) => (el.attribs.class ?? '').split(/\s+/).includes(name));
 const main = (page: BuiltPage) => elements(page.doc, 'main')[0]!;
 
 describe('media kits', () => {
@@ -74,12 +96,17 @@ describe('media kits', () => {
     expect(shown.length).toBeGreaterThan(3);
     expect(shown).toEqual(order.filter((id) => shown.includes(id)));
     for (const kit of kits) {
-      const section = sections.find((s) => s.attribs.id === `category-${kit.category_id}`) ?? allElements(index.doc).find((el) => el.attribs.id === 'category-other');
+      const section =
+        sections.find((s) => s.attribs.id === `category-${kit.category_id}`) ??
+        allElements(index.doc).find((el) => el.attribs.id === 'category-other');
       expect(section, `section of kit ${kit.id}`).toBeDefined();
       const links = elements(section!, 'a').map((a) => a.attribs.href);
       expect(links, `kit ${kit.id} in category ${kit.category_id}`).toContain(kitPath(kit));
       // Within a category, kits follow their positions.
-      const siblings = kits.filter((k) => k.category_id === kit.category_id).sort((a, b) => a.position - b.position || a.id - b.id).map(kitPath);
+      const siblings = kits
+        .filter((k) => k.category_id === kit.category_id)
+        .sort((a, b) => a.position - b.position || a.id - b.id)
+        .map(kitPath);
       expect(links.filter((href) => siblings.includes(href!))).toEqual(siblings);
     }
   });
@@ -91,15 +118,26 @@ describe('media kits', () => {
       expect(text(body)).toContain('This media kit is protected');
       // No file of the kit: nothing from _media/, no zip, no download but the press contacts' vCards.
       const links = elements(body, 'a').filter((a) => !isInContactCard(a));
-      expect(links.filter((a) => a.attribs.download !== undefined || /\/_media\//.test(a.attribs.href ?? '') || /\.zip$/i.test(a.attribs.href ?? '')).map((a) => a.attribs.href)).toEqual([]);
+      expect(
+        links
+          .filter(
+            (a) => a.attribs.download !== undefined || /\/_media\//.test(a.attribs.href ?? '') || /\.zip$/i.test(a.attribs.href ?? ''),
+          )
+          .map((a) => a.attribs.href),
+      ).toEqual([]);
       // The only pictures are the press contacts' avatars.
-      const media = ['picture', 'img', 'video', 'audio', 'source'].flatMap((tag) => elements(body, tag)).filter((el) => !isInContactCard(el));
-      expect(media.map((el) => `<${el.name} ${el.attribs.src ?? el.attribs.srcset ?? ''}>`), page.path).toEqual([]);
+      const media = ['picture', 'img', 'video', 'audio', 'source']
+        .flatMap((tag) => elements(body, tag))
+        .filter((el) => !isInContactCard(el));
+      expect(
+        media.map((el) => `<${el.name} ${el.attribs.src ?? el.attribs.srcset ?? ''}>`),
+        page.path,
+      ).toEqual([]);
       expect(byClass(body, 'asset')).toEqual([]);
     }
   });
 
-  it('lists every file of a public kit and offers its zip, labelled with the zip\'s real size', async () => {
+  it("lists every file of a public kit and offers its zip, labelled with the zip's real size", async () => {
     for (const kit of kits.filter((k) => !locked(k) && k.media.length > 0)) {
       const page = pages.get(kitPath(kit))!;
       expect(byClass(main(page), 'asset').length, page.path).toBe(kit.media.length);
@@ -120,7 +158,8 @@ describe('media kits', () => {
 });
 
 function isInContactCard(el: Element): boolean {
-  for (let p = el.parent as Element | null; p; p = p.parent as Element | null) if ((p.attribs?.class ?? '').split(/\s+/).includes('contact')) return true;
+  for (let p = el.parent as Element | null; p; p = p.parent as Element | null)
+    if ((p.attribs?.class ?? '').split(/\s+/).includes('contact')) return true;
   return false;
 }
 
@@ -168,7 +207,8 @@ describe('downloads', () => {
         const type = Object.keys(MAGIC).find((t) => label.includes(t));
         if (!label.includes(formatFileSize(bytes.length, lang))) problems.push(`${page.path}: "${label}" for ${bytes.length} bytes`);
         if (!type || !MAGIC[type]!(bytes)) problems.push(`${page.path}: "${label}" does not match the bytes of ${href}`);
-        if (!link.attribs.download || path.extname(link.attribs.download) === '') problems.push(`${page.path}: ${href} has no download file name`);
+        if (!link.attribs.download || path.extname(link.attribs.download) === '')
+          problems.push(`${page.path}: ${href} has no download file name`);
         checked++;
       }
     }

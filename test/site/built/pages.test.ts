@@ -9,9 +9,26 @@ import { useEmulator } from '../../helpers/emulator.ts';
 import { elements, loadPages, text, type BuiltPage } from '../helpers.ts';
 import { isLegacyPath } from '../../../src/lib/paths.ts';
 
-interface ApiRelease { id: number; title: string; permalink: string; language: string; release_date: string; tags: Array<{ slug: string }>; body_html: string }
-interface ApiTag { id: number; slug: string; name: string }
-interface ApiPage { id: number; title: string; permalink: string; language: string | null }
+interface ApiRelease {
+  id: number;
+  title: string;
+  permalink: string;
+  language: string;
+  release_date: string;
+  tags: Array<{ slug: string }>;
+  body_html: string;
+}
+interface ApiTag {
+  id: number;
+  slug: string;
+  name: string;
+}
+interface ApiPage {
+  id: number;
+  title: string;
+  permalink: string;
+  language: string | null;
+}
 
 // The build's embedded API: the demo press room with its clock frozen at the demo instant.
 const emulator = useEmulator({ frozenClock: true });
@@ -24,7 +41,7 @@ let pages: Map<string, BuiltPage>;
 
 beforeAll(async () => {
   const api = emulator();
-  const get = async <T,>(p: string) => ((await api.json<{ data: T }>(p)).body.data);
+  const get = async <T>(p: string) => (await api.json<{ data: T }>(p)).body.data;
   [releases, tags, customPages] = await Promise.all([
     get<ApiRelease[]>('press_releases?limit=10000&includes=tags'),
     get<ApiTag[]>('tags?limit=10000'),
@@ -92,7 +109,9 @@ describe('press releases', () => {
         if (a?.attribs.href && /^\/\d+-/.test(a.attribs.href)) listed.push(a.attribs.href);
       }
     }
-    const expected = [...releases].sort((a, b) => Date.parse(b.release_date) - Date.parse(a.release_date) || a.id - b.id).map((r) => `${r.permalink}/`);
+    const expected = [...releases]
+      .sort((a, b) => Date.parse(b.release_date) - Date.parse(a.release_date) || a.id - b.id)
+      .map((r) => `${r.permalink}/`);
     expect(listed).toEqual(expected);
   });
 
@@ -101,7 +120,10 @@ describe('press releases', () => {
       const page = pages.get(`/${lang}/`);
       expect(page, `/${lang}/`).toBeDefined();
       expect(elements(page!.doc, 'html')[0]?.attribs.lang).toBe(lang);
-      const expected = releases.filter((r) => r.language === lang).map((r) => `${r.permalink}/`).sort();
+      const expected = releases
+        .filter((r) => r.language === lang)
+        .map((r) => `${r.permalink}/`)
+        .sort();
       const listed: string[] = [];
       for (let n = 1; pages.has(n === 1 ? `/${lang}/` : `/${lang}/${n}/`); n++) {
         const p = pages.get(n === 1 ? `/${lang}/` : `/${lang}/${n}/`)!;
@@ -122,7 +144,8 @@ describe('press releases', () => {
       const parts = ym.formatToParts(new Date(r.release_date));
       const year = parts.find((p) => p.type === 'year')!.value;
       const month = parts.find((p) => p.type === 'month')!.value;
-      for (const listing of [`/archive/${year}/`, `/archive/${year}/${month}/`]) expected.set(listing, [...(expected.get(listing) ?? []), r]);
+      for (const listing of [`/archive/${year}/`, `/archive/${year}/${month}/`])
+        expected.set(listing, [...(expected.get(listing) ?? []), r]);
     }
     let paginated = 0;
     for (const [listing, list] of expected) {
@@ -162,7 +185,7 @@ describe('tag landing pages', () => {
     let checked = 0;
     for (const tag of tags) {
       const page = pages.get(`/tags/${tag.slug}/`)!;
-      const get = async <T,>(route: string) => (await api.json<{ data: T }>(`tagged/${route}?limit=10000&tags=${tag.slug}`)).body.data;
+      const get = async <T>(route: string) => (await api.json<{ data: T }>(`tagged/${route}?limit=10000&tags=${tag.slug}`)).body.data;
       const [clippings, events, kits, tagged] = await Promise.all([
         get<Array<{ title: string }>>('clippings'),
         get<Array<{ permalink: string }>>('events'),
@@ -173,7 +196,8 @@ describe('tag landing pages', () => {
       for (const c of clippings) expect(body, `clipping "${c.title}" on /tags/${tag.slug}/`).toContain(c.title);
       for (const e of events) expect(page.html, `${e.permalink} on /tags/${tag.slug}/`).toContain(`href="${e.permalink}/"`);
       // Locked and password-protected kits are listed only on /media-kits/, with their lock.
-      for (const k of kits.filter((x) => !x.is_locked && !x.is_password_protected)) expect(page.html, `${k.permalink} on /tags/${tag.slug}/`).toContain(`href="/media-kits/${k.permalink.split('/').pop()}/"`);
+      for (const k of kits.filter((x) => !x.is_locked && !x.is_password_protected))
+        expect(page.html, `${k.permalink} on /tags/${tag.slug}/`).toContain(`href="/media-kits/${k.permalink.split('/').pop()}/"`);
       for (const p of tagged) expect(page.html, `${p.permalink} on /tags/${tag.slug}/`).toContain(`href="${p.permalink}/"`);
       checked += clippings.length + events.length + kits.length + tagged.length;
     }
@@ -194,7 +218,9 @@ describe('custom pages and the rest', () => {
   it('has a home page and a 404 page that point somewhere useful', () => {
     const home = pages.get('/')!;
     expect(home).toBeDefined();
-    expect(home.html).toContain(`href="${[...releases].sort((a, b) => Date.parse(b.release_date) - Date.parse(a.release_date))[0]!.permalink}/"`);
+    expect(home.html).toContain(
+      `href="${[...releases].sort((a, b) => Date.parse(b.release_date) - Date.parse(a.release_date))[0]!.permalink}/"`,
+    );
     const notFound = pages.get('/404.html')!;
     expect(notFound).toBeDefined();
     expect(notFound.html).toContain('href="/releases/"');
@@ -206,7 +232,8 @@ describe('custom pages and the rest', () => {
     for (const page of [...pages.values()].filter((p) => !isLegacyPath(p.path))) {
       expect(elements(page.doc, 'h1').length, page.path).toBe(1);
       expect(text(elements(page.doc, 'title')[0]!).length, page.path).toBeGreaterThan(3);
-      for (const landmark of ['header', 'nav', 'main', 'footer']) expect(elements(page.doc, landmark).length, `${landmark} on ${page.path}`).toBeGreaterThan(0);
+      for (const landmark of ['header', 'nav', 'main', 'footer'])
+        expect(elements(page.doc, landmark).length, `${landmark} on ${page.path}`).toBeGreaterThan(0);
       const skip = elements(page.doc, 'a').find((a) => a.attribs.class === 'skip-link');
       expect(skip?.attribs.href, page.path).toBe('#main');
     }

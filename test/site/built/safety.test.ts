@@ -26,29 +26,35 @@ it('writes nothing embargoed, private, draft or locked', () => {
   const hits: string[] = [];
   for (const { rel, content } of textFiles) {
     for (const marker of ['EMBARGOED', 'PRIVATE', 'DRAFT', 'LOCKED-KIT', 'PROTECTED-KIT', 'draft_content']) {
-      if (content.includes(marker)) hits.push(`${rel}: ${marker} …${content.slice(Math.max(0, content.indexOf(marker) - 60), content.indexOf(marker) + 60)}…`);
+      if (content.includes(marker))
+        hits.push(`${rel}: ${marker} …${content.slice(Math.max(0, content.indexOf(marker) - 60), content.indexOf(marker) + 60)}…`);
     }
   }
   expect(textFiles.length).toBeGreaterThan(100);
   expect(hits).toEqual([]);
 });
 
-it('ships no script that runs but its own: no <script> but JSON-LD and the site\'s own, no event handler attributes, no javascript: URLs', () => {
+it("ships no script that runs but its own: no <script> but JSON-LD and the site's own, no event handler attributes, no javascript: URLs", () => {
   const problems: string[] = [];
   let eventScripts = 0;
   for (const page of pages) {
     for (const el of allElements(page.doc)) {
       // The site's own code only: the search page's bundled controller (a classic script), and GET forms to the search page.
-      const searchScript = page.path === '/search/' && el.attribs.type === undefined && /^\/_search\/search\.[0-9a-f]+\.js$/.test(el.attribs.src ?? '');
+      const searchScript =
+        page.path === '/search/' && el.attribs.type === undefined && /^\/_search\/search\.[0-9a-f]+\.js$/.test(el.attribs.src ?? '');
       const searchForm = el.name === 'form' && el.attribs.action === '/search/' && el.attribs.method === 'get';
       // The events' view-time script, inlined: exactly the site's own source, nothing from the API.
-      const eventScript = el.name === 'script' && 'data-event-phases' in el.attribs && !el.attribs.src && DomUtils.textContent(el) === eventPhasesScript;
+      const eventScript =
+        el.name === 'script' && 'data-event-phases' in el.attribs && !el.attribs.src && DomUtils.textContent(el) === eventPhasesScript;
       if (eventScript) eventScripts++;
-      if (el.name === 'script' && el.attribs.type !== 'application/ld+json' && !searchScript && !eventScript) problems.push(`${page.path}: <script ${JSON.stringify(el.attribs)}>`);
-      if (['iframe', 'object', 'embed', 'form', 'svg', 'math', 'base'].includes(el.name) && !searchForm) problems.push(`${page.path}: <${el.name}>`);
+      if (el.name === 'script' && el.attribs.type !== 'application/ld+json' && !searchScript && !eventScript)
+        problems.push(`${page.path}: <script ${JSON.stringify(el.attribs)}>`);
+      if (['iframe', 'object', 'embed', 'form', 'svg', 'math', 'base'].includes(el.name) && !searchForm)
+        problems.push(`${page.path}: <${el.name}>`);
       for (const attr of Object.keys(el.attribs)) if (/^on/i.test(attr)) problems.push(`${page.path}: <${el.name} ${attr}>`);
     }
-    for (const { url, where } of urlsOf(page.doc)) if (/^\s*(javascript|data|vbscript):/i.test(url)) problems.push(`${page.path}: ${where} ${url}`);
+    for (const { url, where } of urlsOf(page.doc))
+      if (/^\s*(javascript|data|vbscript):/i.test(url)) problems.push(`${page.path}: ${where} ${url}`);
   }
   expect(problems).toEqual([]);
   expect(eventScripts).toBeGreaterThan(10);
@@ -59,7 +65,10 @@ it('loads every picture and stylesheet from the site itself (no third-party requ
   for (const page of pages) {
     for (const el of allElements(page.doc)) {
       const loads =
-        (el.name === 'img' || el.name === 'source' || el.name === 'video' || el.name === 'audio') ||
+        el.name === 'img' ||
+        el.name === 'source' ||
+        el.name === 'video' ||
+        el.name === 'audio' ||
         (el.name === 'link' && /stylesheet|preload|icon|modulepreload/.test(el.attribs.rel ?? ''));
       if (!loads) continue;
       for (const attr of ['src', 'href', 'srcset', 'poster']) {

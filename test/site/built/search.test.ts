@@ -36,7 +36,10 @@ const hasBody = (page: BuiltPage) => page.html.includes('data-pagefind-body');
 
 describe('the search index', () => {
   it('is written to /pagefind/ as one bundle per language, each stemmed with its own rules', async () => {
-    expect(existsSync(path.join(bundle, PAGEFIND_MANIFEST)), 'no /pagefind/ in the build: astro.config.mjs must list search() (src/integrations/search.ts) last').toBe(true);
+    expect(
+      existsSync(path.join(bundle, PAGEFIND_MANIFEST)),
+      'no /pagefind/ in the build: astro.config.mjs must list search() (src/integrations/search.ts) last',
+    ).toBe(true);
     const manifest = JSON.parse(await readFile(path.join(bundle, PAGEFIND_MANIFEST), 'utf8')) as PagefindManifest;
     const searchable = pages.filter(hasBody);
     const expected = new Map<string, number>();
@@ -48,7 +51,9 @@ describe('the search index', () => {
     expect(new Map(manifest.bundles.map((b) => [b.language, b.pages]))).toEqual(expected);
     for (const { language, pages: count, vocabulary } of manifest.bundles) {
       const dir = path.join(bundle, language);
-      const entry = JSON.parse(await readFile(path.join(dir, 'pagefind-entry.json'), 'utf8')) as { languages: Record<string, { page_count: number; wasm: string }> };
+      const entry = JSON.parse(await readFile(path.join(dir, 'pagefind-entry.json'), 'utf8')) as {
+        languages: Record<string, { page_count: number; wasm: string }>;
+      };
       // One language per bundle, with that language's stemmer: Dutch pages are never stemmed with English rules.
       expect(Object.keys(entry.languages), language).toEqual([language]);
       expect(entry.languages[language]!.wasm, language).toBe(language);
@@ -91,7 +96,11 @@ describe('the search index', () => {
     try {
       await buildSearchIndex(siteDir, { outputPath: dir });
       const read = async (root: string) =>
-        new Map(await Promise.all((await listFiles(root)).map(async (f) => [path.relative(root, f), (await readFile(f)).toString('base64')] as const)));
+        new Map(
+          await Promise.all(
+            (await listFiles(root)).map(async (f) => [path.relative(root, f), (await readFile(f)).toString('base64')] as const),
+          ),
+        );
       const [built, again] = await Promise.all([read(bundle), read(dir)]);
       expect([...again.keys()]).toEqual([...built.keys()]);
       for (const [file, bytes] of built) expect(again.get(file) === bytes, file).toBe(true);

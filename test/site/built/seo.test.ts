@@ -51,7 +51,9 @@ describe('JSON-LD', () => {
     let blocks = 0;
     for (const page of pages) {
       // The search page's controller and the events' view-time script are the site's own code (checked in safety.test.ts).
-      for (const script of elements(page.doc, 'script').filter((s) => !(page.path === '/search/' && /^\/_search\/search\./.test(s.attribs.src ?? '')) && !('data-event-phases' in s.attribs))) {
+      for (const script of elements(page.doc, 'script').filter(
+        (s) => !(page.path === '/search/' && /^\/_search\/search\./.test(s.attribs.src ?? '')) && !('data-event-phases' in s.attribs),
+      )) {
         expect(script.attribs.type, `${page.path}: only JSON-LD scripts`).toBe('application/ld+json');
       }
       const raw = page.html.match(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/g) ?? [];
@@ -73,7 +75,10 @@ describe('JSON-LD', () => {
       checked++;
       expect(lists, page.path).toHaveLength(1);
       const items = lists[0]!.itemListElement as Array<{ name: string; item: string; position: number }>;
-      expect(items.map((i) => i.name), page.path).toEqual(elements(trail, 'li').map(text));
+      expect(
+        items.map((i) => i.name),
+        page.path,
+      ).toEqual(elements(trail, 'li').map(text));
       expect(items.map((i) => i.position)).toEqual(items.map((_, n) => n + 1));
       expect(items.at(-1)!.item.startsWith(siteUrl), page.path).toBe(true);
     }

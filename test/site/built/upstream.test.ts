@@ -32,17 +32,25 @@ beforeAll(async () => {
 afterAll(() => api?.close());
 
 const kindOf = { 'field-dropped': 'field-dropped', 'safe-path': 'field-replaced', 'item-skipped': 'item-skipped' } as const;
-const legacy = async (p: string) => ((await (await fetch(`${api.url}/v1/pressrooms/${api.pressroom.id}/${p}`)).json()) as { data: any }).data;
+const legacy = async (p: string) =>
+  ((await (await fetch(`${api.url}/v1/pressrooms/${api.pressroom.id}/${p}`)).json()) as { data: any }).data;
 
 describe('broken items among the good ones', () => {
   it('are each named in the build log and the data report, with what was done; nothing else is warned about', () => {
     for (const flaw of FLAWS) {
       const warnings = report.warnings.filter((w) => w.collection === flaw.collection && w.itemId === String(flaw.id));
-      expect(warnings.map((w) => [w.kind, w.field]), `${flaw.collection} ${flaw.id}`).toContainEqual([kindOf[flaw.expect], flaw.field]);
+      expect(
+        warnings.map((w) => [w.kind, w.field]),
+        `${flaw.collection} ${flaw.id}`,
+      ).toContainEqual([kindOf[flaw.expect], flaw.field]);
       expect(site.log).toContain(`${flaw.collection}: item ${flaw.id} from `);
     }
     const flawed = new Set(FLAWS.map((f) => `${f.collection} ${f.id}`));
-    expect(report.warnings.filter((w) => !flawed.has(`${w.collection} ${w.itemId}`)).map((w) => `${w.collection} ${w.itemId} ${w.kind} ${w.field} ${w.value} ${w.reason}`)).toEqual([]);
+    expect(
+      report.warnings
+        .filter((w) => !flawed.has(`${w.collection} ${w.itemId}`))
+        .map((w) => `${w.collection} ${w.itemId} ${w.kind} ${w.field} ${w.value} ${w.reason}`),
+    ).toEqual([]);
   });
 
   it('do not stop the rest: every public release has its page, the skipped one none, unusable permalinks at /<id>-<slug>/', () => {
@@ -53,7 +61,10 @@ describe('broken items among the good ones', () => {
     expect(releases.length).toBeGreaterThan(40);
     for (const release of releases) {
       if (skipped.has(release.id)) {
-        expect([...pages.keys()].some((p) => p.startsWith(`/${release.id}`)), `${release.id}`).toBe(false);
+        expect(
+          [...pages.keys()].some((p) => p.startsWith(`/${release.id}`)),
+          `${release.id}`,
+        ).toBe(false);
       } else if (unusable.has(release.id)) {
         const at = [...pages.keys()].filter((p) => new RegExp(`^/${release.id}-[a-z0-9-]+/$`).test(p));
         expect(at, `${release.id}`).toHaveLength(1);
@@ -74,7 +85,7 @@ describe('broken items among the good ones', () => {
 });
 
 describe('what older answers carry', () => {
-  it('shows contacts\' e-mail addresses and phones found in their free-text contact_info, on the page and in the vCard', async () => {
+  it("shows contacts' e-mail addresses and phones found in their free-text contact_info, on the page and in the vCard", async () => {
     const contacts = pages.get('/contacts/')!;
     const listed = (await legacy('pr_contacts')) as Array<{ id: number; email?: string; contact_info: string }>;
     expect(listed.every((c) => c.email === undefined)).toBe(true);
@@ -87,7 +98,11 @@ describe('what older answers carry', () => {
     }
     expect(contacts.html).toMatch(/href="tel:\+\d+"/);
     const people = jsonLd(contacts.doc) as Array<{ '@type'?: string; email?: string; telephone?: string }>;
-    for (const contact of modelled) expect(people.find((p) => p['@type'] === 'Person' && p.email === contact.email), contact.name).toBeDefined();
+    for (const contact of modelled)
+      expect(
+        people.find((p) => p['@type'] === 'Person' && p.email === contact.email),
+        contact.name,
+      ).toBeDefined();
     expect(people.filter((p) => p['@type'] === 'Person').every((p) => typeof p.telephone === 'string')).toBe(true);
   });
 
@@ -108,10 +123,18 @@ describe('what older answers carry', () => {
   });
 
   it('lists clippings the API sends without a date', async () => {
-    const listed = (await legacy('clippings?limit=100')) as Array<{ title: string; release_date: string | null; private?: boolean; state?: string }>;
+    const listed = (await legacy('clippings?limit=100')) as Array<{
+      title: string;
+      release_date: string | null;
+      private?: boolean;
+      state?: string;
+    }>;
     const undated = listed.filter((c) => c.release_date === null && !c.private && c.state === 'published');
     expect(undated.length).toBeGreaterThan(0);
-    const coverage = [...pages.values()].filter((p) => p.path.startsWith('/coverage/')).map((p) => p.html).join('\n');
+    const coverage = [...pages.values()]
+      .filter((p) => p.path.startsWith('/coverage/'))
+      .map((p) => p.html)
+      .join('\n');
     for (const clipping of undated) expect(coverage).toContain(clipping.title.replace(/&/g, '&amp;'));
   });
 });
@@ -170,7 +193,11 @@ describe('what the API leaks', () => {
   it('is kept out and counted by kind, never printed', () => {
     const hidden = Object.values(report.collections).reduce((n, t) => n + Object.values(t.hidden).reduce((a, b) => a + (b ?? 0), 0), 0);
     expect(hidden).toBeGreaterThan(10);
-    expect(report.collections.pressReleases?.hidden).toMatchObject({ draft: expect.any(Number), private: expect.any(Number), embargoed: expect.any(Number) });
+    expect(report.collections.pressReleases?.hidden).toMatchObject({
+      draft: expect.any(Number),
+      private: expect.any(Number),
+      embargoed: expect.any(Number),
+    });
     expect(report.nextEmbargoLift).not.toBeNull();
     for (const marker of hiddenMarkers()) expect(site.log).not.toContain(marker);
   });

@@ -25,7 +25,12 @@ describe('content lines', () => {
     const line = `SUMMARY:${'Überraschung für alle — 🚲 '.repeat(12)}`;
     const folded = foldLine(line);
     for (const physical of folded.split('\r\n')) expect(new TextEncoder().encode(physical).length).toBeLessThanOrEqual(75);
-    expect(folded.split('\r\n').slice(1).every((l) => l.startsWith(' '))).toBe(true);
+    expect(
+      folded
+        .split('\r\n')
+        .slice(1)
+        .every((l) => l.startsWith(' ')),
+    ).toBe(true);
     expect(unfold(`${folded}\r\n`)).toEqual([line]);
     expect(foldLine('SHORT:line')).toBe('SHORT:line');
   });

@@ -7,7 +7,14 @@
  * releases are published.
  */
 import { describe, expect, it } from 'vitest';
-import { FEED_BUDGET, archiveCount, archivePlan, feedDocuments, type FeedBudget, type FeedDocument } from '../../../src/lib/feed-archives.ts';
+import {
+  FEED_BUDGET,
+  archiveCount,
+  archivePlan,
+  feedDocuments,
+  type FeedBudget,
+  type FeedDocument,
+} from '../../../src/lib/feed-archives.ts';
 import { FEED_FILES, stableId, type Feed, type FeedFile, type FeedItem, type FeedUrls } from '../../../src/lib/feed-formats.ts';
 import { childNamed, childrenNamed, parseXml, textOf, type XmlNode } from '../xml.ts';
 
@@ -33,7 +40,11 @@ function release(n: number, contentBytes = 400 + (n % 7) * 300): FeedItem {
   };
 }
 
-const urlsOf = (folder: string): FeedUrls => ({ rss: `${BASE}${folder}rss.xml`, atom: `${BASE}${folder}atom.xml`, json: `${BASE}${folder}feed.json` });
+const urlsOf = (folder: string): FeedUrls => ({
+  rss: `${BASE}${folder}rss.xml`,
+  atom: `${BASE}${folder}atom.xml`,
+  json: `${BASE}${folder}feed.json`,
+});
 const archiveUrls = (n: number) => urlsOf(`/feeds/archive/${n}/`);
 
 /** The feed of a press room with releases 0 … count-1 (newest first, as the site lists them). */
@@ -117,8 +128,11 @@ const read = (body: string, file: FeedFile): Read => (file === 'feed.json' ? rea
 /** Walks a feed as an RFC 5005 reader does: the subscription document, then `prev-archive` until there is none. */
 function walk(documents: Map<string, string>, start: string, file: FeedFile): Array<Read & { url: string }> {
   const seen: Array<Read & { url: string }> = [];
-  for (let url: string | undefined = start; url !== undefined; ) {
-    expect(seen.some((d) => d.url === url), `${url} visited twice`).toBe(false);
+  for (let url: string | undefined = start; url !== undefined;) {
+    expect(
+      seen.some((d) => d.url === url),
+      `${url} visited twice`,
+    ).toBe(false);
     const body = documents.get(url);
     expect(body, `${url} is a document of the feed`).toBeDefined();
     const doc: Read & { url: string } = { ...read(body!, file), url };
@@ -143,9 +157,10 @@ describe('feed archives (RFC 5005)', () => {
     documents.archives.forEach((archive, i) => {
       const from = i * FEED_BUDGET.archiveItems;
       const to = Math.min(from + FEED_BUDGET.archiveItems, COUNT - FEED_BUDGET.currentItems);
-      expect(archive.feed.items.map((item) => item.id), `archive ${i + 1}`).toEqual(
-        Array.from({ length: to - from }, (_, j) => release(to - 1 - j).id),
-      );
+      expect(
+        archive.feed.items.map((item) => item.id),
+        `archive ${i + 1}`,
+      ).toEqual(Array.from({ length: to - from }, (_, j) => release(to - 1 - j).id));
     });
   });
 
@@ -191,7 +206,9 @@ describe('feed archives (RFC 5005)', () => {
 
   it('gives the same bytes for the same items', () => {
     const again = feedDocuments(feedOf(COUNT), archiveUrls);
-    expect([again.current, ...again.archives].map((d) => d.bodies)).toEqual([documents.current, ...documents.archives].map((d) => d.bodies));
+    expect([again.current, ...again.archives].map((d) => d.bodies)).toEqual(
+      [documents.current, ...documents.archives].map((d) => d.bodies),
+    );
   });
 });
 

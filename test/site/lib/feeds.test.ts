@@ -80,7 +80,11 @@ function feed(items: FeedItem[]): Feed {
     title: 'Northwind: press releases',
     description: 'About Northwind',
     homeUrl: 'https://press.example.test/releases/',
-    urls: { rss: 'https://press.example.test/rss.xml', atom: 'https://press.example.test/atom.xml', json: 'https://press.example.test/feed.json' },
+    urls: {
+      rss: 'https://press.example.test/rss.xml',
+      atom: 'https://press.example.test/atom.xml',
+      json: 'https://press.example.test/feed.json',
+    },
     language: 'en',
     updated: items[0]?.updated ?? '2026-10-01T00:00:00.000Z',
     author: { name: 'Northwind', url: 'https://northwind.example/' },
@@ -136,9 +140,16 @@ describe('feed formats', () => {
     expect(second!.attrs['xml:lang']).toBe('nl');
     expect(textOf(first!, 'title')).toBe(NASTY_CLEAN);
     expect(childNamed(first!, 'content')?.attrs.type).toBe('html');
-    expect(childNamed(first!, 'category')?.attrs).toEqual({ term: 'a"b<c', label: NASTY_CLEAN, scheme: 'https://press.example.test/tags/' });
+    expect(childNamed(first!, 'category')?.attrs).toEqual({
+      term: 'a"b<c',
+      label: NASTY_CLEAN,
+      scheme: 'https://press.example.test/tags/',
+    });
     const enclosures = childrenNamed(first!, 'link').filter((l) => l.attrs.rel === 'enclosure');
-    expect(enclosures.map((l) => [l.attrs.type, l.attrs.length])).toEqual([['image/jpeg', '1234'], ['application/pdf', '99']]);
+    expect(enclosures.map((l) => [l.attrs.type, l.attrs.length])).toEqual([
+      ['image/jpeg', '1234'],
+      ['application/pdf', '99'],
+    ]);
     expect(textOf(first!, 'published')).toBe('2026-10-01T08:00:00.000Z');
   });
 
@@ -152,7 +163,9 @@ describe('feed formats', () => {
     expect(first!.title).toBe(NASTY);
     expect(first!.image).toBe(hostile.image!.url);
     expect(first!.tags).toEqual([NASTY]);
-    expect(first!.attachments).toEqual([{ url: 'https://press.example.test/_media/doc.pdf', mime_type: 'application/pdf', size_in_bytes: 99, title: NASTY }]);
+    expect(first!.attachments).toEqual([
+      { url: 'https://press.example.test/_media/doc.pdf', mime_type: 'application/pdf', size_in_bytes: 99, title: NASTY },
+    ]);
     expect(first!.date_published).toBe('2026-10-01T08:00:00.000Z');
     expect(third).not.toHaveProperty('image');
   });
@@ -177,7 +190,8 @@ describe('feed formats', () => {
 
 describe('feed content', () => {
   it('makes site-local links and images absolute and changes nothing else', () => {
-    const html = '<p>See <a href="/100-x/">this</a> and <a href="https://other.example/a?b=1&amp;c=2" rel="noopener noreferrer">that</a> &amp; &lt;more&gt;.</p>' +
+    const html =
+      '<p>See <a href="/100-x/">this</a> and <a href="https://other.example/a?b=1&amp;c=2" rel="noopener noreferrer">that</a> &amp; &lt;more&gt;.</p>' +
       '<figure><img src="/_media/a-600x338.jpg" srcset="/_media/a-600x338.jpg 600w, /_media/a-1200x675.jpg 1200w" alt="A" width="600"></figure>';
     const out = absoluteUrls(html, SITE);
     expect(out).toBe(
@@ -192,7 +206,7 @@ describe('feed content', () => {
     );
   });
 
-  it('after the pages\' sanitizer, hostile bodies carry no script, handler, frame or javascript: URL into a feed', () => {
+  it("after the pages' sanitizer, hostile bodies carry no script, handler, frame or javascript: URL into a feed", () => {
     const hostile = [
       '<script>alert(1)</script><p>text</p>',
       '<img src=x onerror=alert(1)>',
@@ -221,7 +235,12 @@ describe('feed content', () => {
 });
 
 describe('Google News sitemap', () => {
-  const at = (iso: string, n: number, language = 'en'): NewsArticle => ({ url: `https://press.example.test/${n}-x/`, title: `T${n}`, published: iso, language });
+  const at = (iso: string, n: number, language = 'en'): NewsArticle => ({
+    url: `https://press.example.test/${n}-x/`,
+    title: `T${n}`,
+    published: iso,
+    language,
+  });
 
   it('keeps the articles from two days before the build day began, inclusive, newest first', () => {
     const dayStart = Date.parse('2026-10-31T23:00:00.000Z');
@@ -238,7 +257,7 @@ describe('Google News sitemap', () => {
     expect(newsArticles([], dayStart)).toEqual([]);
   });
 
-  it('uses Google\'s language codes', () => {
+  it("uses Google's language codes", () => {
     expect(newsLanguage('en')).toBe('en');
     expect(newsLanguage('nl-BE')).toBe('nl');
     expect(newsLanguage('zh-TW')).toBe('zh-tw');
@@ -247,7 +266,9 @@ describe('Google News sitemap', () => {
   });
 
   it('writes a well-formed urlset with publication, date and title', () => {
-    const xml = parseXml(newsUrlset('Northwind & Co <NV>', [at('2026-11-01T08:00:00+01:00', 1, 'nl-BE'), { ...at('2026-11-01T07:00:00Z', 2), title: NASTY }]));
+    const xml = parseXml(
+      newsUrlset('Northwind & Co <NV>', [at('2026-11-01T08:00:00+01:00', 1, 'nl-BE'), { ...at('2026-11-01T07:00:00Z', 2), title: NASTY }]),
+    );
     expect(xml.name).toBe('urlset');
     const urls = childrenNamed(xml, 'url');
     const news = childNamed(urls[0]!, 'news:news')!;
@@ -278,7 +299,9 @@ describe('robots.txt', () => {
 
   it('allows everything and lists the sitemaps', () => {
     const txt = robotsTxt({ noindex: false, nofollow: false, sitemaps });
-    expect(txt).toBe('User-agent: *\nAllow: /\n\nSitemap: https://press.example.test/sitemap-index.xml\nSitemap: https://press.example.test/sitemap-news.xml\n');
+    expect(txt).toBe(
+      'User-agent: *\nAllow: /\n\nSitemap: https://press.example.test/sitemap-index.xml\nSitemap: https://press.example.test/sitemap-news.xml\n',
+    );
   });
 
   it('turns noindex into Disallow: / and offers no sitemap', () => {
@@ -288,7 +311,7 @@ describe('robots.txt', () => {
     expect(txt).not.toMatch(/^Allow:/m);
   });
 
-  it('keeps crawling allowed under nofollow alone (the pages\' robots meta says nofollow)', () => {
+  it("keeps crawling allowed under nofollow alone (the pages' robots meta says nofollow)", () => {
     const txt = robotsTxt({ noindex: false, nofollow: true, sitemaps });
     expect(txt).toMatch(/^Allow: \/$/m);
     expect(txt).toMatch(/^Sitemap: /m);

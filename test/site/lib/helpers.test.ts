@@ -25,7 +25,9 @@ describe('serializeJsonLd', () => {
 describe('breadcrumbList', () => {
   const site = new URL('https://press.example.test');
   it('describes the visible trail with absolute URLs, the page itself for an item without href', () => {
-    expect(breadcrumbList([{ name: 'Home', href: '/' }, { name: 'Topics', href: '/tags/' }, { name: 'Bikes' }], site, '/tags/bikes/')).toEqual({
+    expect(
+      breadcrumbList([{ name: 'Home', href: '/' }, { name: 'Topics', href: '/tags/' }, { name: 'Bikes' }], site, '/tags/bikes/'),
+    ).toEqual({
       '@context': 'https://schema.org',
       '@type': 'BreadcrumbList',
       itemListElement: [
@@ -36,8 +38,18 @@ describe('breadcrumbList', () => {
     });
   });
   it('takes the current page as an absolute URL too, and keeps an href the last item has', () => {
-    const list = breadcrumbList([{ name: 'Home', href: '/' }, { name: 'Coverage', href: '/coverage/' }], site, 'https://press.example.test/coverage/2/');
-    expect((list.itemListElement as Array<{ item: string }>).map((x) => x.item)).toEqual(['https://press.example.test/', 'https://press.example.test/coverage/']);
+    const list = breadcrumbList(
+      [
+        { name: 'Home', href: '/' },
+        { name: 'Coverage', href: '/coverage/' },
+      ],
+      site,
+      'https://press.example.test/coverage/2/',
+    );
+    expect((list.itemListElement as Array<{ item: string }>).map((x) => x.item)).toEqual([
+      'https://press.example.test/',
+      'https://press.example.test/coverage/',
+    ]);
     const page = breadcrumbList([{ name: 'Home', href: '/' }, { name: 'About' }], site, 'https://press.example.test/pages/about/');
     expect((page.itemListElement as Array<{ item: string }>)[1]!.item).toBe('https://press.example.test/pages/about/');
   });
@@ -88,16 +100,30 @@ describe('dates', () => {
     expect(formatDate(iso, 'de', 'Europe/Amsterdam')).toBe('31. Oktober 2026');
     expect(formatDate(iso, 'en', 'America/New_York')).toBe('October 31, 2026');
     expect(formatDateTime(iso, 'en', 'Europe/Amsterdam')).toBe('31 October 2026 at 08:55 CET');
-    expect(formatDateTimeRange('2026-11-25T10:55:00Z', '2026-11-25T18:55:00Z', 'en', 'Europe/Berlin')).toMatch(/^25 November 2026, 11:55\s*–\s*19:55 CET$/);
+    expect(formatDateTimeRange('2026-11-25T10:55:00Z', '2026-11-25T18:55:00Z', 'en', 'Europe/Berlin')).toMatch(
+      /^25 November 2026, 11:55\s*–\s*19:55 CET$/,
+    );
   });
   it('cuts a range where its start and its end are written, for a <time datetime> each', () => {
     const join = (r: ReturnType<typeof dateTimeRangeText>) => `${r.before}[${r.start}]${r.between}[${r.end}]${r.after}`;
-    expect(join(dateTimeRangeText('2026-11-25T10:55:00Z', '2026-11-25T18:55:00Z', 'en', 'Europe/Berlin'))).toMatch(/^25 November 2026, \[11:55\]\s*–\s*\[19:55\] CET$/);
-    expect(join(dateTimeRangeText('2026-11-01T07:00:00Z', '2026-11-01T13:00:00Z', 'de', 'Europe/Amsterdam'))).toBe('1. November 2026, [08:00]–[14:00] Uhr MEZ');
-    expect(join(dateTimeRangeText('2026-11-25T10:55:00Z', '2026-11-27T18:55:00Z', 'en', 'Europe/Berlin'))).toMatch(/^\[25 November 2026 at 11:55 CET\]\s*–\s*\[27 November 2026 at 19:55 CET\]$/);
+    expect(join(dateTimeRangeText('2026-11-25T10:55:00Z', '2026-11-25T18:55:00Z', 'en', 'Europe/Berlin'))).toMatch(
+      /^25 November 2026, \[11:55\]\s*–\s*\[19:55\] CET$/,
+    );
+    expect(join(dateTimeRangeText('2026-11-01T07:00:00Z', '2026-11-01T13:00:00Z', 'de', 'Europe/Amsterdam'))).toBe(
+      '1. November 2026, [08:00]–[14:00] Uhr MEZ',
+    );
+    expect(join(dateTimeRangeText('2026-11-25T10:55:00Z', '2026-11-27T18:55:00Z', 'en', 'Europe/Berlin'))).toMatch(
+      /^\[25 November 2026 at 11:55 CET\]\s*–\s*\[27 November 2026 at 19:55 CET\]$/,
+    );
     // No end, or none after the start: the whole text is the start.
     for (const end of [null, '2026-11-25T10:55:00Z', '2026-11-25T09:00:00Z']) {
-      expect(dateTimeRangeText('2026-11-25T10:55:00Z', end, 'en', 'Europe/Berlin')).toEqual({ before: '', start: '25 November 2026 at 11:55 CET', between: '', end: null, after: '' });
+      expect(dateTimeRangeText('2026-11-25T10:55:00Z', end, 'en', 'Europe/Berlin')).toEqual({
+        before: '',
+        start: '25 November 2026 at 11:55 CET',
+        between: '',
+        end: null,
+        after: '',
+      });
     }
     expect(formatDateTimeRange('2026-11-25T10:55:00Z', null, 'en', 'Europe/Berlin')).toBe('25 November 2026 at 11:55 CET');
   });
@@ -111,7 +137,22 @@ describe('paths', () => {
   it('accepts API permalinks and refuses anything that could leave dist/ or shadow the site', () => {
     expect(permalinkSegments('/100314-northwind-raises-eur-118-million')).toEqual(['100314-northwind-raises-eur-118-million']);
     expect(permalinkSegments('/pages/about-us', { allowFirst: ['pages'] })).toEqual(['pages', 'about-us']);
-    for (const bad of ['/../etc/passwd', '/..', '/a/../../b', '/%2e%2e/x', '/a b', 'relative', '/releases', '/tags/x', '/_astro/x.js', '/nl', '/.hidden', '//evil.example/x', '/a\\b', '/caf\u00e9']) {
+    for (const bad of [
+      '/../etc/passwd',
+      '/..',
+      '/a/../../b',
+      '/%2e%2e/x',
+      '/a b',
+      'relative',
+      '/releases',
+      '/tags/x',
+      '/_astro/x.js',
+      '/nl',
+      '/.hidden',
+      '//evil.example/x',
+      '/a\\b',
+      '/caf\u00e9',
+    ]) {
       expect(permalinkSegments(bad), bad).toBeNull();
     }
     expect(tagSegment({ id: 7, slug: 'electric-bikes' })).toBe('electric-bikes');
@@ -148,7 +189,7 @@ describe('interface language', () => {
 describe('relatedReleases', () => {
   // A seeded press room: 400 releases, 6 tags, 3 languages, dates with ties.
   let seed = 7;
-  const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
   const releases = Array.from({ length: 400 }, (_, i) => ({
     id: 1000 + i,
     language: ['en', 'nl', 'de'][Math.floor(random() * 3)]!,
@@ -176,7 +217,10 @@ describe('relatedReleases', () => {
   it('picks the same releases in the same order as scoring and sorting every candidate', () => {
     for (const release of releases.slice(0, 120)) {
       for (const count of [1, 3, 5]) {
-        expect(relatedReleases({ releasesByTag }, release, count).map((r) => r.id), `release ${release.id}, ${count}`).toEqual(reference(release, count).map((r) => r.id));
+        expect(
+          relatedReleases({ releasesByTag }, release, count).map((r) => r.id),
+          `release ${release.id}, ${count}`,
+        ).toEqual(reference(release, count).map((r) => r.id));
       }
     }
     const untagged = releases.find((r) => r.tag_ids.length === 0)!;

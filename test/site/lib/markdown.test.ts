@@ -30,7 +30,11 @@ const LOOKS_LIKE_MARKUP = [
   '<table><tr><th>a|b</th></tr><tr><td>&lt;i&gt;x&lt;/i&gt;</td></tr></table>',
 ];
 
-interface Found { html: string[]; links: string[]; images: string[] }
+interface Found {
+  html: string[];
+  links: string[];
+  images: string[];
+}
 
 function walk(markdown: string): Found {
   const found: Found = { html: [], links: [], images: [] };
@@ -55,7 +59,11 @@ function expectSafe(markdown: string) {
 describe('htmlToBlocks + serialize', () => {
   it('writes no raw HTML, and no link but http(s), mailto and tel, for every hostile payload, sanitized first (as the site does)', () => {
     for (const payload of [...HOSTILE, ...LOOKS_LIKE_MARKUP]) {
-      const markdown = toMarkdown(sanitizeArticle(`<p>Before.</p>${payload}<p>After.</p>`, { rewriteInlineImage: (src) => (src.startsWith('/_media/') ? { src } : null) }));
+      const markdown = toMarkdown(
+        sanitizeArticle(`<p>Before.</p>${payload}<p>After.</p>`, {
+          rewriteInlineImage: (src) => (src.startsWith('/_media/') ? { src } : null),
+        }),
+      );
       expectSafe(markdown);
       expect(markdown).toContain('Before.');
       expect(markdown).toContain('After.');
@@ -69,7 +77,9 @@ describe('htmlToBlocks + serialize', () => {
 
   it('keeps text that looks like markup as the same visible text', () => {
     const render = (markdown: string) => new HtmlRenderer().render(new Parser().parse(markdown));
-    expect(render(toMarkdown('<p>&lt;script&gt;alert(1)&lt;/script&gt; AT&amp;T &amp;lt;</p>'))).toBe('<p>&lt;script&gt;alert(1)&lt;/script&gt; AT&amp;T &amp;lt;</p>\n');
+    expect(render(toMarkdown('<p>&lt;script&gt;alert(1)&lt;/script&gt; AT&amp;T &amp;lt;</p>'))).toBe(
+      '<p>&lt;script&gt;alert(1)&lt;/script&gt; AT&amp;T &amp;lt;</p>\n',
+    );
     expect(render(toMarkdown('<p>[click](javascript:alert(1)) # *x*</p>'))).toBe('<p>[click](javascript:alert(1)) # *x*</p>\n');
   });
 

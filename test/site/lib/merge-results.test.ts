@@ -3,7 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { mergeNewestFirst } from '../../../src/search/client/merge-results.ts';
 import type { ResultView } from '../../../src/search/client/backend.ts';
 
-const view = (date: string | null): ResultView => ({ href: `/${date}/`, title: String(date), type: 'release', lang: 'en', date, excerpt: [] });
+const view = (date: string | null): ResultView => ({
+  href: `/${date}/`,
+  title: String(date),
+  type: 'release',
+  lang: 'en',
+  date,
+  excerpt: [],
+});
 
 describe('mergeNewestFirst', () => {
   it('interleaves newest-first lists into one, loading only what each step compares', async () => {
@@ -22,7 +29,14 @@ describe('mergeNewestFirst', () => {
     // Two steps compare the lists' heads only: never the whole lists.
     expect(loads.sort()).toEqual(['2026-04-01T10:00:00+02:00', '2026-05-01', '2026-06-01']);
     const all = await Promise.all(merged.map((load) => load()));
-    expect(all.map((v) => v.date)).toEqual(['2026-06-01', '2026-05-01', '2026-04-01T10:00:00+02:00', '2026-03-01', '2025-01-01', '2024-06-01']);
+    expect(all.map((v) => v.date)).toEqual([
+      '2026-06-01',
+      '2026-05-01',
+      '2026-04-01T10:00:00+02:00',
+      '2026-03-01',
+      '2025-01-01',
+      '2024-06-01',
+    ]);
   });
 
   it('puts undated results last and keeps each list in its own order', async () => {

@@ -54,7 +54,33 @@ const HOSTILE = [
   '<blockquote cite="javascript:alert(1)">q</blockquote>',
 ];
 
-const FORBIDDEN_TAGS = new Set(['script', 'style', 'iframe', 'object', 'embed', 'form', 'input', 'button', 'svg', 'math', 'link', 'meta', 'base', 'noscript', 'template', 'textarea', 'xmp', 'video', 'audio', 'source', 'details', 'marquee', 'animate', 'div', 'span']);
+const FORBIDDEN_TAGS = new Set([
+  'script',
+  'style',
+  'iframe',
+  'object',
+  'embed',
+  'form',
+  'input',
+  'button',
+  'svg',
+  'math',
+  'link',
+  'meta',
+  'base',
+  'noscript',
+  'template',
+  'textarea',
+  'xmp',
+  'video',
+  'audio',
+  'source',
+  'details',
+  'marquee',
+  'animate',
+  'div',
+  'span',
+]);
 const ALLOWED_ATTRS: Record<string, string[]> = {
   a: ['href', 'title', 'rel'],
   img: ['src', 'srcset', 'sizes', 'alt', 'width', 'height', 'loading', 'decoding'],
@@ -99,7 +125,9 @@ describe('sanitizeArticle', () => {
   });
 
   it('marks external links noopener noreferrer and keeps mailto, tel and site links', () => {
-    expect(sanitizeArticle('<a href="https://example.com/x" target="_blank" rel="opener">x</a>')).toBe('<a href="https://example.com/x" rel="noopener noreferrer">x</a>');
+    expect(sanitizeArticle('<a href="https://example.com/x" target="_blank" rel="opener">x</a>')).toBe(
+      '<a href="https://example.com/x" rel="noopener noreferrer">x</a>',
+    );
     expect(sanitizeArticle('<a href="mailto:press@example.com">m</a> <a href="tel:+3120">t</a> <a href="/100-slug">s</a>')).toBe(
       '<a href="mailto:press@example.com">m</a> <a href="tel:+3120">t</a> <a href="/100-slug">s</a>',
     );
@@ -110,16 +138,28 @@ describe('sanitizeArticle', () => {
   });
 
   it('drops inline images without a site-local copy, with the figure they were in', () => {
-    const html = '<p>a</p><figure><img src="http://127.0.0.1:4010/media/images/1/large.jpg" alt="Hub"><figcaption>Hub</figcaption></figure><p>b<img src="https://cdn.example/x.jpg" alt="x">c</p>';
+    const html =
+      '<p>a</p><figure><img src="http://127.0.0.1:4010/media/images/1/large.jpg" alt="Hub"><figcaption>Hub</figcaption></figure><p>b<img src="https://cdn.example/x.jpg" alt="x">c</p>';
     expect(sanitizeArticle(html)).toBe('<p>a</p><p>bc</p>');
     // A figure holding something else keeps it.
-    expect(sanitizeArticle('<figure><blockquote><p>q</p></blockquote><figcaption>c</figcaption></figure>')).toBe('<figure><blockquote><p>q</p></blockquote><figcaption>c</figcaption></figure>');
+    expect(sanitizeArticle('<figure><blockquote><p>q</p></blockquote><figcaption>c</figcaption></figure>')).toBe(
+      '<figure><blockquote><p>q</p></blockquote><figcaption>c</figcaption></figure>',
+    );
   });
 
   it('puts the image pipeline copy in place through rewriteInlineImage(src), refusing anything not on this site', () => {
-    const html = '<figure><img src="http://api.example/media/images/1/large.jpg" alt="Hub" onerror="x()"><figcaption>Hub</figcaption></figure>';
+    const html =
+      '<figure><img src="http://api.example/media/images/1/large.jpg" alt="Hub" onerror="x()"><figcaption>Hub</figcaption></figure>';
     const local = sanitizeArticle(html, {
-      rewriteInlineImage: (src) => (src.endsWith('/1/large.jpg') ? { src: '/_media/abc-1200x675.jpg', srcset: '/_media/abc-600x338.jpg 600w, /_media/abc-1200x675.jpg 1200w', width: 1200, height: 675 } : null),
+      rewriteInlineImage: (src) =>
+        src.endsWith('/1/large.jpg')
+          ? {
+              src: '/_media/abc-1200x675.jpg',
+              srcset: '/_media/abc-600x338.jpg 600w, /_media/abc-1200x675.jpg 1200w',
+              width: 1200,
+              height: 675,
+            }
+          : null,
     });
     expect(local).toBe(
       '<figure><img src="/_media/abc-1200x675.jpg" alt="Hub" loading="lazy" decoding="async" srcset="/_media/abc-600x338.jpg 600w, /_media/abc-1200x675.jpg 1200w" sizes="(min-width: 48rem) 44rem, 100vw" width="1200" height="675" /><figcaption>Hub</figcaption></figure>',
@@ -127,12 +167,21 @@ describe('sanitizeArticle', () => {
     for (const bad of ['https://evil.example/x.jpg', '//evil.example/x.jpg', 'javascript:alert(1)', '/\\evil.example/x.jpg']) {
       expect(sanitizeArticle(html, { rewriteInlineImage: () => ({ src: bad }) }), bad).toBe('');
     }
-    expect(sanitizeArticle(html, { rewriteInlineImage: () => ({ src: '/_media/a.jpg', srcset: 'https://evil.example/a.jpg 1x' }) })).toBe('');
+    expect(sanitizeArticle(html, { rewriteInlineImage: () => ({ src: '/_media/a.jpg', srcset: 'https://evil.example/a.jpg 1x' }) })).toBe(
+      '',
+    );
     // Every candidate a browser would see, split as a browser splits it (the shared srcset parser).
-    for (const bad of ['/_media/a.jpg 1x, //evil.example/b.jpg 2x', '/_media/a.jpg 1x,https://evil.example/b.jpg 2x', '/_media/a.jpg 1x (x), data:image/png;base64,AA 2x', ' , ']) {
+    for (const bad of [
+      '/_media/a.jpg 1x, //evil.example/b.jpg 2x',
+      '/_media/a.jpg 1x,https://evil.example/b.jpg 2x',
+      '/_media/a.jpg 1x (x), data:image/png;base64,AA 2x',
+      ' , ',
+    ]) {
       expect(sanitizeArticle(html, { rewriteInlineImage: () => ({ src: '/_media/a.jpg', srcset: bad }) }), bad).toBe('');
     }
-    expect(sanitizeArticle(html, { rewriteInlineImage: () => ({ src: '/_media/a.jpg', srcset: '/_media/a,1.jpg 1x, /_media/b.jpg 2x' }) })).toContain('srcset="/_media/a,1.jpg 1x, /_media/b.jpg 2x"');
+    expect(
+      sanitizeArticle(html, { rewriteInlineImage: () => ({ src: '/_media/a.jpg', srcset: '/_media/a,1.jpg 1x, /_media/b.jpg 2x' }) }),
+    ).toContain('srcset="/_media/a,1.jpg 1x, /_media/b.jpg 2x"');
   });
 
   it('survives empty and missing input', () => {
@@ -144,9 +193,11 @@ describe('sanitizeArticle', () => {
 
 describe('sanitizeBasic', () => {
   it('keeps paragraphs, emphasis, lists and links, and nothing more', () => {
-    expect(sanitizeBasic('<p><strong>About</strong><br>Text <a href="https://x.example">x</a></p><h2>Heading</h2><table><tr><td>t</td></tr></table><img src="/a.jpg" alt="a">')).toBe(
-      '<p><strong>About</strong><br />Text <a href="https://x.example" rel="noopener noreferrer">x</a></p>Headingt',
-    );
+    expect(
+      sanitizeBasic(
+        '<p><strong>About</strong><br>Text <a href="https://x.example">x</a></p><h2>Heading</h2><table><tr><td>t</td></tr></table><img src="/a.jpg" alt="a">',
+      ),
+    ).toBe('<p><strong>About</strong><br />Text <a href="https://x.example" rel="noopener noreferrer">x</a></p>Headingt');
   });
 });
 

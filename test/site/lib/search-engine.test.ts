@@ -15,10 +15,46 @@ interface Page extends Omit<DocMeta, 'chunk'> {
 }
 
 const pages: Page[] = [
-  { url: '/1-en/', title: 'Northwind opens new offices', type: 'release', lang: 'en', date: '2025-03-01T09:00:00Z', year: '2025', tags: ['People'], text: 'The company is opening offices in three cities. Developments follow.' },
-  { url: '/2-nl/', title: 'Northwind opent nieuwe kantoren', type: 'release', lang: 'nl', date: '2026-01-10T09:00:00Z', year: '2026', tags: ['People'], text: 'Het bedrijf opent kantoren voor bedrijven in drie steden. Ontwikkelingen volgen.' },
-  { url: '/3-de/', title: 'Northwind eröffnet Büros', type: 'release', lang: 'de', date: '2024-05-05T09:00:00Z', year: '2024', tags: ['Expansion'], text: 'Das Unternehmen eröffnet Büros für Unternehmen und Häuser in drei Städten.' },
-  { url: '/tags/people/', title: 'People', type: 'topic', lang: 'en', date: null, year: null, tags: ['People'], text: 'Everything about people at Northwind.' },
+  {
+    url: '/1-en/',
+    title: 'Northwind opens new offices',
+    type: 'release',
+    lang: 'en',
+    date: '2025-03-01T09:00:00Z',
+    year: '2025',
+    tags: ['People'],
+    text: 'The company is opening offices in three cities. Developments follow.',
+  },
+  {
+    url: '/2-nl/',
+    title: 'Northwind opent nieuwe kantoren',
+    type: 'release',
+    lang: 'nl',
+    date: '2026-01-10T09:00:00Z',
+    year: '2026',
+    tags: ['People'],
+    text: 'Het bedrijf opent kantoren voor bedrijven in drie steden. Ontwikkelingen volgen.',
+  },
+  {
+    url: '/3-de/',
+    title: 'Northwind eröffnet Büros',
+    type: 'release',
+    lang: 'de',
+    date: '2024-05-05T09:00:00Z',
+    year: '2024',
+    tags: ['Expansion'],
+    text: 'Das Unternehmen eröffnet Büros für Unternehmen und Häuser in drei Städten.',
+  },
+  {
+    url: '/tags/people/',
+    title: 'People',
+    type: 'topic',
+    lang: 'en',
+    date: null,
+    year: null,
+    tags: ['People'],
+    text: 'Everything about people at Northwind.',
+  },
 ];
 
 function engine(): SearchIndex {
@@ -30,7 +66,10 @@ function engine(): SearchIndex {
   });
   // Through JSON, as the browser gets it.
   const indexes = Object.fromEntries([...byLang].map(([lang, index]) => [lang, JSON.parse(JSON.stringify(index))]));
-  return new SearchIndex(pages.map((p, i) => ({ ...p, chunk: i })), indexes);
+  return new SearchIndex(
+    pages.map((p, i) => ({ ...p, chunk: i })),
+    indexes,
+  );
 }
 
 const urls = (index: SearchIndex, query: string, filters = {}) => index.search(query, filters).map((hit) => pages[hit.id]!.url);
@@ -85,7 +124,10 @@ describe('the offline search engine', () => {
     expect(parts.filter(([, mark]) => mark).map(([text]) => text)).toEqual(['bedrijf', 'bedrijven']);
     expect(parts.map(([text]) => text).join('')).toBe('Het bedrijf opent kantoren voor bedrijven…');
     const long = `${'word '.repeat(100)}bedrijven ${'word '.repeat(100)}`;
-    const around = index.excerpt(hit!, long, 10).map(([text]) => text).join('');
+    const around = index
+      .excerpt(hit!, long, 10)
+      .map(([text]) => text)
+      .join('');
     expect(around).toMatch(/^….*bedrijven.*…$/);
   });
 });

@@ -2,16 +2,36 @@
 import { describe, expect, it } from 'vitest';
 import { groupKitsByCategory } from '../../../src/lib/kit-tree.ts';
 import {
-  clippingHref, contactSegment, COVERAGE_PAGE_SIZE, eventHref, eventIcsHref, itemSegment, mediaHref, mediaKitHref, permalinkSegments, slugify,
+  clippingHref,
+  contactSegment,
+  COVERAGE_PAGE_SIZE,
+  eventHref,
+  eventIcsHref,
+  itemSegment,
+  mediaHref,
+  mediaKitHref,
+  permalinkSegments,
+  slugify,
 } from '../../../src/lib/paths.ts';
 
 describe('item paths', () => {
   it('keeps the <id>-<slug> of a safe permalink and falls back to the id', () => {
-    expect(mediaKitHref({ id: 840057, permalink: '/media_kits/840057-northwind-cargo-one-product-photos' })).toBe('/media-kits/840057-northwind-cargo-one-product-photos/');
+    expect(mediaKitHref({ id: 840057, permalink: '/media_kits/840057-northwind-cargo-one-product-photos' })).toBe(
+      '/media-kits/840057-northwind-cargo-one-product-photos/',
+    );
     expect(mediaKitHref({ id: 840057, permalink: null })).toBe('/media-kits/840057/');
     expect(eventHref({ id: 700053, permalink: '/events/700053-cycle-logistics/' })).toBe('/events/700053-cycle-logistics/');
     expect(eventIcsHref({ id: 700053, permalink: '/events/700053-cycle-logistics' })).toBe('/events/700053-cycle-logistics.ics');
-    for (const permalink of ['/events/../../etc', '/events/999-someone-else', '/events/700053-a b', '/events/700053-%2e%2e', '/events/.hidden', '/events/700053-x.ics', `/events/700053-${'a'.repeat(300)}`, '']) {
+    for (const permalink of [
+      '/events/../../etc',
+      '/events/999-someone-else',
+      '/events/700053-a b',
+      '/events/700053-%2e%2e',
+      '/events/.hidden',
+      '/events/700053-x.ics',
+      `/events/700053-${'a'.repeat(300)}`,
+      '',
+    ]) {
       expect(itemSegment({ id: 700053, permalink }), permalink).toBe('700053');
     }
   });
@@ -36,7 +56,14 @@ describe('item paths', () => {
 });
 
 describe('groupKitsByCategory', () => {
-  const cat = (id: number, position: number, depth: number, child_ids: number[] = [], ancestor_ids: number[] = []) => ({ id, position, depth, child_ids, ancestor_ids, name: `c${id}` });
+  const cat = (id: number, position: number, depth: number, child_ids: number[] = [], ancestor_ids: number[] = []) => ({
+    id,
+    position,
+    depth,
+    child_ids,
+    ancestor_ids,
+    name: `c${id}`,
+  });
   const kit = (id: number, category_id: number | null, position = 1) => ({ id, category_id, position });
 
   it('follows the tree in its positions, files kits by position, skips empty branches, puts the rest last', () => {
@@ -60,6 +87,9 @@ describe('groupKitsByCategory', () => {
 
   it('shows a parent without kits of its own when a child has some, and survives a cycle', () => {
     const groups = groupKitsByCategory([cat(1, 1, 0, [2]), cat(2, 1, 1, [1], [1])], [kit(7, 2)]);
-    expect(groups.map((g) => [g.category?.id, g.kits.map((k) => k.id)])).toEqual([[1, []], [2, [7]]]);
+    expect(groups.map((g) => [g.category?.id, g.kits.map((k) => k.id)])).toEqual([
+      [1, []],
+      [2, [7]],
+    ]);
   });
 });

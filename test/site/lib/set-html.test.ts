@@ -23,7 +23,8 @@ it('passes only sanitized HTML to set:html', async () => {
       if (SELF_MADE.has(expression)) continue;
       const assignment = new RegExp(`const ${expression.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} = (.+);`).exec(source)?.[1] ?? '';
       const sanitized = /^(release\.show_boilerplate_text \? )?sanitize(Article|Basic)\(/.test(assignment);
-      if (!sanitized) problems.push(`${path.relative(root, file)}: set:html={${expression}} (${assignment || 'not assigned in this file'})`);
+      if (!sanitized)
+        problems.push(`${path.relative(root, file)}: set:html={${expression}} (${assignment || 'not assigned in this file'})`);
     }
   }
   expect(uses).toBeGreaterThan(4);

@@ -40,7 +40,12 @@ describe('writeVCard', () => {
   });
 
   it('escapes commas, semicolons, backslashes and line breaks in text values', () => {
-    const vcf = writeVCard({ ...juda, name: 'Zoë van Dijk; Jr., \\ PhD', title: 'Head of PR, Benelux; DACH\nand Nordics', organization: 'Acme, Inc.' });
+    const vcf = writeVCard({
+      ...juda,
+      name: 'Zoë van Dijk; Jr., \\ PhD',
+      title: 'Head of PR, Benelux; DACH\nand Nordics',
+      organization: 'Acme, Inc.',
+    });
     const card = parseVCard(vcf);
     // RFC 2426 text escapes `;` too; ical.js's vCard reader keeps `\;` in single text values as written.
     expect(card.fn?.replace(/\\;/g, ';')).toBe('Zoë van Dijk; Jr., \\ PhD');
@@ -57,7 +62,17 @@ describe('writeVCard', () => {
   });
 
   it('leaves out what is not a plausible address, number or URL', () => {
-    const vcf = writeVCard({ ...juda, email: 'not an address', phone: 'call us', mobile: null, website: 'javascript:alert(2)', urls: [{ type: 'x', url: 'javascript:alert(1)' }, { type: 'linkedin', url: 'https://a.example/x,y' }] });
+    const vcf = writeVCard({
+      ...juda,
+      email: 'not an address',
+      phone: 'call us',
+      mobile: null,
+      website: 'javascript:alert(2)',
+      urls: [
+        { type: 'x', url: 'javascript:alert(1)' },
+        { type: 'linkedin', url: 'https://a.example/x,y' },
+      ],
+    });
     const card = parseVCard(vcf);
     expect(card.emails).toEqual([]);
     expect(card.tels).toEqual([]);
