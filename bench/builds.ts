@@ -13,12 +13,12 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { DEFAULT_MANAGEMENT_KEY, DEMO_NOW } from '../emulator/defaults.ts';
-import { EXIT, parseCommandLine } from '../scripts/cli.ts';
+import { parseCommandLine } from '../scripts/cli.ts';
 import { routeFiles, writeBareProject } from './bare-astro.ts';
 import { startEmulatorProcess } from './emulator-process.ts';
 import { atMostGoal, type Goal } from './goals.ts';
 import { measure, routeGenerationMs, type Measured } from './measure.ts';
-import { profileOf } from './profiles.ts';
+import { profileOrExit } from './profiles.ts';
 import { writePart } from './results.ts';
 
 const parsed = parseCommandLine({
@@ -30,11 +30,7 @@ const parsed = parseCommandLine({
   variables: {},
 });
 if ('exit' in parsed) process.exit(parsed.exit);
-const profile = profileOf(parsed.values.scale as string | undefined);
-if (!profile) {
-  console.error(`bench: --scale must be demo, L or a number of releases, got '${String(parsed.values.scale)}'`);
-  process.exit(EXIT.usage);
-}
+const profile = profileOrExit(parsed.values.scale);
 
 const root = path.resolve(import.meta.dirname, '..');
 const MIB_LIMIT = 1536;

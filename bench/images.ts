@@ -15,10 +15,10 @@ import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import pLimit from 'p-limit';
 import sharp from 'sharp';
-import { EXIT, parseCommandLine } from '../scripts/cli.ts';
+import { parseCommandLine } from '../scripts/cli.ts';
 import { startEmulatorProcess } from './emulator-process.ts';
 import { goalLine, throughputGoal } from './goals.ts';
-import { profileOf } from './profiles.ts';
+import { profileOrExit } from './profiles.ts';
 import { writePart } from './results.ts';
 import { mediaOriginalUrls } from '@pressroom-static/content-loaders';
 import { ENCODERS, type OutputFormat } from '../image-pipeline/encode.ts';
@@ -34,11 +34,7 @@ const parsed = parseCommandLine({
   variables: {},
 });
 if ('exit' in parsed) process.exit(parsed.exit);
-const profile = profileOf(parsed.values.scale as string | undefined);
-if (!profile) {
-  console.error(`bench: --scale must be demo, L or a number of releases, got '${String(parsed.values.scale)}'`);
-  process.exit(EXIT.usage);
-}
+const profile = profileOrExit(parsed.values.scale);
 const TARGET = 0.85;
 const emulator = await startEmulatorProcess(profile);
 const cacheDir = await mkdtemp(path.join(tmpdir(), 'pressroom-images-bench-'));

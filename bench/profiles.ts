@@ -4,6 +4,8 @@
  * of the performance goals; a number is that many releases, the rest grown
  * from it as the emulator does.
  */
+import { EXIT } from '../scripts/cli.ts';
+
 export interface Profile {
   /** `demo`, `L` or the number of releases: names the results file. */
   name: string;
@@ -33,4 +35,12 @@ export function emulatorFlags(profile: Profile): string[] {
     ...(profile.images === undefined ? [] : ['--images', String(profile.images)]),
     ...(profile.kits === undefined ? [] : ['--kits', String(profile.kits)]),
   ];
+}
+
+/** The profile `--scale` names; one line and the usage exit code (2) when it names none. */
+export function profileOrExit(value: unknown): Profile {
+  const profile = profileOf(value as string | undefined);
+  if (profile) return profile;
+  console.error(`bench: --scale must be demo, L or a number of releases, got '${String(value)}'`);
+  process.exit(EXIT.usage);
 }

@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { EXIT, parseCommandLine, type CommandSpec } from '../scripts/cli.ts';
 import { combine, goalLine, machine } from './goals.ts';
-import { PROFILES, profileOf } from './profiles.ts';
+import { PROFILES, profileOrExit } from './profiles.ts';
 import { readPart, runFile, writeRun } from './results.ts';
 
 const BENCHES = {
@@ -43,11 +43,7 @@ const BENCH_COMMAND: CommandSpec = {
 
 const parsed = parseCommandLine(BENCH_COMMAND);
 if ('exit' in parsed) process.exit(parsed.exit);
-const profile = profileOf(parsed.values.scale as string | undefined);
-if (!profile) {
-  console.error(`bench: --scale must be demo, L or a number of releases, got '${String(parsed.values.scale)}'`);
-  process.exit(EXIT.usage);
-}
+const profile = profileOrExit(parsed.values.scale);
 const only = typeof parsed.values.only === 'string' ? parsed.values.only.split(',').map((s) => s.trim()) : Object.keys(BENCHES);
 const unknown = only.filter((name) => !(name in BENCHES));
 if (unknown.length > 0) {
