@@ -34,7 +34,7 @@ export type { RetryPolicy } from './client/retry.ts';
 
 export { DataIssues, DataPolicyError } from './data-policy/issues.ts';
 export type { DataReport, DataWarning } from './data-policy/issues.ts';
-export { sanitizeHtmlFields, sanitizeUpstreamHtml } from './html/sanitize-upstream.ts';
+export { DROP_WITH_CONTENT, sanitizeHtmlFields, sanitizeUpstreamHtml } from './html/sanitize-upstream.ts';
 
 export { SOURCES } from './sources/index.ts';
 export type { CollectionName, CollectionSource } from './sources/index.ts';

@@ -67,8 +67,8 @@ const ALLOWED_TAGS = [
   'picture',
 ];
 
-/** Dropped together with their content (never kept as text). */
-const DROP_WITH_CONTENT = [
+/** Elements dropped together with their content (never kept as text): the site's own sanitizer drops the same. */
+export const DROP_WITH_CONTENT: readonly string[] = [
   'script',
   'style',
   'textarea',
@@ -110,7 +110,7 @@ const OPTIONS: sanitizeHtml.IOptions & { allowedEmptyAttributes: string[] } = {
   allowedClasses: {},
   allowedStyles: {},
   disallowedTagsMode: 'discard',
-  nonTextTags: DROP_WITH_CONTENT,
+  nonTextTags: [...DROP_WITH_CONTENT],
   selfClosing: ['img', 'br', 'hr'],
   enforceHtmlBoundary: true,
   parser: { lowerCaseTags: true, lowerCaseAttributeNames: true, decodeEntities: true },

@@ -12,6 +12,7 @@
  * classes or inline styles survive; images are only kept when the image
  * pipeline supplies a site-local copy (see inline-images.ts).
  */
+import { DROP_WITH_CONTENT } from '@pressroom-static/content-loaders';
 import sanitizeHtml from 'sanitize-html';
 import { Parser } from 'htmlparser2';
 import { parseSrcset } from './srcset.ts';
@@ -45,31 +46,6 @@ export interface SanitizeOptions {
 
 const BASIC_TAGS = ['p', 'br', 'a', 'strong', 'em', 'b', 'i', 'ul', 'ol', 'li', 'blockquote'];
 const ARTICLE_TAGS = [...BASIC_TAGS, 'h2', 'h3', 'h4', 'cite', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'figure', 'figcaption', 'img'];
-
-/** Content of these is dropped with the tag (not kept as text). */
-const DROP_WITH_CONTENT = [
-  'script',
-  'style',
-  'textarea',
-  'option',
-  'select',
-  'xmp',
-  'noscript',
-  'noembed',
-  'noframes',
-  'template',
-  'iframe',
-  'object',
-  'embed',
-  'svg',
-  'math',
-  'title',
-  'head',
-  'button',
-  'canvas',
-  'audio',
-  'video',
-];
 
 /** A path inside this site: starts with one `/`, no scheme, no backslash tricks. */
 function isSiteLocal(url: string): boolean {
@@ -112,7 +88,7 @@ function options(
     allowedClasses: {},
     allowedStyles: {},
     disallowedTagsMode: 'discard',
-    nonTextTags: DROP_WITH_CONTENT,
+    nonTextTags: [...DROP_WITH_CONTENT],
     selfClosing: ['img', 'br'],
     enforceHtmlBoundary: true,
     parser: { lowerCaseTags: true, lowerCaseAttributeNames: true, decodeEntities: true },
