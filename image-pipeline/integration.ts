@@ -17,6 +17,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration, AstroIntegrationLogger } from 'astro';
 import { loadConfig } from '../src/config/environment.ts';
+import { cacheFolder } from '../src/config/cache-folders.ts';
 import { pruneCache, reportImageWork } from './build-summary.ts';
 import { serveMediaFromCache } from './dev-media.ts';
 import { configureImagePipeline, currentImagePipeline, resetImagePipeline } from './index.ts';
@@ -68,7 +69,7 @@ export default function imagePipeline(options: ImagePipelineIntegrationOptions =
       },
       'astro:config:done': ({ config }) => {
         outDir = fileURLToPath(config.outDir);
-        cacheDir = path.resolve(fileURLToPath(config.root), loadConfig(process.env).cacheDir ?? '.cache', 'images');
+        cacheDir = cacheFolder(fileURLToPath(config.root), loadConfig(process.env), 'images');
         const base = config.base.endsWith('/') ? config.base : `${config.base}/`;
         configureImagePipeline({ cacheDir, publicPath: `${base}${MEDIA_DIR}/`, avif: options.avif ?? false, log });
       },

@@ -13,9 +13,9 @@
  * Any difference, or anything that cannot be checked (no fingerprint, the API
  * unreachable), is a reason to render; the check itself writes nothing.
  */
-import path from 'node:path';
 import { loadConfig, type Upstream } from '../src/config/environment.ts';
 import { publicationInstant } from '../src/config/clock.ts';
+import { cacheFolder } from '../src/config/cache-folders.ts';
 import type { LoaderRuntime } from '@pressroom-static/content-loaders';
 import { startDemoApi } from '../src/config/demo-upstream.ts';
 import { revalidateOriginals } from '../image-pipeline/revalidate.ts';
@@ -49,7 +49,7 @@ export type Verdict =
 
 /** The image cache of a build run from `root` (image-pipeline/integration.ts puts it there too). */
 export const imageCacheDir = (root: string, env: Record<string, string | undefined>): string =>
-  path.resolve(root, loadConfig(env).cacheDir ?? '.cache', 'images');
+  cacheFolder(root, loadConfig(env), 'images');
 
 export async function confirmUnchanged({
   root,

@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { LoaderOptions, SettingNames } from '@pressroom-static/content-loaders';
 import { ConfigError, type PressroomConfig } from './environment.ts';
 import type { DemoUpstream } from './demo-upstream.ts';
+import { cacheFolder } from './cache-folders.ts';
 
 export const ENVIRONMENT_SETTING_NAMES: SettingNames = {
   apiUrl: 'PRESSROOM_API_URL',
@@ -18,7 +19,7 @@ export const ENVIRONMENT_SETTING_NAMES: SettingNames = {
 
 /** The HTTP cache of a live build: `<PRESSROOM_CACHE_DIR or .cache>/pressroom-http`, from the working directory. */
 export function httpCacheDir(config: Pick<PressroomConfig, 'cacheDir'>): string {
-  return path.resolve(config.cacheDir ?? '.cache', 'pressroom-http');
+  return cacheFolder(process.cwd(), config, 'pressroom-http');
 }
 
 /**

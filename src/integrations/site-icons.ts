@@ -7,6 +7,8 @@ import { copyFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
+import { cacheFolder } from '../config/cache-folders.ts';
+import { loadConfig } from '../config/environment.ts';
 import { ICON_FILES, builtSiteIcons, configureSiteIcons } from '../lib/site-icons.ts';
 
 export default function siteIcons(): AstroIntegration {
@@ -15,7 +17,7 @@ export default function siteIcons(): AstroIntegration {
     name: 'pressroom-static:site-icons',
     hooks: {
       'astro:config:done': ({ config }) => {
-        cacheDir = path.join(fileURLToPath(config.root), '.cache', 'site-icons');
+        cacheDir = cacheFolder(fileURLToPath(config.root), loadConfig(process.env), 'site-icons');
         configureSiteIcons(cacheDir);
       },
       'astro:build:start': () => {

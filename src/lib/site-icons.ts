@@ -8,7 +8,7 @@
  *
  * Derived from the press room's logo: a square centre crop of the largest
  * rendition the image pipeline made of it (so the logo is downloaded, checked
- * and cached the same way), kept in `.cache/site-icons/<rendition>/`, named
+ * and cached the same way), kept in `<PRESSROOM_CACHE_DIR or .cache>/site-icons/<rendition>/`, named
  * after that content-addressed rendition: a warm build reuses them and runs no
  * sharp at all. Without a logo the neutral icons in `public/` stay
  * (`deriveIcons` made them from `src/lib/fallback-icon.svg`).
@@ -64,7 +64,7 @@ const KEY = Symbol.for('pressroom-static.site-icons');
 // On globalThis: Astro loads the integration and the pages in separate module graphs.
 const holder = () => ((globalThis as { [KEY]?: Holder })[KEY] ??= {});
 
-/** Where derived icons are kept (the integration sets `<root>/.cache/site-icons`), and a fresh start for a build. */
+/** Where derived icons are kept (the integration sets `<PRESSROOM_CACHE_DIR or .cache>/site-icons`), and a fresh start for a build. */
 export function configureSiteIcons(cacheDir: string): void {
   Object.assign(holder(), { cacheDir, icons: undefined });
 }

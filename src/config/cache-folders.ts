@@ -1,0 +1,15 @@
+/**
+ * Every cache a build keeps sits in its own folder under one root
+ * (`PRESSROOM_CACHE_DIR`, or `.cache/` in the project), so a CI job keeps all
+ * of them warm by keeping that one folder between runs.
+ */
+import path from 'node:path';
+import type { PressroomConfig } from './environment.ts';
+
+/** The caches a build writes: API answers, media originals/renditions/zips, the icons derived from the logo. */
+export type CacheFolder = 'pressroom-http' | 'images' | 'site-icons';
+
+/** `<PRESSROOM_CACHE_DIR or .cache>/<folder>`, a relative PRESSROOM_CACHE_DIR taken from `root`. */
+export function cacheFolder(root: string, config: Pick<PressroomConfig, 'cacheDir'>, folder: CacheFolder): string {
+  return path.resolve(root, config.cacheDir ?? '.cache', folder);
+}

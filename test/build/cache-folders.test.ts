@@ -1,0 +1,58 @@
+/**
+ * Every cache a build writes lives under PRESSROOM_CACHE_DIR (or `.cache/` in
+ * the project), so a CI job that keeps that one folder keeps them all: the
+ * HTTP answers, the image pipeline's originals, renditions and zips, and the
+ * site icons. Read from the integrations as Astro configures them.
+ */
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import imagePipeline from '../../image-pipeline/integration.ts';
+import { loadConfig } from '../../src/config/environment.ts';
+import { httpCacheDir } from '../../src/config/loader-options.ts';
+import siteIcons from '../../src/integrations/site-icons.ts';
+import { imageCacheDir } from '../../scripts/no-change.ts';
+
+const root = '/srv/project';
+
+/** The cache folder each part of a build uses once Astro has configured it from `root`. */
+function cacheFoldersOfABuild(): Record<string, string | undefined> {
+  const config = { root: pathToFileURL(`${root}/`), outDir: pathToFileURL(`${root}/dist/`), base: '/' };
+  for (const integration of [imagePipeline(), siteIcons()]) (integration.hooks['astro:config:done'] as any)({ config, logger: console });
+  const held = (name: string) => (globalThis as any)[Symbol.for(`pressroom-static.${name}`)];
+  return {
+    http: httpCacheDir(loadConfig(process.env)),
+    images: held('image-pipeline').settings.cacheDir,
+    noChangeImages: imageCacheDir(root, process.env),
+    siteIcons: held('site-icons').cacheDir,
+  };
+}
+
+describe('cache folders', () => {
+  afterEach(() => vi.unstubAllEnvs());
+
+  it('are all under PRESSROOM_CACHE_DIR when it is set', () => {
+    vi.stubEnv('PRESSROOM_CACHE_DIR', '/mnt/ci-cache');
+    expect(cacheFoldersOfABuild()).toEqual({
+      http: '/mnt/ci-cache/pressroom-http',
+      images: '/mnt/ci-cache/images',
+      noChangeImages: '/mnt/ci-cache/images',
+      siteIcons: '/mnt/ci-cache/site-icons',
+    });
+  });
+
+  it('are under the project’s .cache/ when it is not', () => {
+    vi.stubEnv('PRESSROOM_CACHE_DIR', undefined);
+    const spy = vi.spyOn(process, 'cwd').mockReturnValue(root);
+    try {
+      expect(cacheFoldersOfABuild()).toEqual({
+        http: path.join(root, '.cache', 'pressroom-http'),
+        images: path.join(root, '.cache', 'images'),
+        noChangeImages: path.join(root, '.cache', 'images'),
+        siteIcons: path.join(root, '.cache', 'site-icons'),
+      });
+    } finally {
+      spy.mockRestore();
+    }
+  });
+});
