@@ -80,57 +80,31 @@ export interface SiteData {
   documents: LibraryItem[];
 }
 
-async function loadCollections() {
-  const [
-    pressroom,
-    releases,
-    tags,
-    clippings,
-    events,
-    liveEvents,
-    pages,
-    contacts,
-    kits,
-    categories,
-    images,
-    movies,
-    videos,
-    sounds,
-    documents,
-  ] = await Promise.all([
-    getCollection('pressroom'),
-    getCollection('pressReleases'),
-    getCollection('tags'),
-    getCollection('clippings'),
-    getCollection('events'),
-    getCollection('liveEvents'),
-    getCollection('pages'),
-    getCollection('prContacts'),
-    getCollection('mediaKits'),
-    getCollection('mediaKitCategories'),
-    getCollection('images'),
-    getCollection('movies'),
-    getCollection('videos'),
-    getCollection('sounds'),
-    getCollection('documents'),
-  ]);
-  return {
-    pressroom,
-    releases,
-    tags,
-    clippings,
-    events,
-    liveEvents,
-    pages,
-    contacts,
-    kits,
-    categories,
-    images,
-    movies,
-    videos,
-    sounds,
-    documents,
-  };
+/** Every collection the site reads, loaded at once; each `getCollection()` copies its entries, so it is called once per build. */
+function loadCollections() {
+  return awaitAll({
+    pressroom: getCollection('pressroom'),
+    releases: getCollection('pressReleases'),
+    tags: getCollection('tags'),
+    clippings: getCollection('clippings'),
+    events: getCollection('events'),
+    liveEvents: getCollection('liveEvents'),
+    pages: getCollection('pages'),
+    contacts: getCollection('prContacts'),
+    kits: getCollection('mediaKits'),
+    categories: getCollection('mediaKitCategories'),
+    images: getCollection('images'),
+    movies: getCollection('movies'),
+    videos: getCollection('videos'),
+    sounds: getCollection('sounds'),
+    documents: getCollection('documents'),
+  });
+}
+
+/** An object of promises as one promise of the object of their values (Promise.all, keyed). */
+async function awaitAll<T extends Record<string, Promise<unknown>>>(promises: T): Promise<{ [K in keyof T]: Awaited<T[K]> }> {
+  const values = await Promise.all(Object.values(promises));
+  return Object.fromEntries(Object.keys(promises).map((key, i) => [key, values[i]])) as { [K in keyof T]: Awaited<T[K]> };
 }
 
 const dataOf = <T>(entries: Array<{ data: T }>): T[] => entries.map((e) => e.data);
