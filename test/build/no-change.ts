@@ -19,7 +19,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../emulator/server.ts';
 import { TEST_MEDIA_CACHE } from '../helpers/emulator.ts';
-import { codeInputs, configurationOf } from '../../scripts/build-inputs.ts';
+import { CODE_PATHS, codeInputs, configurationOf } from '../../scripts/build-inputs.ts';
 import type { ChangeReport } from '../../scripts/change-report.ts';
 import { readFingerprint, type Fingerprint } from '../../scripts/fingerprint.ts';
 import { confirmUnchanged, type Verdict } from '../../scripts/no-change.ts';
@@ -173,20 +173,7 @@ export function noChangeTests(setup: () => { root: string; tmp: string }): void 
       expect(await reason({ env: { ...env, PRESSROOM_CONCURRENCY: '2' } })).toBe('unchanged');
       // Code: a copy of the checkout with one source file edited.
       const copy = path.join(tmp, 'code-copy');
-      await cp(path.join(root, 'src'), path.join(copy, 'src'), { recursive: true });
-      for (const entry of [
-        'package.json',
-        'package-lock.json',
-        'astro.config.mjs',
-        'tsconfig.json',
-        'content-loaders',
-        'image-pipeline',
-        'emulator',
-        'public',
-        'scripts',
-        'offline-archive',
-        'webhook-receiver',
-      ]) {
+      for (const entry of CODE_PATHS) {
         await cp(path.join(root, entry), path.join(copy, entry), { recursive: true });
       }
       expect(await reason({ code: await codeInputs(copy) })).toBe('unchanged');

@@ -62,7 +62,6 @@ export async function pagefindBackend(siteRoot: string, datedTypes: readonly str
     }
     return pending;
   };
-  const view = viewOf();
 
   return {
     filterValues: async () => manifest.filters,
@@ -91,15 +90,15 @@ function languageOf(lang: string): string {
   return /^[A-Za-z]{2,3}/.exec(lang)?.[0]?.toLowerCase() ?? 'und';
 }
 
-function viewOf(): (data: PagefindData) => ResultView {
-  return (data) => ({
+function view(data: PagefindData): ResultView {
+  return {
     href: /^\/(?![/\\])/.test(data.url) ? data.url : '#',
     title: data.meta.title || data.url,
     type: data.meta.type ?? '',
     lang: data.meta.language ?? '',
     date: data.meta.date ?? null,
     excerpt: excerptParts(data.excerpt),
-  });
+  };
 }
 
 function excerptParts(html: string): ExcerptPart[] {
