@@ -5,8 +5,11 @@
  * the API (`<script>` written as text, `[x](javascript:…)`, `&lt;`, `# `) stays text
  * and no raw HTML can reach a document.
  *
- *   htmlToBlocks(html, site)   SANITIZED release HTML → mdast blocks (hast-util-from-html,
- *                              hast-util-to-mdast); links and images made absolute on the site
+ *   htmlToBlocks(html, site)   SANITIZED release HTML → mdast blocks (parse5 without source
+ *                              positions, hast-util-from-parse5, hast-util-to-mdast); links
+ *                              and images made absolute on the site
+ *   shiftHeadings(blocks, n)   the same blocks with headings moved down (new nodes only on
+ *                              the way to a heading: the input is shared, never changed)
  *   serialize(blocks)          mdast → Markdown (CommonMark, GFM tables)
  *   text, paragraph, heading, link, list, …   small builders for the documents' own parts
  *
@@ -14,10 +17,11 @@
  * `&lt;script&gt;` (shown as text on the page) became a live `<script>` in the
  * Markdown, and `<https://…>` an autolink; mdast-util-to-markdown escapes both.
  */
-import { fromHtml } from 'hast-util-from-html';
+import { fromParse5 } from 'hast-util-from-parse5';
 import { toMdast } from 'hast-util-to-mdast';
 import { gfmTableToMarkdown } from 'mdast-util-gfm-table';
 import { toMarkdown, type Options as ToMarkdownOptions } from 'mdast-util-to-markdown';
+import { parseFragment } from 'parse5';
 import type {
   BlockContent,
   Heading,
@@ -61,11 +65,9 @@ function allowedUrl(url: string, base: URL, protocols: ReadonlySet<string>): str
 /**
  * Cleans a converted tree in place: links and images get absolute, allowed URLs (a link
  * without one is replaced by its text, an image without one is dropped), titles go,
- * raw HTML nodes go (the converter makes none from sanitized HTML; this is the guarantee),
- * and headings move down by `headingOffset` (at most level 6).
+ * and raw HTML nodes go (the converter makes none from sanitized HTML; this is the guarantee).
  */
-function clean(node: Nodes, base: URL, headingOffset: number): void {
-  if (node.type === 'heading') node.depth = Math.min(6, node.depth + headingOffset) as Heading['depth'];
+function clean(node: Nodes, base: URL): void {
   if (!('children' in node)) return;
   const parent = node as Parents;
   const kept: Nodes[] = [];
@@ -73,7 +75,7 @@ function clean(node: Nodes, base: URL, headingOffset: number): void {
     if (child.type === 'html') continue;
     if (child.type === 'link') {
       const url = allowedUrl(child.url, base, LINK_PROTOCOLS);
-      clean(child, base, headingOffset);
+      clean(child, base);
       if (url === null) {
         kept.push(...child.children);
         continue;
@@ -89,7 +91,7 @@ function clean(node: Nodes, base: URL, headingOffset: number): void {
     } else if (child.type === 'definition' || child.type === 'linkReference' || child.type === 'imageReference') {
       continue;
     } else {
-      clean(child, base, headingOffset);
+      clean(child, base);
     }
     kept.push(child);
   }
@@ -98,13 +100,28 @@ function clean(node: Nodes, base: URL, headingOffset: number): void {
 
 /**
  * Sanitized HTML (a release body, the boilerplate) as mdast blocks: site-relative links and
- * images made absolute on `site`, headings moved down by `headingOffset`.
+ * images made absolute on `site`.
  */
-export function htmlToBlocks(html: string, site: URL, headingOffset = 0): Block[] {
+export function htmlToBlocks(html: string, site: URL): Block[] {
   if (!html.trim()) return [];
-  const tree = toMdast(fromHtml(html, { fragment: true }));
-  clean(tree, site, headingOffset);
+  // Parsed without source positions: the tree is converted, not reported on, and hast-util-to-mdast
+  // clones its input (positions made the parse and that clone about three times slower).
+  const tree = toMdast(fromParse5(parseFragment(html)));
+  clean(tree, site);
   return tree.type === 'root' ? tree.children : [];
+}
+
+/** Containers a heading can sit in (CommonMark): the only nodes copied on the way to one. */
+const FLOW_PARENTS = new Set<Nodes['type']>(['blockquote', 'list', 'listItem']);
+
+/** The blocks with every heading moved down by `offset` (at most level 6), as new nodes; `blocks` stay as they are. */
+export function shiftHeadings(blocks: readonly Block[], offset: number): Block[] {
+  const shifted = (node: Nodes): Nodes => {
+    if (node.type === 'heading') return { ...node, depth: Math.min(6, node.depth + offset) as Heading['depth'] };
+    if (!FLOW_PARENTS.has(node.type) || !('children' in node)) return node;
+    return { ...node, children: node.children.map(shifted) } as Nodes;
+  };
+  return offset === 0 ? [...blocks] : blocks.map((block) => shifted(block) as Block);
 }
 
 const OPTIONS: ToMarkdownOptions = {

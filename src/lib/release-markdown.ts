@@ -17,6 +17,7 @@ import { releaseFeedItem } from './feeds.ts';
 import { mailtoHref, telHref } from './format.ts';
 import { translator } from './i18n.ts';
 import { altFor, featuredOutsideBody, type PictureSource } from './images.ts';
+import { LLMS_FULL_BUDGET } from './llms-rules.ts';
 import * as md from './markdown.ts';
 import { contactAnchor, contactVcfHref, contactsHref } from './paths.ts';
 import { sanitizeBasic } from './sanitize.ts';
@@ -48,9 +49,40 @@ export function contactItem(contact: Contact, siteUrl: URL): md.Inline[] {
 
 /** The press room's boilerplate ("About <name>") as blocks under a heading of `depth`, or none. */
 export function boilerplateBlocks(site: SiteData, siteUrl: URL, depth: number, lang: string): md.Block[] {
-  const body = md.htmlToBlocks(sanitizeBasic(site.pressroom.boilerplate_html), siteUrl, depth - 1);
+  const body = converted(site).boilerplate(() => md.htmlToBlocks(sanitizeBasic(site.pressroom.boilerplate_html), siteUrl));
   if (body.length === 0) return [];
-  return [md.heading(depth, md.text(translator(lang)('about', { name: md.oneLine(site.pressroom.name) }))), ...body];
+  return [
+    md.heading(depth, md.text(translator(lang)('about', { name: md.oneLine(site.pressroom.name) }))),
+    ...md.shiftHeadings(body, depth - 1),
+  ];
+}
+
+/**
+ * HTML converted once a build and shared (never changed: headings are shifted on copies): the
+ * boilerplate, which every twin repeats, and the bodies of the releases that both have a twin and
+ * are a section of llms-full.txt. Other bodies are converted when needed and not kept, so memory
+ * does not grow with the number of releases.
+ */
+const conversions = new WeakMap<SiteData, ReturnType<typeof conversionCache>>();
+function converted(site: SiteData) {
+  let cache = conversions.get(site);
+  if (!cache) conversions.set(site, (cache = conversionCache(site)));
+  return cache;
+}
+
+function conversionCache(site: SiteData) {
+  let boilerplate: md.Block[] | undefined;
+  const bodies = new Map<number, md.Block[] | null>(site.releases.slice(0, LLMS_FULL_BUDGET.releases).map((r) => [r.id, null]));
+  return {
+    boilerplate: (convert: () => md.Block[]) => (boilerplate ??= convert()),
+    body(releaseId: number, convert: () => md.Block[]): md.Block[] {
+      const kept = bodies.get(releaseId);
+      if (kept) return kept;
+      const blocks = convert();
+      if (kept === null) bodies.set(releaseId, blocks);
+      return blocks;
+    },
+  };
 }
 
 /** The press contacts as a list under a heading of `depth`, or none. */
@@ -102,7 +134,12 @@ export async function releaseBlocks(
   blocks.push(...(leadBlocks ?? []));
   const summary = md.oneLine(release.summary);
   if (summary) blocks.push(md.paragraph(md.strong(md.text(summary))));
-  blocks.push(...md.htmlToBlocks(item.contentHtml, siteUrl, depth - 1));
+  blocks.push(
+    ...md.shiftHeadings(
+      converted(site).body(release.id, () => md.htmlToBlocks(item.contentHtml, siteUrl)),
+      depth - 1,
+    ),
+  );
   const gallery = moreBlocks.flat();
   if (gallery.length > 0) blocks.push(md.heading(depth + 1, md.text(t('images'))), ...gallery);
   if (pressroomParts) {

@@ -6,12 +6,12 @@
  */
 import { HtmlRenderer, Parser, type Node } from 'commonmark';
 import { describe, expect, it } from 'vitest';
-import { htmlToBlocks, serialize } from '../../../src/lib/markdown.ts';
+import { htmlToBlocks, serialize, shiftHeadings } from '../../../src/lib/markdown.ts';
 import { sanitizeArticle } from '../../../src/lib/sanitize.ts';
 import { HOSTILE } from '../../helpers/hostile-html.ts';
 
 const SITE = new URL('https://press.example.test');
-const toMarkdown = (html: string, offset = 0) => serialize(htmlToBlocks(html, SITE, offset));
+const toMarkdown = (html: string, offset = 0) => serialize(shiftHeadings(htmlToBlocks(html, SITE), offset));
 
 /** Text that becomes markup once a careless converter decodes it: it must stay text. */
 const LOOKS_LIKE_MARKUP = [
@@ -104,6 +104,14 @@ describe('htmlToBlocks + serialize', () => {
   it('moves headings down by the offset, never below level 6', () => {
     expect(toMarkdown('<h2>A</h2><h4>B</h4>', 1)).toBe('### A\n\n##### B\n');
     expect(toMarkdown('<h4>C</h4>', 4)).toBe('###### C\n');
+  });
+
+  it('shifts headings on copies: blocks shared by a twin and llms-full.txt stay as they were', () => {
+    const blocks = htmlToBlocks('<h2>A</h2><blockquote><h3>B</h3></blockquote><ul><li><h4>C</h4></li></ul>', SITE);
+    const before = serialize(blocks);
+    expect(serialize(shiftHeadings(blocks, 1))).toBe('### A\n\n> #### B\n\n- ##### C\n');
+    expect(serialize(blocks)).toBe(before);
+    expect(before).toBe('## A\n\n> ### B\n\n- #### C\n');
   });
 
   it('gives the same bytes for the same input', () => {
