@@ -25,22 +25,34 @@ export function escapeText(value: string): string {
 /** One logical line folded at 75 octets: continuation lines start with one space. */
 export function foldLine(line: string): string {
   if (encoder.encode(line).length <= MAX_OCTETS) return line;
+  // ASCII (a vCard's base64 PHOTO, most lines): every character one octet, cut by length.
+  if (ASCII.test(line)) return foldAscii(line);
   const parts: string[] = [];
-  let current = '';
+  let start = 0;
   let octets = 0;
   let limit = MAX_OCTETS;
-  for (const char of line) {
-    const size = encoder.encode(char).length;
+  for (let i = 0; i < line.length;) {
+    const codePoint = line.codePointAt(i)!;
+    const units = codePoint > 0xffff ? 2 : 1;
+    const size = codePoint < 0x80 ? 1 : codePoint < 0x800 ? 2 : codePoint < 0x10000 ? 3 : 4;
     if (octets + size > limit) {
-      parts.push(current);
-      current = '';
+      parts.push(line.slice(start, i));
+      start = i;
       octets = 0;
       limit = MAX_OCTETS - 1; // the leading space counts
     }
-    current += char;
     octets += size;
+    i += units;
   }
-  parts.push(current);
+  parts.push(line.slice(start));
+  return parts.join('\r\n ');
+}
+
+const ASCII = /^[\x00-\x7f]*$/;
+
+function foldAscii(line: string): string {
+  const parts = [line.slice(0, MAX_OCTETS)];
+  for (let i = MAX_OCTETS; i < line.length; i += MAX_OCTETS - 1) parts.push(line.slice(i, i + MAX_OCTETS - 1));
   return parts.join('\r\n ');
 }
 

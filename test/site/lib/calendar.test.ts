@@ -34,6 +34,14 @@ describe('content lines', () => {
     expect(unfold(`${folded}\r\n`)).toEqual([line]);
     expect(foldLine('SHORT:line')).toBe('SHORT:line');
   });
+
+  it('fills every folded line of ASCII text (a vCard photo) to exactly 75 octets', () => {
+    const line = `PHOTO;ENCODING=b;TYPE=JPEG:${'QUJD'.repeat(100)}`;
+    const physical = foldLine(line).split('\r\n');
+    expect(physical.slice(0, -1).every((l) => l.length === 75)).toBe(true);
+    expect(physical.at(-1)!.length).toBeLessThanOrEqual(75);
+    expect(unfold(`${physical.join('\r\n')}\r\n`)).toEqual([line]);
+  });
 });
 
 describe('writeCalendar', () => {
