@@ -158,7 +158,16 @@ const RAILS_TO_IANA: Record<string, string> = {
   Samoa: 'Pacific/Apia',
 };
 
+/** Zone name → whether this runtime knows it: asked by every event card, and a formatter is costly to make. */
+const knownZones = new Map<string, boolean>();
+
 function isValidZone(zone: string): boolean {
+  let known = knownZones.get(zone);
+  if (known === undefined) knownZones.set(zone, (known = zoneExists(zone)));
+  return known;
+}
+
+function zoneExists(zone: string): boolean {
   try {
     new Intl.DateTimeFormat('en', { timeZone: zone });
     return true;
