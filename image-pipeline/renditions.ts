@@ -61,6 +61,9 @@ export function createRenditions({ store, stats, outputs, cpu, cores, maxPixels,
   // so decodes never run far ahead of encodes and memory stays bounded however many images.
   const inFlight = pLimit(cores * 2);
 
+  // Output names by source and geometry: every page showing an image plans it again, and hashing is the cost.
+  const outputNames = new Map<string, PlannedOutput[]>();
+
   function plan(src: Source, declared: Declared[]): Planned[] {
     const alpha = !!src.hasAlpha;
     const plans = new Map<string, Planned>();
@@ -73,25 +76,31 @@ export function createRenditions({ store, stats, outputs, cpu, cores, maxPixels,
         existing.names.push(d.name);
         continue;
       }
-      const formats: OutputFormat[] = [];
-      if (geometry.width <= WEBP_MAX_SIDE && geometry.height <= WEBP_MAX_SIDE) formats.push('webp');
-      if (avif) formats.unshift('avif');
-      formats.push(fallbackFormat(alpha));
-      const outputs = formats.map((format) => {
-        const h = hash16(
-          ENCODER_VERSION,
-          src.sha256,
-          geometry.width,
-          geometry.height,
-          geometry.crop,
-          format,
-          JSON.stringify(ENCODER_SETTINGS[format]),
-        );
-        return { format, name: `${h}-${geometry.width}x${geometry.height}.${extensionOf(format)}` };
-      });
+      const namesKey = `${src.sha256} ${key}`;
+      let outputs = outputNames.get(namesKey);
+      if (!outputs) outputNames.set(namesKey, (outputs = plannedOutputs(src, geometry, alpha)));
       plans.set(key, { geometry, names: [d.name], outputs });
     }
     return [...plans.values()];
+  }
+
+  function plannedOutputs(src: Source, geometry: Geometry, alpha: boolean): PlannedOutput[] {
+    const formats: OutputFormat[] = [];
+    if (geometry.width <= WEBP_MAX_SIDE && geometry.height <= WEBP_MAX_SIDE) formats.push('webp');
+    if (avif) formats.unshift('avif');
+    formats.push(fallbackFormat(alpha));
+    return formats.map((format) => {
+      const h = hash16(
+        ENCODER_VERSION,
+        src.sha256,
+        geometry.width,
+        geometry.height,
+        geometry.crop,
+        format,
+        JSON.stringify(ENCODER_SETTINGS[format]),
+      );
+      return { format, name: `${h}-${geometry.width}x${geometry.height}.${extensionOf(format)}` };
+    });
   }
 
   function realise(src: Source, p: Planned): Promise<void> {
