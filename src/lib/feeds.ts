@@ -155,13 +155,23 @@ export async function releaseFeedItem(release: Release, siteUrl: URL): Promise<F
   return itemOf(contextOf(await getSite(), siteUrl), release);
 }
 
+// Made once per site and URL: every twin asks for its release's item, and the fallback date reads every release.
+const contexts = new WeakMap<SiteData, Map<string, Context>>();
+
 function contextOf(site: SiteData, siteUrl: URL): Context {
-  return {
-    site,
-    siteUrl,
-    author: { name: site.pressroom.name, url: pressroomUrl(site, siteUrl) },
-    fallbackDate: newestReleaseDate(site) ?? EPOCH,
-  };
+  let bySiteUrl = contexts.get(site);
+  if (!bySiteUrl) contexts.set(site, (bySiteUrl = new Map()));
+  let context = bySiteUrl.get(siteUrl.href);
+  if (!context) {
+    context = {
+      site,
+      siteUrl,
+      author: { name: site.pressroom.name, url: pressroomUrl(site, siteUrl) },
+      fallbackDate: newestReleaseDate(site) ?? EPOCH,
+    };
+    bySiteUrl.set(siteUrl.href, context);
+  }
+  return context;
 }
 
 /** The releases of a scope, newest first (the same order as the listings). */
