@@ -58,10 +58,10 @@ export function boilerplateBlocks(site: SiteData, siteUrl: URL, depth: number, l
 }
 
 /**
- * HTML converted once a build and shared (never changed: headings are shifted on copies): the
- * boilerplate, which every twin repeats, and the bodies of the releases that both have a twin and
- * are a section of llms-full.txt. Other bodies are converted when needed and not kept, so memory
- * does not grow with the number of releases.
+ * Blocks made once a build and shared (never changed: headings are shifted on copies): the
+ * boilerplate and the contacts, which every twin repeats, and the bodies of the releases that both
+ * have a twin and are a section of llms-full.txt. Other bodies are converted when needed and not
+ * kept, so memory does not grow with the number of releases.
  */
 const conversions = new WeakMap<SiteData, ReturnType<typeof conversionCache>>();
 function converted(site: SiteData) {
@@ -72,9 +72,15 @@ function converted(site: SiteData) {
 
 function conversionCache(site: SiteData) {
   let boilerplate: md.Block[] | undefined;
+  const contacts = new Map<string, md.Block[]>();
   const bodies = new Map<number, md.Block[] | null>(site.releases.slice(0, LLMS_FULL_BUDGET.releases).map((r) => [r.id, null]));
   return {
     boilerplate: (convert: () => md.Block[]) => (boilerplate ??= convert()),
+    contacts(key: string, make: () => md.Block[]): md.Block[] {
+      let blocks = contacts.get(key);
+      if (!blocks) contacts.set(key, (blocks = make()));
+      return blocks;
+    },
     body(releaseId: number, convert: () => md.Block[]): md.Block[] {
       const kept = bodies.get(releaseId);
       if (kept) return kept;
@@ -88,7 +94,10 @@ function conversionCache(site: SiteData) {
 /** The press contacts as a list under a heading of `depth`, or none. */
 export function contactBlocks(site: SiteData, siteUrl: URL, depth: number, lang: string): md.Block[] {
   if (site.contacts.length === 0) return [];
-  return [md.heading(depth, md.text(translator(lang)('prContacts'))), md.list(site.contacts.map((c) => contactItem(c, siteUrl)))];
+  return converted(site).contacts(`${depth} ${lang}`, () => [
+    md.heading(depth, md.text(translator(lang)('prContacts'))),
+    md.list(site.contacts.map((c) => contactItem(c, siteUrl))),
+  ]);
 }
 
 async function pictureBlocks(
