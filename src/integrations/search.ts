@@ -80,16 +80,16 @@ export async function buildSearchIndex(
 ): Promise<IndexReport> {
   const started = performance.now();
   const outputPath = options.outputPath ?? path.join(siteDir, PAGEFIND_DIR);
-  const languages = await searchablePagesByLanguage(siteDir, options.exclude ?? NOT_SEARCHED);
-  const manifest: PagefindManifest = { bundles: [], filters: filterCounts([...languages.values()].flatMap((g) => g.documents)) };
-
   // Imported here: the Pagefind service is a child process, started only when a build indexes.
   const pagefind = await import('pagefind');
+  const manifest: PagefindManifest = { bundles: [], filters: {} };
   try {
+    const languages = await indexSearchablePages(pagefind, siteDir, options.exclude ?? NOT_SEARCHED);
+    manifest.filters = filterCounts([...languages.values()].flatMap((g) => g.documents));
     await rm(outputPath, { recursive: true, force: true });
     for (const [language, group] of languages) {
       const vocabulary = vocabularyFor(language, languages);
-      await writeLanguageBundle(pagefind, siteDir, language, group.files, vocabulary, path.join(outputPath, language));
+      await writeLanguageBundle(group.index, language, vocabulary, path.join(outputPath, language));
       manifest.bundles.push({ language, pages: group.files.length, vocabulary: vocabulary.length > 0 });
     }
   } finally {
@@ -112,7 +112,11 @@ export async function buildSearchIndex(
   return report;
 }
 
+type PagefindIndex = NonNullable<Awaited<ReturnType<PagefindModule['createIndex']>>['index']>;
+
 interface LanguageGroup {
+  /** The language's Pagefind index, its pages added in path order. */
+  index: PagefindIndex;
   /** Site-relative HTML files, in path order. */
   files: string[];
   /** What each of them says it is (<SearchMeta>), in the same order. */
@@ -122,12 +126,16 @@ interface LanguageGroup {
 }
 
 /**
- * The pages that mark content to search (`data-pagefind-body`), grouped by
- * their language's primary subtag, most pages first. Only those go into an
- * index: Pagefind would index a whole page when none of its index's pages marks
- * any content.
+ * Reads every page that marks content to search (`data-pagefind-body`) once: finds its language
+ * and words, and adds it to that language's index (made at the language's first page). Only those
+ * pages go into an index: Pagefind would index a whole page when none of its index's pages marks
+ * any content. Groups come out most pages first.
  */
-async function searchablePagesByLanguage(siteDir: string, skip: readonly string[]): Promise<Map<string, LanguageGroup>> {
+async function indexSearchablePages(
+  pagefind: PagefindModule,
+  siteDir: string,
+  skip: readonly string[],
+): Promise<Map<string, LanguageGroup>> {
   const excluded = new Set(skip);
   const files = (await readdir(siteDir, { recursive: true }))
     .map((f) => f.split(path.sep).join('/'))
@@ -135,17 +143,29 @@ async function searchablePagesByLanguage(siteDir: string, skip: readonly string[
     .sort();
   const groups = new Map<string, LanguageGroup>();
   for (const file of files) {
-    const document = searchDocument(await readFile(path.join(siteDir, file), 'utf8'), sitePathOf(file));
+    const url = sitePathOf(file);
+    const content = await readFile(path.join(siteDir, file), 'utf8');
+    const document = searchDocument(content, url);
     if (!document) continue;
     const language = indexLanguage(document.lang);
-    const group = groups.get(language) ?? { files: [], documents: [], words: new Set<string>() };
-    groups.set(language, group);
+    let group = groups.get(language);
+    if (!group)
+      groups.set(language, (group = { index: await languageIndex(pagefind, language), files: [], documents: [], words: new Set() }));
+    const added = await group.index.addHTMLFile({ url, content });
+    if (added.errors.length > 0) throw new Error(`search index: ${url}: ${added.errors.join('; ')}`);
     const { text, ...meta } = document;
     group.files.push(file);
     group.documents.push(meta);
     for (const word of words(`${meta.title} ${meta.tags.join(' ')} ${text}`)) group.words.add(word.toLowerCase());
   }
   return new Map([...groups].sort(([a, x], [b, y]) => y.files.length - x.files.length || a.localeCompare(b)));
+}
+
+/** A Pagefind index that stems with `language`'s rules. */
+async function languageIndex(pagefind: PagefindModule, language: string): Promise<PagefindIndex> {
+  const { index, errors } = await pagefind.createIndex({ forceLanguage: language, keepIndexUrl: false });
+  if (!index) throw new Error(`search index: Pagefind did not start: ${errors.join('; ')}`);
+  return index;
 }
 
 /** How many pages have each filter value, as Pagefind counts them (keys sorted: the same pages give the same bytes). */
@@ -180,22 +200,8 @@ function vocabularyFor(language: string, groups: Map<string, LanguageGroup>): st
   return [...others].sort();
 }
 
-/** One language's bundle: its pages stemmed with that language's rules, plus the hidden vocabulary record. */
-async function writeLanguageBundle(
-  pagefind: PagefindModule,
-  siteDir: string,
-  language: string,
-  files: string[],
-  vocabulary: string[],
-  outputPath: string,
-): Promise<void> {
-  const { index, errors } = await pagefind.createIndex({ forceLanguage: language, keepIndexUrl: false });
-  if (!index) throw new Error(`search index: Pagefind did not start: ${errors.join('; ')}`);
-  for (const file of files) {
-    const url = sitePathOf(file);
-    const added = await index.addHTMLFile({ url, content: await readFile(path.join(siteDir, file), 'utf8') });
-    if (added.errors.length > 0) throw new Error(`search index: ${url}: ${added.errors.join('; ')}`);
-  }
+/** One language's bundle: its pages (already added) and the hidden vocabulary record, written to `outputPath`. */
+async function writeLanguageBundle(index: PagefindIndex, language: string, vocabulary: string[], outputPath: string): Promise<void> {
   if (vocabulary.length > 0) {
     const added = await index.addCustomRecord({
       url: VOCABULARY_URL,
