@@ -1,12 +1,45 @@
 /** Related releases for a release page (pure: no content-layer import, so unit tests reach it). */
 import type { Release, SiteData } from './data.ts';
 
-const releaseTimes = new WeakMap<Release, number>();
-const releasedAt = (r: Release): number => {
-  let t = releaseTimes.get(r);
-  if (t === undefined) releaseTimes.set(r, (t = r.release_date ? Date.parse(r.release_date) : Number.NEGATIVE_INFINITY));
-  return t;
-};
+/**
+ * The tag lists as numbers, made once per site: every release page scores every release of its
+ * tags, so scores are counted in a typed array by release number rather than in a Map.
+ */
+interface TagIndex {
+  releases: Release[];
+  /** Release time by release number (ms; -Infinity without a date). */
+  times: Float64Array;
+  /** Tag id → the numbers of the releases listed under it. */
+  numbersByTag: Map<number, Int32Array>;
+  /** Scratch space of one scoring: shared tags per release number, and which numbers were touched. */
+  scores: Uint32Array;
+  touched: Int32Array;
+}
+
+const tagIndexes = new WeakMap<ReadonlyMap<number, Release[]>, TagIndex>();
+
+function tagIndex(releasesByTag: ReadonlyMap<number, Release[]>): TagIndex {
+  let index = tagIndexes.get(releasesByTag);
+  if (index) return index;
+  const numbers = new Map<Release, number>();
+  const releases: Release[] = [];
+  const numbersByTag = new Map<number, Int32Array>();
+  let listed = 0;
+  for (const [tagId, list] of releasesByTag) {
+    const ids = new Int32Array(list.length);
+    list.forEach((release, i) => {
+      let n = numbers.get(release);
+      if (n === undefined) numbers.set(release, (n = releases.push(release) - 1));
+      ids[i] = n;
+    });
+    numbersByTag.set(tagId, ids);
+    listed += list.length;
+  }
+  const times = Float64Array.from(releases, (r) => (r.release_date ? Date.parse(r.release_date) : Number.NEGATIVE_INFINITY));
+  index = { releases, times, numbersByTag, scores: new Uint32Array(releases.length), touched: new Int32Array(Math.max(listed, 1)) };
+  tagIndexes.set(releasesByTag, index);
+  return index;
+}
 
 /**
  * Releases sharing the most tags with `release` (same language first), newest first among equals.
@@ -14,24 +47,35 @@ const releasedAt = (r: Release): number => {
  * candidate (a tag can hold thousands of releases).
  */
 export function relatedReleases(site: Pick<SiteData, 'releasesByTag'>, release: Release, count = 3): Release[] {
-  const score = new Map<Release, number>();
+  const { releases, times, numbersByTag, scores, touched } = tagIndex(site.releasesByTag);
+  let candidates = 0;
   for (const tagId of release.tag_ids) {
-    for (const other of site.releasesByTag.get(tagId) ?? []) {
-      if (other.id !== release.id) score.set(other, (score.get(other) ?? 0) + 1);
-    }
+    const numbers = numbersByTag.get(tagId);
+    if (!numbers) continue;
+    for (const n of numbers) if (scores[n]!++ === 0) touched[candidates++] = n;
   }
-  const before = ([a, sa]: [Release, number], [b, sb]: [Release, number]): number =>
-    Number(b.language === release.language) - Number(a.language === release.language) ||
-    sb - sa ||
-    releasedAt(b) - releasedAt(a) ||
-    a.id - b.id;
-  const best: Array<[Release, number]> = [];
-  for (const candidate of score) {
-    if (best.length === count && before(candidate, best[count - 1]!) >= 0) continue;
+  // Negative when release number a goes before b: same language first, more shared tags, newer, lower id.
+  const before = (a: number, b: number): number => {
+    const ra = releases[a]!;
+    const rb = releases[b]!;
+    return (
+      Number(rb.language === release.language) - Number(ra.language === release.language) ||
+      scores[b]! - scores[a]! ||
+      times[b]! - times[a]! ||
+      ra.id - rb.id
+    );
+  };
+  const best: number[] = [];
+  for (let i = 0; i < candidates; i++) {
+    const n = touched[i]!;
+    if (releases[n]!.id === release.id) continue;
+    if (best.length === count && before(n, best[count - 1]!) >= 0) continue;
     let at = best.length;
-    while (at > 0 && before(candidate, best[at - 1]!) < 0) at--;
-    best.splice(at, 0, candidate);
+    while (at > 0 && before(n, best[at - 1]!) < 0) at--;
+    best.splice(at, 0, n);
     if (best.length > count) best.pop();
   }
-  return best.map(([r]) => r);
+  const related = best.map((n) => releases[n]!);
+  for (let i = 0; i < candidates; i++) scores[touched[i]!] = 0;
+  return related;
 }
