@@ -5,11 +5,13 @@
  *   no change  the same build again: the no-change check confirms the site
  *   warm       `--force`: everything renders again, caches warm
  *   changed    one release's title changed through the management API
+ *   profiled   `--force` again under `node --cpu-prof`: where route generation's
+ *              time goes, by part (route-profile.ts); not timed
  * and page rendering: the warm build's route generation against bare Astro
  * writing the same bytes for the same routes (bare-astro.ts).
  * `node bench/builds.ts --scale demo|L|N`.
  */
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { DEFAULT_MANAGEMENT_KEY, DEMO_NOW } from '../emulator/defaults.ts';
@@ -19,6 +21,7 @@ import { startEmulatorProcess } from './emulator-process.ts';
 import { atMostGoal, type Goal } from './goals.ts';
 import { measure, routeGenerationMs, type Measured } from './measure.ts';
 import { profileOrExit } from './profiles.ts';
+import { routeProfile } from './route-profile.ts';
 import { writePart } from './results.ts';
 
 const parsed = parseCommandLine({
@@ -82,6 +85,12 @@ try {
   });
   if (!put.ok) throw new Error(`bench: changing release ${release.id} failed: ${put.status}`);
   const changed = await build('one changed release');
+  const profileDir = path.join(work, 'cpu-profile');
+  console.log(`bench builds (${profile.name}): profiled warm build (--cpu-prof)…`);
+  await measure(['--cpu-prof', '--cpu-prof-dir', profileDir, 'scripts/build.ts', '--out', site, '--force'], { cwd: root, env });
+  const [profileFile] = await readdir(profileDir);
+  if (!profileFile) throw new Error('bench: the profiled build wrote no .cpuprofile');
+  const routeParts = await routeProfile(path.join(profileDir, profileFile));
 
   const routes = await routeFiles(site, path.join(root, 'public'));
   let routeBytes = 0;
@@ -172,11 +181,15 @@ try {
       routes: routes.length,
       routeBytes,
       bareAstro: { ms: Math.round(bare.ms), routeGenerationMs: Math.round(bareRenderMs), peakRssMiB: bare.peakRssMiB },
+      routeGenerationProfile: routeParts,
     },
   });
   console.log(
     `bench builds (${profile.name}): ${routes.length} routes; route generation ${Math.round(siteRenderMs)} ms vs bare Astro ${Math.round(bareRenderMs)} ms`,
   );
+  console.log(`  where route generation goes (profiled, ${routeParts.windowMs} ms under the profiler):`);
+  for (const { part, ms, share } of routeParts.parts)
+    console.log(`    ${(share * 100).toFixed(1).padStart(5)} %  ${String(ms).padStart(6)} ms  ${part}`);
 } finally {
   await emulator.stop();
   await rm(work, { recursive: true, force: true });
