@@ -17,7 +17,7 @@ import { clientSettings } from './client-settings.ts';
 import { createStatsRecorder } from './client-stats.ts';
 import { createHttpCache, type HttpCache } from './http-cache.ts';
 import { createJsonRequester } from './json-request.ts';
-import { createLimiter, type Limiter } from './limiter.ts';
+import { createLimiter, type Limiter, type QueuePlace } from './limiter.ts';
 import { encodeQuery, normaliseApiPath, pathGroup } from './api-paths.ts';
 import { createPager } from './list-pages.ts';
 import type { PageInfo } from './paging.ts';
@@ -167,10 +167,11 @@ export function createNewsroomClient(options: NewsroomClientOptions): NewsroomCl
     path: string,
     query: Query | undefined,
     { signal, tally }: RequestOptions,
+    place?: QueuePlace,
   ): Promise<{ body: unknown; endpoint: string }> => {
     const endpoint = endpointOf(path, query);
     try {
-      return { body: await requestJson({ endpoint, group: pathGroup(normaliseApiPath(path)), signal, tally }), endpoint };
+      return { body: await requestJson({ endpoint, group: pathGroup(normaliseApiPath(path)), signal, tally, place }), endpoint };
     } catch (error) {
       throw named(error);
     }
@@ -196,8 +197,8 @@ export function createNewsroomClient(options: NewsroomClientOptions): NewsroomCl
     settings,
     stats,
     named,
-    fetchPage: async (path, query, listOptions) => {
-      const { body, endpoint } = await call(path, query, listOptions);
+    fetchPage: async (path, query, listOptions, place) => {
+      const { body, endpoint } = await call(path, query, listOptions, place);
       return { data: envelopeData(body, endpoint), endpoint };
     },
   });

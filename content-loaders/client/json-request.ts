@@ -9,7 +9,7 @@ import type { ClientSettings } from './client-settings.ts';
 import type { StatsRecorder } from './client-stats.ts';
 import { AttemptFailure, sanitizeCause } from './errors.ts';
 import type { CachedResponse, HttpCache } from './http-cache.ts';
-import type { Limiter } from './limiter.ts';
+import type { Limiter, QueuePlace } from './limiter.ts';
 import { attemptRequest, type RawResponse } from './request.ts';
 import { withRetry, type RetryEvent } from './retry.ts';
 
@@ -30,6 +30,8 @@ export interface JsonCall {
   group: string;
   signal: AbortSignal | undefined;
   tally: GroupStats | undefined;
+  /** Its place in the limiter's queue (a list page's priority; a signal that drops it while it waits). */
+  place?: QueuePlace;
 }
 
 /** The body of a 200, or the cached one for a 304; throws when the cache lost the entry meanwhile. */
@@ -65,9 +67,10 @@ function parseJson(body: Buffer, response: RawResponse): unknown {
 export function createJsonRequester(context: JsonRequestContext): (call: JsonCall) => Promise<unknown> {
   const { settings, limit, cache, stats, answers } = context;
 
-  return async function requestJson({ endpoint, group, signal, tally }: JsonCall): Promise<unknown> {
+  return async function requestJson({ endpoint, group, signal, tally, place }: JsonCall): Promise<unknown> {
     const url = `${settings.origin}${endpoint}`;
     let conditional = cache !== undefined;
+    let started = false;
 
     const attempt = async (): Promise<unknown> => {
       if (signal?.aborted)
@@ -79,6 +82,7 @@ export function createJsonRequester(context: JsonRequestContext): (call: JsonCal
           cause: sanitizeCause(signal.reason, settings.secrets),
         });
       return limit(async () => {
+        started = true;
         stats.attemptStarted();
         try {
           const cached: CachedResponse | undefined = conditional && cache ? await cache.lookup(url) : undefined;
@@ -106,7 +110,7 @@ export function createJsonRequester(context: JsonRequestContext): (call: JsonCal
         } finally {
           stats.attemptFinished();
         }
-      });
+      }, place);
     };
 
     try {
@@ -120,7 +124,8 @@ export function createJsonRequester(context: JsonRequestContext): (call: JsonCal
       });
       return value;
     } catch (error) {
-      stats.bump(group, 'errors', 1, tally);
+      // Dropped from the queue before it was ever sent: nothing failed, nobody waits for it.
+      if (!(place?.signal?.aborted && !started)) stats.bump(group, 'errors', 1, tally);
       throw error;
     }
   };

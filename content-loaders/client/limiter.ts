@@ -3,13 +3,27 @@
  * and it is exported as `client.limit` so image downloads share the same budget
  * (the `concurrency` option counts API requests and downloads together).
  *
+ * Waiting calls are served by priority, then in order of arrival: a list's
+ * pages go before single requests and downloads (`PAGE_PRIORITY`), so a long
+ * list, the critical path of a load, does not queue behind dozens of
+ * independent requests that could run at any time.
+ * A call whose `signal` aborts while it waits is dropped without running;
+ * once started it runs to its end.
+ *
  * Backoff sleeps between retries run outside the limiter, so a request waiting
  * to retry never holds a slot. Do not call client methods from inside
  * `client.limit(...)`: the inner call would wait for a slot its caller holds.
  */
-import pLimit, { type LimitFunction } from 'p-limit';
+import PQueue from 'p-queue';
 
-export type Limiter = LimitFunction;
+export interface QueuePlace {
+  /** Higher runs first (default 0, what downloads and single requests get). */
+  priority?: number;
+  /** Aborting it drops the call if it has not started yet (the promise rejects with the reason). */
+  signal?: AbortSignal;
+}
+
+export type Limiter = <T>(task: () => Promise<T>, place?: QueuePlace) => Promise<T>;
 
 /** The `concurrency` option when unset. */
 export const DEFAULT_CONCURRENCY = 8;
@@ -19,5 +33,21 @@ export function createLimiter(concurrency: number): Limiter {
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_CONCURRENCY) {
     throw new RangeError(`concurrency must be an integer from 1 to ${MAX_CONCURRENCY}, got ${String(concurrency)}`);
   }
-  return pLimit(concurrency);
+  const queue = new PQueue({ concurrency });
+  // Not p-queue's own `signal`: it also rejects a task already running, whose request would then outlive its caller.
+  return (task, { priority = 0, signal } = {}) =>
+    queue.add(
+      () => {
+        signal?.throwIfAborted();
+        return task();
+      },
+      { priority },
+    );
 }
+
+/**
+ * The queue priority of a list page: above single requests and downloads (0).
+ * A list is a chain (each page read ahead only once the one before proved the
+ * list goes on), while single requests are leaves that can run at any time.
+ */
+export const PAGE_PRIORITY = 1;

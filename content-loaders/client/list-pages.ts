@@ -7,6 +7,7 @@ import type { ListOptions, Query } from './client.ts';
 import type { ClientSettings } from './client-settings.ts';
 import type { StatsRecorder } from './client-stats.ts';
 import { normaliseApiPath, pathGroup } from './api-paths.ts';
+import { PAGE_PRIORITY, type QueuePlace } from './limiter.ts';
 import { pageInfos, type FetchedPage, type PageInfo } from './paging.ts';
 
 export interface PagerContext {
@@ -14,8 +15,8 @@ export interface PagerContext {
   stats: StatsRecorder;
   /** The error as the caller sees it (URL, setting names). */
   named(error: unknown): unknown;
-  /** One page: its `data` and endpoint. */
-  fetchPage(path: string, query: Query, options: ListOptions): Promise<FetchedPage>;
+  /** One page: its `data`, endpoint and `paging.total`. */
+  fetchPage(path: string, query: Query, options: ListOptions, place: QueuePlace): Promise<FetchedPage>;
 }
 
 export function createPager({ settings, stats, named, fetchPage }: PagerContext) {
@@ -29,12 +30,16 @@ export function createPager({ settings, stats, named, fetchPage }: PagerContext)
     }
     const group = pathGroup(normaliseApiPath(path));
     const { paging } = settings;
-    const inner = pageInfos<T>((page, pageLimit) => fetchPage(path, { ...query, page, limit: pageLimit }, listOptions), {
-      limit: listOptions.limit ?? paging.limit,
-      firstPage: listOptions.firstPage ?? paging.firstPage,
-      maxPages: listOptions.maxPages ?? paging.maxPages,
-      readAhead: listOptions.readAhead ?? paging.readAhead,
-    });
+    const inner = pageInfos<T>(
+      (page, pageLimit, unneeded) =>
+        fetchPage(path, { ...query, page, limit: pageLimit }, listOptions, { priority: PAGE_PRIORITY, signal: unneeded }),
+      {
+        limit: listOptions.limit ?? paging.limit,
+        firstPage: listOptions.firstPage ?? paging.firstPage,
+        maxPages: listOptions.maxPages ?? paging.maxPages,
+        readAhead: listOptions.readAhead ?? paging.readAhead,
+      },
+    );
     return (async function* counted() {
       try {
         for await (const info of inner) {

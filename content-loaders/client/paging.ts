@@ -14,10 +14,12 @@
  * - `maxPages` is a hard ceiling.
  * - `readAhead`: once a full page proves the list goes on, up to this many
  *   following pages are requested at once (latency-bound lists get faster; at
- *   most `readAhead` requests are wasted past the end). The generator waits for
- *   every request it started before it finishes, so none outlive it.
+ *   most `readAhead` requests are wasted past the end).
+ * - The generator drops the requests still waiting for a slot and waits for
+ *   those already sent before it finishes, so none outlive it.
  */
 import { createHash } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { NewsroomApiError } from './errors.ts';
 
 export interface FetchedPage {
@@ -27,7 +29,8 @@ export interface FetchedPage {
   endpoint: string;
 }
 
-export type PageFetcher = (page: number, limit: number) => Promise<FetchedPage>;
+/** `unneeded` aborts when the list no longer needs the page: a request still waiting for a slot should not be sent. */
+export type PageFetcher = (page: number, limit: number, unneeded: AbortSignal) => Promise<FetchedPage>;
 
 export interface PagingOptions {
   /** Items per page (default 100). */
@@ -81,7 +84,7 @@ export async function* pageInfos<T>(fetchPage: PageFetcher, options: PagingOptio
   let previous: { page: number; signature: string } | undefined;
   let pagesYielded = 0;
   let page = first;
-  pages.launch(page);
+  pages.launchThrough(page, page);
   try {
     for (;;) {
       const { data, endpoint } = await pages.take(page);
@@ -114,7 +117,7 @@ export async function* pageInfos<T>(fetchPage: PageFetcher, options: PagingOptio
         // 0 and 1 are both the first page on this server: skip the echo.
         previous = { page, signature };
         page++;
-        for (let p = page; p <= page + readAhead; p++) pages.launch(p);
+        pages.launchThrough(page, page + readAhead);
         continue;
       }
 
@@ -126,7 +129,7 @@ export async function* pageInfos<T>(fetchPage: PageFetcher, options: PagingOptio
       pagesYielded++;
       const full = data.length >= limit;
       // Start the next page (and the read-ahead window) before handing this one out.
-      if (full) for (let p = page + 1; p <= page + 1 + readAhead; p++) pages.launch(p);
+      if (full) pages.launchThrough(page + 1, page + 1 + readAhead);
       yield { page, items, received: data.length, endpoint };
       if (!full) return;
       page++;
@@ -152,12 +155,16 @@ function pagingSettings(options: PagingOptions): { limit: number; first: number;
 /** Page requests started ahead of need (each once, none past `lastAllowed`), taken in order. */
 function pageLauncher(fetchPage: PageFetcher, limit: number, lastAllowed: number) {
   const inflight = new Map<number, Promise<FetchedPage>>();
+  const unneeded = new AbortController();
+  setMaxListeners(0, unneeded.signal); // one listener per page waiting in the limiter's queue: up to maxPages, not a leak
   return {
-    launch(page: number): void {
-      if (inflight.has(page) || page > lastAllowed) return;
-      const promise = fetchPage(page, limit);
-      promise.catch(() => undefined); // awaited later, or abandoned past the end
-      inflight.set(page, promise);
+    launchThrough(from: number, to: number): void {
+      for (let page = from; page <= Math.min(to, lastAllowed); page++) {
+        if (inflight.has(page)) continue;
+        const promise = fetchPage(page, limit, unneeded.signal);
+        promise.catch(() => undefined); // awaited later, or abandoned past the end
+        inflight.set(page, promise);
+      }
     },
     async take(page: number): Promise<FetchedPage> {
       const pending = inflight.get(page);
@@ -166,7 +173,10 @@ function pageLauncher(fetchPage: PageFetcher, limit: number, lastAllowed: number
       inflight.delete(page);
       return fetched;
     },
-    settle: () => Promise.allSettled(inflight.values()),
+    settle() {
+      unneeded.abort(new Error('paging: the list no longer needs this page'));
+      return Promise.allSettled(inflight.values());
+    },
   };
 }
 
