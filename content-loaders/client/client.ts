@@ -193,13 +193,19 @@ export function createNewsroomClient(options: NewsroomClientOptions): NewsroomCl
     return (body as { data: unknown }).data;
   };
 
+  /** `paging.total` as sent (unchecked: paging decides whether it means anything). */
+  const pagingTotal = (body: unknown): unknown => {
+    const paging = (body as { paging?: unknown }).paging;
+    return paging !== null && typeof paging === 'object' ? (paging as { total?: unknown }).total : undefined;
+  };
+
   const pagesOf = createPager({
     settings,
     stats,
     named,
     fetchPage: async (path, query, listOptions, place) => {
       const { body, endpoint } = await call(path, query, listOptions, place);
-      return { data: envelopeData(body, endpoint), endpoint };
+      return { data: envelopeData(body, endpoint), endpoint, total: pagingTotal(body) };
     },
   });
 

@@ -1,6 +1,6 @@
 /**
- * Paging through a list endpoint without trusting `paging.total` (the live
- * service sends `total` = `limit`).
+ * Paging through a list endpoint without relying on `paging.total` (the live
+ * service sends `total` = `limit`): it only ever decides what is requested ahead.
  *
  * - Starts at page 1 (configurable) with `limit` (default 100) and stops on a
  *   short or empty page.
@@ -15,6 +15,14 @@
  * - `readAhead`: once a full page proves the list goes on, up to this many
  *   following pages are requested at once (latency-bound lists get faster; at
  *   most `readAhead` requests are wasted past the end).
+ * - A `paging.total` is believed only when it cannot be the live service's
+ *   echo of the limit: an integer larger than `limit`, on a full page, and not
+ *   below the items already received. Then every page up to the one that
+ *   should come back short or empty is requested at once (the client's limiter
+ *   bounds how many run, `maxPages` how many are asked for). The total only
+ *   decides what is requested ahead, never where the list ends: that is still
+ *   the first short or empty page, so a list that shrinks or grows while it is
+ *   paged is read as it is.
  * - The generator drops the requests still waiting for a slot and waits for
  *   those already sent before it finishes, so none outlive it.
  */
@@ -27,6 +35,8 @@ export interface FetchedPage {
   data: unknown;
   /** Path and query of the page request, for error messages. */
   endpoint: string;
+  /** `paging.total` as sent, unchecked (the live service sends the limit). */
+  total?: unknown;
 }
 
 /** `unneeded` aborts when the list no longer needs the page: a request still waiting for a slot should not be sent. */
@@ -87,7 +97,7 @@ export async function* pageInfos<T>(fetchPage: PageFetcher, options: PagingOptio
   pages.launchThrough(page, page);
   try {
     for (;;) {
-      const { data, endpoint } = await pages.take(page);
+      const { data, endpoint, total } = await pages.take(page);
       if (!Array.isArray(data)) {
         throw pagingError(
           endpoint,
@@ -128,8 +138,9 @@ export async function* pageInfos<T>(fetchPage: PageFetcher, options: PagingOptio
       previous = { page, signature };
       pagesYielded++;
       const full = data.length >= limit;
-      // Start the next page (and the read-ahead window) before handing this one out.
-      if (full) pages.launchThrough(page + 1, page + 1 + readAhead);
+      // Start the next pages before handing this one out: up to where the total says the list ends, or the read-ahead window.
+      if (full)
+        pages.launchThrough(page + 1, lastPageByTotal(total, { page, limit, received: pagesYielded * limit }) ?? page + 1 + readAhead);
       yield { page, items, received: data.length, endpoint };
       if (!full) return;
       page++;
@@ -178,6 +189,17 @@ function pageLauncher(fetchPage: PageFetcher, limit: number, lastAllowed: number
       return Promise.allSettled(inflight.values());
     },
   };
+}
+
+/**
+ * The page that should come back short or empty according to `paging.total`,
+ * or undefined when the total cannot be trusted: not an integer, not above the
+ * limit (the live service sends `total` = `limit`), or below the items already
+ * received on full pages (`received`, this page included).
+ */
+function lastPageByTotal(total: unknown, { page, limit, received }: { page: number; limit: number; received: number }): number | undefined {
+  if (typeof total !== 'number' || !Number.isSafeInteger(total) || total <= limit || total < received) return undefined;
+  return page + Math.floor((total - received) / limit) + 1;
 }
 
 /** The items of a page not seen on an earlier one (items without an id are always new). */

@@ -201,7 +201,24 @@ describe('paging', () => {
         paging: { total: number };
       };
       expect(first.paging.total).toBe(trueCount);
-      expect(await client().list<Release>('press_releases', {}, { limit: PAGE })).toEqual(clean);
+      let active = 0;
+      let peak = 0;
+      const counting: NewsroomClientOptions['fetch'] = async (input, init) => {
+        peak = Math.max(peak, ++active);
+        try {
+          const response = await fetch(input, init);
+          return new Response(await response.arrayBuffer(), { status: response.status, headers: response.headers });
+        } finally {
+          active--;
+        }
+      };
+      await fault({ kind: 'latency', latencyMs: 30 });
+      const mark = await logMark();
+      expect(await client({ fetch: counting }).list<Release>('press_releases', {}, { limit: PAGE })).toEqual(clean);
+      // Believed: every page up to the short one asked for at once (read-ahead is 0 here), none past it.
+      const pages = (await logSince(mark)).map((e) => Number(e.query.page)).sort((a, b) => a - b);
+      expect(pages).toEqual(Array.from({ length: Math.floor(trueCount / PAGE) + 1 }, (_, i) => i + 1));
+      expect(peak).toBe(pages.length - 1);
     } finally {
       await admin(api, 'POST', '/settings', { trueTotals: false });
     }

@@ -1,12 +1,16 @@
 /**
  * What the client requests ahead while paging, against small real HTTP servers
- * on 127.0.0.1: nothing outlives the generator, and a list's pages do not
- * queue behind single requests.
+ * on 127.0.0.1: a believable `paging.total` has every remaining page requested
+ * at once (the limiter bounding them), the live service's `total` = `limit`
+ * and garbage totals change nothing, a list that changes while it is paged is
+ * read as it is, the ceiling holds, nothing outlives the generator, and a
+ * list's pages do not queue behind single requests.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createNewsroomClient, type NewsroomClientOptions } from '../../content-loaders/client/client.ts';
+import { NewsroomApiError } from '../../content-loaders/client/errors.ts';
 
 interface Item {
   id: number;
@@ -84,7 +88,96 @@ function clientOf(server: PagingServer, over: Partial<NewsroomClientOptions> = {
   return createNewsroomClient({ baseUrl: server.url, pressroomId: 1, pageLimit: 10, readAhead: 0, concurrency: 8, ...over });
 }
 
+const pagesHit = (server: PagingServer) => server.hits.map(Number).sort((a, b) => a - b);
+
+describe('paging.total, when it can be believed', () => {
+  it('a real total has every page up to the short one requested at once, and none past it', async () => {
+    const server = await pagingServer({ list: () => ids(1, 45), total: (list) => list.length });
+    const c = clientOf(server, { concurrency: 3 });
+    const all = await c.list<Item>('clippings');
+    expect(all).toEqual(ids(1, 45));
+    expect(pagesHit(server)).toEqual([1, 2, 3, 4, 5]); // page 5 holds the last 5: no request wasted
+    expect(server.peak()).toBe(3); // pages 2–5 at once, bounded by the concurrency (read-ahead is 0)
+    expect(c.stats()).toMatchObject({ requests: 5, errors: 0 });
+  });
+
+  it('a total that is a multiple of the limit ends on the one empty page', async () => {
+    const server = await pagingServer({ list: () => ids(1, 40), total: (list) => list.length });
+    expect(await clientOf(server).list<Item>('clippings')).toEqual(ids(1, 40));
+    expect(pagesHit(server)).toEqual([1, 2, 3, 4, 5]);
+    expect(server.peak()).toBe(4);
+  });
+
+  it.each([
+    ['equal to the limit (the live service)', (_list: Item[], limit: number) => limit],
+    ['missing', () => undefined],
+    ['a string', () => '45'],
+    ['null', () => null],
+    ['empty', () => ''],
+    ['a fraction', () => 44.5],
+    ['below the limit', () => 3],
+  ])('a total %s is ignored: one page at a time without read-ahead', async (_name, total) => {
+    const server = await pagingServer({ list: () => ids(1, 45), total });
+    expect(await clientOf(server).list<Item>('clippings')).toEqual(ids(1, 45));
+    expect(server.hits).toEqual(['1', '2', '3', '4', '5']);
+    expect(server.peak()).toBe(1);
+  });
+
+  it('a total below the items already received is not believed past that point', async () => {
+    // Says 11: pages 1 and 2 are believed, page 2 is full so the total was wrong, and the rest is paged one at a time.
+    const server = await pagingServer({ list: () => ids(1, 45), total: () => 11 });
+    expect(await clientOf(server).list<Item>('clippings')).toEqual(ids(1, 45));
+    expect(pagesHit(server)).toEqual([1, 2, 3, 4, 5]);
+    expect(server.peak()).toBe(1);
+  });
+});
+
+describe('a list that changes while it is paged', () => {
+  it('grows past its first total: paging goes on to the short page, every item once', async () => {
+    // 45 items and total 45 for the first page; 20 more (and the old total) for every later page.
+    const server = await pagingServer({ list: (served) => ids(1, served === 0 ? 45 : 65), total: () => 45 });
+    const all = await clientOf(server).list<Item>('clippings');
+    expect(all).toEqual(ids(1, 65));
+    expect(pagesHit(server)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+  });
+
+  it('shrinks below its total: ends on the first short page without an error, no item twice', async () => {
+    // Total 45 on page 1; afterwards the first 12 items are gone (unpublished), so later pages shift.
+    const server = await pagingServer({ list: (served) => (served === 0 ? ids(1, 45) : ids(13, 33)), total: () => 45 });
+    const c = clientOf(server);
+    const all = await c.list<Item>('clippings');
+    expect(all.map((item) => item.id)).toEqual([...ids(1, 10), ...ids(23, 23)].map((item) => item.id));
+    expect(new Set(all.map((item) => item.id)).size).toBe(all.length);
+    expect(pagesHit(server)).toEqual([1, 2, 3, 4, 5]); // page 4 is short; page 5 was already asked for
+    expect(c.stats().errors).toBe(0);
+  });
+});
+
 describe('bounds on what is requested ahead', () => {
+  it('a total beyond the ceiling asks for no page past it and fails at the ceiling', async () => {
+    const server = await pagingServer({ list: () => ids(1, 1000), total: (list) => list.length });
+    let error: unknown;
+    try {
+      await clientOf(server, { maxPages: 3 }).list('clippings');
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(NewsroomApiError);
+    expect((error as NewsroomApiError).kind).toBe('page-ceiling');
+    expect(pagesHit(server)).toEqual([1, 2, 3, 4]); // the fourth only proves the list goes on
+  });
+
+  it('a total far larger than the list costs at most the requests already sent; the rest are dropped', async () => {
+    const server = await pagingServer({ list: () => ids(1, 25), total: () => 1_000_000 });
+    const c = clientOf(server, { concurrency: 3 });
+    expect(await c.list<Item>('clippings')).toEqual(ids(1, 25));
+    const sent = server.hits.length;
+    expect(sent).toBeLessThanOrEqual(1 + 3 + 3); // page 1, then at most one round of 3 past page 3
+    expect(c.stats()).toMatchObject({ requests: sent, errors: 0 });
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(server.hits.length).toBe(sent); // nothing queued was sent later
+  });
+
   it('no request outlives the generator when the caller stops early; pages still queued are never sent', async () => {
     const server = await pagingServer({ list: () => ids(1, 200), total: (_list, limit) => limit, delayMs: 30 });
     const c = clientOf(server, { concurrency: 2, readAhead: 6 });
