@@ -47,70 +47,88 @@ function decodeRefusal(error: unknown): RefusedError {
 }
 
 export function createPicture(ctx: PictureContext): ImagePipeline['picture'] {
-  const { store, refusals, publisher } = ctx;
+  const { refusals } = ctx;
+  // One picture per original, declared sizes and shape a build: listings show the same image on many pages.
+  const made = new Map<string, Promise<Picture | RefusedError>>();
   return async function picture(media: MediaInput | null | undefined, opts: PictureOptions = {}): Promise<Picture> {
     const declared = declaredOf(media?.sizes);
     const url = originalOf(media?.sizes);
     if (!url) return placeholder('missing', 'no image', declared);
-    let src: Source;
-    try {
-      src = await ctx.sources.source(url, 'image');
-    } catch (error) {
-      const refusal = asRefusal(error);
-      refusals.refuse(url, opts.page, refusal);
-      return placeholder('refused', refusal.message, declared);
-    }
-    // `url` is one of the declared renditions' URLs, so `declared` is never empty here.
-    const plans = ctx.renditions.plan(src, declared);
-    try {
-      await Promise.all(plans.map((p) => ctx.renditions.realise(src, p)));
-    } catch (error) {
-      const refusal = decodeRefusal(error);
-      // Only bytes that are there and fail to decode are remembered as broken; a source file that
-      // went missing (removed from a shared cache mid-build) is fetched again by the next build.
-      if (await store.exists(src.path)) await ctx.sources.markBroken(src, 'image', refusal).catch(() => undefined);
-      refusals.refuse(url, opts.page, refusal);
-      return placeholder('refused', refusal.message, declared);
-    }
-    const all: PictureRendition[] = plans
-      .map((p) => ({
-        names: p.names,
-        width: p.geometry.width,
-        height: p.geometry.height,
-        crop: p.geometry.crop,
-        files: Object.fromEntries(
-          p.outputs.map((o) => [o.format, publisher.publish(o.name, store.outPath(o.name))]),
-        ) as PictureRendition['files'],
-      }))
-      .sort((a, b) => a.width - b.width || a.height - b.height);
-    const crops = all.filter((r) => r.crop).length;
-    const wantSquare = opts.shape === 'square' || ((opts.shape ?? 'auto') === 'auto' && crops > all.length - crops);
-    let chosen = all.filter((r) => r.crop === wantSquare);
-    if (chosen.length === 0) chosen = all;
-    // One entry per width in a srcset.
-    const byWidth = new Map<number, PictureRendition>();
-    for (const r of chosen) byWidth.set(r.width, r);
-    const renditions = [...byWidth.values()];
-    const alpha = !!src.hasAlpha;
-    const fallbackFormat = fallbackOf(alpha);
-    const srcset = (format: OutputFormat) =>
-      renditions
-        .filter((r) => r.files[format])
-        .map((r) => `${r.files[format]} ${r.width}w`)
-        .join(', ');
-    const modern: OutputFormat[] = ctx.avif ? ['avif', 'webp'] : ['webp'];
-    const sources = modern.map((f) => ({ type: mimeOf(f), srcset: srcset(f) })).filter((s) => s.srcset !== '');
-    const def = defaultRendition(renditions);
-    return {
-      ok: true,
-      src: def.files[fallbackFormat]!,
-      width: def.width,
-      height: def.height,
-      sources,
-      fallback: { type: mimeOf(fallbackFormat), srcset: srcset(fallbackFormat) },
-      renditions,
-      all,
-      alpha,
-    };
+    const shape = opts.shape ?? 'auto';
+    const key = `${shape} ${url} ${JSON.stringify(declared)}`;
+    let result = made.get(key);
+    if (!result) made.set(key, (result = pictureOf(ctx, url, declared, shape)));
+    const outcome = await result;
+    if (!(outcome instanceof RefusedError)) return outcome;
+    // Every page that asks is named in the refusal report.
+    refusals.refuse(url, opts.page, outcome);
+    return placeholder('refused', outcome.message, declared);
+  };
+}
+
+/** The picture of one original at its declared sizes, or why it was refused. */
+async function pictureOf(
+  ctx: PictureContext,
+  url: string,
+  declared: Declared[],
+  shape: NonNullable<PictureOptions['shape']>,
+): Promise<Picture | RefusedError> {
+  const { store, publisher } = ctx;
+  let src: Source;
+  try {
+    src = await ctx.sources.source(url, 'image');
+  } catch (error) {
+    return asRefusal(error);
+  }
+  // `url` is one of the declared renditions' URLs, so `declared` is never empty here.
+  const plans = ctx.renditions.plan(src, declared);
+  try {
+    await Promise.all(plans.map((p) => ctx.renditions.realise(src, p)));
+  } catch (error) {
+    const refusal = decodeRefusal(error);
+    // Only bytes that are there and fail to decode are remembered as broken; a source file that
+    // went missing (removed from a shared cache mid-build) is fetched again by the next build.
+    if (await store.exists(src.path)) await ctx.sources.markBroken(src, 'image', refusal).catch(() => undefined);
+    return refusal;
+  }
+  const all: PictureRendition[] = plans
+    .map((p) => ({
+      names: p.names,
+      width: p.geometry.width,
+      height: p.geometry.height,
+      crop: p.geometry.crop,
+      files: Object.fromEntries(
+        p.outputs.map((o) => [o.format, publisher.publish(o.name, store.outPath(o.name))]),
+      ) as PictureRendition['files'],
+    }))
+    .sort((a, b) => a.width - b.width || a.height - b.height);
+  const crops = all.filter((r) => r.crop).length;
+  const wantSquare = shape === 'square' || (shape === 'auto' && crops > all.length - crops);
+  let chosen = all.filter((r) => r.crop === wantSquare);
+  if (chosen.length === 0) chosen = all;
+  // One entry per width in a srcset.
+  const byWidth = new Map<number, PictureRendition>();
+  for (const r of chosen) byWidth.set(r.width, r);
+  const renditions = [...byWidth.values()];
+  const alpha = !!src.hasAlpha;
+  const fallbackFormat = fallbackOf(alpha);
+  const srcset = (format: OutputFormat) =>
+    renditions
+      .filter((r) => r.files[format])
+      .map((r) => `${r.files[format]} ${r.width}w`)
+      .join(', ');
+  const modern: OutputFormat[] = ctx.avif ? ['avif', 'webp'] : ['webp'];
+  const sources = modern.map((f) => ({ type: mimeOf(f), srcset: srcset(f) })).filter((s) => s.srcset !== '');
+  const def = defaultRendition(renditions);
+  return {
+    ok: true,
+    src: def.files[fallbackFormat]!,
+    width: def.width,
+    height: def.height,
+    sources,
+    fallback: { type: mimeOf(fallbackFormat), srcset: srcset(fallbackFormat) },
+    renditions,
+    all,
+    alpha,
   };
 }
