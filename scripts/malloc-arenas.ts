@@ -21,6 +21,11 @@ export function needsArenaBound(env: NodeJS.ProcessEnv, platform: NodeJS.Platfor
 export function boundMallocArenas(): void {
   // process.execve is there from Node 22.15 on, never on Windows.
   if (!process.execve || !needsArenaBound(process.env)) return;
+  // Node makes piped stdout/stderr non-blocking and puts them back only when it exits; replaced, it
+  // never does, and the caller's pipe stayed non-blocking: the next writer to it (GNU time's report,
+  // a CI step's log) failed with EAGAIN. So they are made blocking again first.
+  for (const stream of [process.stdout, process.stderr])
+    (stream as { _handle?: { setBlocking?(on: boolean): unknown } })._handle?.setBlocking?.(true);
   process.execve(process.execPath, [process.execPath, ...process.execArgv, ...process.argv.slice(1)], {
     ...process.env,
     MALLOC_ARENA_MAX,

@@ -37,6 +37,20 @@ describe('malloc arenas of the build', () => {
     },
   );
 
+  it.runIf(process.platform === 'linux' && glibc)("leaves the caller's pipes blocking, as it found them", async () => {
+    const env: NodeJS.ProcessEnv = { ...process.env };
+    for (const name of Object.keys(env)) if (name.startsWith('PRESSROOM_') || name === 'MALLOC_ARENA_MAX') delete env[name];
+    // After the build, the shell reads the flags of its stdout and stderr: the same pipes (open file descriptions) the build wrote to.
+    const { stdout } = await run(
+      'sh',
+      ['-c', `"${process.execPath}" scripts/build.ts --help >&2; grep '^flags' /proc/self/fdinfo/1 /proc/self/fdinfo/2`],
+      { cwd: root, env },
+    );
+    const flags = [...stdout.matchAll(/flags:\s+([0-7]+)/g)].map((m) => parseInt(m[1]!, 8));
+    expect(flags).toHaveLength(2);
+    for (const value of flags) expect(value & 0o4000, 'O_NONBLOCK left on a pipe the build shared').toBe(0);
+  });
+
   it("keeps an operator's own MALLOC_ARENA_MAX", async () => {
     const seen = await reports('4');
     expect(seen).toHaveLength(1);
