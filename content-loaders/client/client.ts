@@ -124,7 +124,8 @@ export interface NewsroomClient {
   stats(): ClientStats;
   /**
    * Every answer this client used, by endpoint: the SHA-256 of its body (a 304's body is the
-   * cached one), the last one when asked twice. What a build was made from, for its fingerprint.
+   * cached one), the last one when asked twice. What a build was made from, for its fingerprint:
+   * pages read ahead past a list's end are not among them (whether they went out is timing).
    */
   answers(): ReadonlyMap<string, string>;
   /** Once every page is rendered: removes HTTP cache entries no build has used for `maxAgeMs` (nothing without a cache). */
@@ -207,6 +208,7 @@ export function createNewsroomClient(options: NewsroomClientOptions): NewsroomCl
       const { body, endpoint } = await call(path, query, listOptions, place);
       return { data: envelopeData(body, endpoint), endpoint, total: pagingTotal(body) };
     },
+    forgetAnswer: (endpoint) => answers.delete(endpoint),
   });
 
   return {

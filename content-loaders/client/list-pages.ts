@@ -17,9 +17,11 @@ export interface PagerContext {
   named(error: unknown): unknown;
   /** One page: its `data`, endpoint and `paging.total`. */
   fetchPage(path: string, query: Query, options: ListOptions, place: QueuePlace): Promise<FetchedPage>;
+  /** A page fetched but never needed: not one of the answers the build used. */
+  forgetAnswer(endpoint: string): void;
 }
 
-export function createPager({ settings, stats, named, fetchPage }: PagerContext) {
+export function createPager({ settings, stats, named, fetchPage, forgetAnswer }: PagerContext) {
   return function pagesOf<T>(
     path: string,
     query: Query | undefined,
@@ -38,6 +40,7 @@ export function createPager({ settings, stats, named, fetchPage }: PagerContext)
         firstPage: listOptions.firstPage ?? paging.firstPage,
         maxPages: listOptions.maxPages ?? paging.maxPages,
         readAhead: listOptions.readAhead ?? paging.readAhead,
+        unused: ({ endpoint }) => forgetAnswer(endpoint),
       },
     );
     return (async function* counted() {

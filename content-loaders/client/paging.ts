@@ -51,6 +51,12 @@ export interface PagingOptions {
   maxPages?: number;
   /** Extra pages in flight once the list is known to go on (default 0). */
   readAhead?: number;
+  /**
+   * Called for each page that was fetched but never needed (read ahead past the list's end):
+   * whether such a page was sent before the list ended depends on timing, so the client forgets
+   * it among the answers a build used, which must be the same for the same data.
+   */
+  unused?: (page: FetchedPage) => void;
 }
 
 export interface PageInfo<T> {
@@ -147,7 +153,7 @@ export async function* pageInfos<T>(fetchPage: PageFetcher, options: PagingOptio
     }
   } finally {
     // Never leave a request running after the list is done (or abandoned).
-    await pages.settle();
+    for (const outcome of await pages.settle()) if (outcome.status === 'fulfilled') options.unused?.(outcome.value);
   }
 }
 

@@ -208,3 +208,15 @@ describe('the order queued requests are served in', () => {
     expect(positions[2]).toBeLessThanOrEqual(3 + 2); // FIFO would have put page 3 after all 12 singles
   });
 });
+
+describe('answers a build used', () => {
+  it('leave out pages read ahead past the end, whether or not they were sent in time', async () => {
+    // 25 items, 10 a page, read-ahead 3: pages 4–6 may go out before page 3 proves the list is done.
+    const server = await pagingServer({ list: () => ids(1, 25), total: (_list, limit) => limit, delayMs: 5 });
+    const c = clientOf(server, { readAhead: 3 });
+    expect(await c.list<Item>('clippings')).toEqual(ids(1, 25));
+    expect(pagesHit(server).length).toBeGreaterThan(3); // some pages past the end were asked for…
+    // …but the build was made from pages 1–3 only, so the same data always gives the same answers.
+    expect([...c.answers().keys()].map((endpoint) => new URL(endpoint, server.url).searchParams.get('page'))).toEqual(['1', '2', '3']);
+  });
+});
