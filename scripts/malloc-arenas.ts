@@ -3,7 +3,7 @@
  * arena of its own (up to eight per core) and hands little of what is freed in them back to the
  * system; the build's threads (libvips under sharp, Rolldown, libuv's pool) allocate and free
  * hundreds of MB of pixels and modules, so without the bound a cold build at 1000 releases peaked
- * at 1663 MiB, with it at 1119 MiB, for the same CPU time (README "Performance").
+ * at 1663 MiB, with it at 1119 MiB, for the same CPU time (docs/performance.md, "Memory").
  * glibc reads `MALLOC_ARENA_MAX` once, when the process starts: the build replaces itself
  * (`process.execve`: same process id, same standard streams, no parent left behind) with the same
  * command and the variable set.
