@@ -307,6 +307,14 @@ describe('image guards', () => {
     expect(p.refused()).toEqual([expect.objectContaining({ url, pages: ['/media/test-page'] })]);
   });
 
+  it('names every page that asks for a refused image, though its outcome is shared within a build', async () => {
+    const p = local();
+    const url = `${server.url}/html.jpg`;
+    refused(await picture(p, url, '/first-page'), /HTML page/);
+    refused(await picture(p, url, '/second-page'), /HTML page/);
+    expect(p.refused()).toEqual([expect.objectContaining({ url, pages: ['/first-page', '/second-page'] })]);
+  });
+
   it('retries a transient failure (503) and then uses the image', async () => {
     const p = local({ retries: 2 });
     expect((await picture(p, `${server.url}/flaky.jpg`)).ok).toBe(true);

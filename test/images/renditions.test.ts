@@ -259,6 +259,19 @@ describe('geometry of crafted images', () => {
     }
   });
 
+  it('makes an image shown on many pages once a build: one cache check per output, the same picture', async () => {
+    const declared = { original: [400, 200] as [number, number], medium: [200, 100] as [number, number] };
+    const media = { sizes: sizes(`${server.url}/small.jpg`, declared) };
+    ok(await pipeline().picture(media)); // the cache holds every output now
+    const p = pipeline();
+    const first = ok(await p.picture(media, { page: '/a/' }));
+    const checked = p.stats().reused;
+    expect(checked).toBeGreaterThan(0);
+    const again = await Promise.all(['/b/', '/c/', '/d/'].map((page) => p.picture(media, { page })));
+    for (const picture of again) expect(picture).toBe(first);
+    expect(p.stats().reused).toBe(checked);
+  });
+
   it('costs no decode or encode when the same bytes come from another URL (a moved API, signed URLs)', async () => {
     const declared = { original: [400, 200] as [number, number], medium: [200, 100] as [number, number] };
     const before = ok(await pipeline().picture({ sizes: sizes(`${server.url}/small.jpg`, declared) }));
