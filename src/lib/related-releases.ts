@@ -24,7 +24,6 @@ function tagIndex(releasesByTag: ReadonlyMap<number, Release[]>): TagIndex {
   const numbers = new Map<Release, number>();
   const releases: Release[] = [];
   const numbersByTag = new Map<number, Int32Array>();
-  let listed = 0;
   for (const [tagId, list] of releasesByTag) {
     const ids = new Int32Array(list.length);
     list.forEach((release, i) => {
@@ -33,10 +32,9 @@ function tagIndex(releasesByTag: ReadonlyMap<number, Release[]>): TagIndex {
       ids[i] = n;
     });
     numbersByTag.set(tagId, ids);
-    listed += list.length;
   }
   const times = Float64Array.from(releases, (r) => (r.release_date ? Date.parse(r.release_date) : Number.NEGATIVE_INFINITY));
-  index = { releases, times, numbersByTag, scores: new Uint32Array(releases.length), touched: new Int32Array(Math.max(listed, 1)) };
+  index = { releases, times, numbersByTag, scores: new Uint32Array(releases.length), touched: new Int32Array(releases.length) };
   tagIndexes.set(releasesByTag, index);
   return index;
 }
