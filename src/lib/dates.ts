@@ -33,16 +33,19 @@ export function formatDate(value: string | Date, lang: string, timeZone: string)
   return formatter(lang, timeZone, { day: 'numeric', month: 'long', year: 'numeric' }).format(toDate(value));
 }
 
+/** Date, time and zone, as every date-time of the site is written. */
+const DATE_TIME: Intl.DateTimeFormatOptions = {
+  day: 'numeric',
+  month: 'long',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  timeZoneName: 'short',
+};
+
 /** "31 October 2026, 08:55 CET". */
 export function formatDateTime(value: string | Date, lang: string, timeZone: string): string {
-  return formatter(lang, timeZone, {
-    day: 'numeric',
-    month: 'long',
-    year: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-    timeZoneName: 'short',
-  }).format(toDate(value));
+  return formatter(lang, timeZone, DATE_TIME).format(toDate(value));
 }
 
 /** "25 November 2026, 11:55–19:55 CET" (or the two full dates when the range spans days). */
@@ -66,14 +69,7 @@ export interface RangeText {
  * (the shared date and zone stay outside; across days the whole start and the whole end are the pieces).
  */
 export function dateTimeRangeText(start: string | Date, end: string | Date | null, lang: string, timeZone: string): RangeText {
-  const f = formatter(lang, timeZone, {
-    day: 'numeric',
-    month: 'long',
-    year: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-    timeZoneName: 'short',
-  });
+  const f = formatter(lang, timeZone, DATE_TIME);
   const [a, b] = [toDate(start), end ? toDate(end) : null];
   const whole = { before: '', start: f.format(a), between: '', end: null, after: '' };
   if (!b || !(b > a)) return whole;
