@@ -152,6 +152,11 @@ function mediaContent(
   return el('media:content', { url, type: mime, medium, ...extra });
 }
 
+/** The featured image as Media RSS content, with its size. */
+function imageMedia(image: FeedImage): XmlElement {
+  return mediaContent(image.url, image.mime, 'image', { width: image.width, height: image.height, fileSize: image.bytes });
+}
+
 export function rss2(feed: Feed): string {
   const channel = el(
     'channel',
@@ -188,13 +193,7 @@ export function rss2(feed: Feed): string {
         ...item.categories.map((c) => textEl('category', c.label, { domain: feed.categoryScheme })),
         // RSS allows one enclosure per item: the featured image; the PDF is a Media RSS document.
         item.image ? el('enclosure', { url: item.image.url, length: item.image.bytes ?? 0, type: item.image.mime }) : null,
-        item.image
-          ? mediaContent(item.image.url, item.image.mime, 'image', {
-              width: item.image.width,
-              height: item.image.height,
-              fileSize: item.image.bytes,
-            })
-          : null,
+        item.image ? imageMedia(item.image) : null,
         ...item.attachments.map((a) => mediaContent(a.url, a.mime, 'document', { fileSize: a.bytes })),
       ),
     ),
@@ -255,13 +254,7 @@ export function atom1(feed: Feed): string {
           textEl('content', item.contentHtml, { type: 'html' }),
           item.image ? el('link', { rel: 'enclosure', type: item.image.mime, length: item.image.bytes, href: item.image.url }) : null,
           ...item.attachments.map((a) => el('link', { rel: 'enclosure', type: a.mime, length: a.bytes, title: a.title, href: a.url })),
-          item.image
-            ? mediaContent(item.image.url, item.image.mime, 'image', {
-                width: item.image.width,
-                height: item.image.height,
-                fileSize: item.image.bytes,
-              })
-            : null,
+          item.image ? imageMedia(item.image) : null,
         ),
       ),
     ),
