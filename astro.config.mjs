@@ -5,6 +5,7 @@ import sitemap from '@astrojs/sitemap';
 import pressroom from './src/integrations/pressroom.ts';
 import images from './image-pipeline/integration.ts';
 import search from './src/integrations/search.ts';
+import dataStoreAtRender from './src/integrations/data-store-at-render.ts';
 import siteIcons from './src/integrations/site-icons.ts';
 import { isLegacyPath, routePath } from './src/lib/paths.ts';
 import { loadDotEnv } from './src/config/dot-env.ts';
@@ -27,6 +28,7 @@ export default defineConfig({
   // Redirect pages at the hosted newsroom's old addresses are not pages of their own.
   integrations: [
     pressroom(),
+    dataStoreAtRender(),
     sitemap({ filter: (page) => !isLegacyPath(routePath(new URL(page).pathname, base)) }),
     images(),
     siteIcons(),

@@ -202,3 +202,9 @@ describe('what the API leaks', () => {
     for (const marker of hiddenMarkers()) expect(site.log).not.toContain(marker);
   });
 });
+
+describe('the data store', () => {
+  it('is read from its file when the pages render, not bundled into them', () => {
+    expect(site.log).toMatch(/\[pressroom-static\] data store: .* read at render time from .*data-store\.json, not bundled/);
+  });
+});

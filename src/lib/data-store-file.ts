@@ -1,0 +1,21 @@
+/**
+ * Reads the content layer's data store file as Astro's own store module would
+ * give it (see src/integrations/data-store-at-render.ts): a map of collections,
+ * each a map of entries by id.
+ */
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { unflatten } from 'devalue';
+import { formatBytes } from '@pressroom-static/content-loaders';
+
+export type StoredCollections = Map<string, Map<string, unknown>>;
+
+/** The store in `file` (devalue's format); an empty map when there is none yet, as Astro gives. */
+export function readDataStore(file: string, log: (line: string) => void = (line) => console.log(line)): StoredCollections {
+  if (!existsSync(file)) return new Map();
+  const collections = unflatten(JSON.parse(readFileSync(file, 'utf8'))) as StoredCollections;
+  log(
+    `[pressroom-static] data store: ${formatBytes(statSync(file).size)} read at render time from ${path.relative(process.cwd(), file)}, not bundled`,
+  );
+  return collections;
+}
