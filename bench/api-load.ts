@@ -10,7 +10,7 @@
  */
 import { createNewsroomClient } from '@pressroom-static/content-loaders';
 import { SOURCES } from '@pressroom-static/content-loaders';
-import { fetchOnlyContext } from '@pressroom-static/content-loaders';
+import { fetchAll, fetchOnlyContext } from '@pressroom-static/content-loaders';
 import { EXIT, parseCommandLine } from '../scripts/cli.ts';
 import { startEmulatorProcess } from './emulator-process.ts';
 import { atMostGoal, goalLine } from './goals.ts';
@@ -45,7 +45,7 @@ async function loadEverything(url: string, pressroomId: number) {
   let items = 0;
   await Promise.all(
     Object.values(SOURCES).map(async (source) => {
-      for (const batch of await source.fetch(client, fetchOnlyContext())) items += batch.items.length;
+      await fetchAll(source.fetch(client, fetchOnlyContext()), (batch) => (items += batch.items.length));
     }),
   );
   const ms = performance.now() - started;

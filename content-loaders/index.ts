@@ -38,7 +38,7 @@ export { DROP_WITH_CONTENT, sanitizeHtmlFields, sanitizeUpstreamHtml } from './h
 
 export { SOURCES } from './sources/index.ts';
 export type { CollectionName, CollectionSource } from './sources/index.ts';
-export { fetchOnlyContext } from './sources/source.ts';
+export { fetchAll, fetchOnlyContext } from './sources/source.ts';
 
 export { recordSnapshot } from './snapshot/record-press-room.ts';
 export type { RecordOptions, RecordResult } from './snapshot/record-press-room.ts';

@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { loadConfig, type Upstream } from '../src/config/environment.ts';
-import { SOURCES, type LoaderRuntime } from '@pressroom-static/content-loaders';
+import { SOURCES, fetchAll, type LoaderRuntime } from '@pressroom-static/content-loaders';
 import { createSiteRuntime } from '../src/config/build-runtime.ts';
 import { publicationInstant, sourceDateEpoch } from '../src/config/clock.ts';
 import type { DemoUpstream } from '../src/config/demo-upstream.ts';
@@ -126,7 +126,7 @@ export function codeDifference(recorded: CodeInputs, now: CodeInputs): string | 
  */
 export async function currentAnswers(runtime: LoaderRuntime): Promise<ReadonlyMap<string, string>> {
   const context = { now: runtime.now, issues: runtime.issues, log: () => {} };
-  await Promise.all(Object.values(SOURCES).map((source) => source.fetch(runtime.client, context)));
+  await Promise.all(Object.values(SOURCES).map((source) => fetchAll(source.fetch(runtime.client, context))));
   return runtime.client.answers();
 }
 

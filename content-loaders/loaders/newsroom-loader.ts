@@ -51,11 +51,9 @@ export function newsroomLoader<Api extends z.ZodType, Entry extends Record<strin
       const started = performance.now();
       const tally = emptyGroupStats();
       const policy: SourceContext = { now: runtime.now, issues: runtime.issues, log: (line) => logger.warn(line) };
-      const batches = await source.fetch(talliedClient(runtime.client, tally), policy);
-
       const next = new Map<string, { data: Record<string, unknown>; digest: string }>();
       let index = 0;
-      for (const { endpoint, items } of batches) {
+      for await (const { endpoint, items } of source.fetch(talliedClient(runtime.client, tally), policy)) {
         runtime.issues.received(source.collection, items.length);
         for (const raw of items) {
           const item = admitItem(raw, { ...source, endpoint }, policy);

@@ -8,7 +8,7 @@ import { defaultSleep, retrying, type RetryPolicy } from '../client/retry.ts';
 import { mediaOriginalUrls } from '../media-urls.ts';
 import { admitItem } from '../data-policy/admit.ts';
 import { SOURCES } from '../sources/index.ts';
-import { fetchOnlyContext, type CollectionSource } from '../sources/source.ts';
+import { fetchAll, fetchOnlyContext, type CollectionSource } from '../sources/source.ts';
 import { createSnapshotRecorder, type OpenMedia } from './record.ts';
 import { publicAnswer } from './public-only.ts';
 import type { Manifest } from './manifest.ts';
@@ -77,13 +77,12 @@ export async function recordSnapshot({
   const policy = { ...fetchOnlyContext(), now, log };
   await Promise.all(
     Object.values(SOURCES).map(async (source) => {
-      const batches = await source.fetch(client, policy);
-      for (const { endpoint, items } of batches) {
+      await fetchAll(source.fetch(client, policy), ({ endpoint, items }) => {
         for (const item of items) {
           const admitted = admitItem(item, { ...(source as CollectionSource), endpoint }, policy);
           if (admitted !== null) published.push(admitted);
         }
-      }
+      });
       log(`api: ${source.collection} recorded`);
     }),
   );

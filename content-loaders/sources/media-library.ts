@@ -8,7 +8,7 @@ import { mediaItem } from '../schemas/media.ts';
 import { mediaKit, mediaKitCategory } from '../schemas/media-kit.ts';
 import { count, id, numeric } from '../schemas/primitives.ts';
 import { tag } from '../schemas/tag.ts';
-import { defineSource, listOf, type SourceContext } from './source.ts';
+import { defineSource, fetchedTogether, listOf, type SourceContext } from './source.ts';
 
 export const mediaKitsSource = defineSource({
   collection: 'mediaKits',
@@ -86,7 +86,7 @@ async function categoryTree(client: NewsroomClient, context: SourceContext): Pro
 /** Categories from the flat list, placed by the tree endpoint (depth, children, ancestors); hidden subtrees left out. */
 export const mediaKitCategoriesSource = defineSource({
   collection: 'mediaKitCategories',
-  fetch: async (client, context) => {
+  fetch: fetchedTogether(async (client, context) => {
     const [list, tree] = await Promise.all([client.list('media_kit_categories'), categoryTree(client, context)]);
     const { places, hidden } = placesInTree(tree, context.now);
     const items: unknown[] = [];
@@ -100,7 +100,7 @@ export const mediaKitCategoriesSource = defineSource({
       items.push({ ...item, ...(places.get(itemId) ?? { depth: 0, child_ids: [], ancestor_ids: [] }) });
     }
     return [{ endpoint: client.endpoint('media_kit_categories'), items }];
-  },
+  }),
   schema: mediaKitCategory.extend({
     depth: numeric,
     child_ids: z.array(id),
@@ -113,7 +113,7 @@ export const mediaKitCategoriesSource = defineSource({
 /** Tags with the number of releases tagged with each (null when the API cannot count them). */
 export const tagsSource = defineSource({
   collection: 'tags',
-  fetch: async (client) => {
+  fetch: fetchedTogether(async (client) => {
     const tags = await client.list<Record<string, unknown>>('tags');
     const items = await Promise.all(
       tags.map(async (t) => {
@@ -127,7 +127,7 @@ export const tagsSource = defineSource({
       }),
     );
     return [{ endpoint: client.endpoint('tags'), items }];
-  },
+  }),
   schema: tag.extend({ press_release_count: count.nullish().transform((v) => v ?? null) }),
   rescues: { slug: safeSlug },
   entryId: (item) => item.slug,

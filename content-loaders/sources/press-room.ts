@@ -15,7 +15,7 @@ import { bodyFromBlocks, titleFromBody } from '../data-policy/fallback-text.ts';
 import type { Rescue } from '../data-policy/repair.ts';
 import { safePermalink, safeSlug } from '../data-policy/safe-paths.ts';
 import { hiddenReason } from '../data-policy/visibility.ts';
-import { defineSource, listOf } from './source.ts';
+import { defineSource, fetchedTogether, listOf, listsOf } from './source.ts';
 
 const blank = (value: unknown) => typeof value !== 'string' || value.trim() === '';
 
@@ -40,7 +40,7 @@ const ids = (list: Array<{ id: number }> | undefined) => (list ?? []).map((item)
 
 export const pressroomSource = defineSource({
   collection: 'pressroom',
-  fetch: async (client) => [{ endpoint: client.endpoint(''), items: [await client.get('')] }],
+  fetch: fetchedTogether(async (client) => [{ endpoint: client.endpoint(''), items: [await client.get('')] }]),
   schema: pressroom,
   entryId: () => 'pressroom',
   toEntry: (item) => item,
@@ -92,13 +92,7 @@ export const timelineSource = defineSource({
 
 export const archiveSource = defineSource({
   collection: 'archive',
-  fetch: async (client) =>
-    Promise.all(
-      ['archive/press_releases', 'archive/clippings', 'archive/events'].map(async (path) => ({
-        endpoint: client.endpoint(path),
-        items: await client.list(path),
-      })),
-    ),
+  fetch: listsOf(['archive/press_releases', 'archive/clippings', 'archive/events']),
   schema: dated,
   entryId: (item) => `${item.type}-${item.id}`,
   toEntry: datedEntry,
@@ -130,7 +124,7 @@ export const eventsSource = defineSource({
 /** Live events have no list route: they are found through the (public) events that link to them. */
 export const liveEventsSource = defineSource({
   collection: 'liveEvents',
-  fetch: async (client, context) => {
+  fetch: fetchedTogether(async (client, context) => {
     const linked = z.object({ live_event_id: id.nullish().catch(null) }).loose();
     const events = (await client.list('events', EVENTS_QUERY)).filter((raw) => hiddenReason(raw, context.now) === null);
     const liveIds = [...new Set(events.flatMap((raw) => linked.safeParse(raw).data?.live_event_id ?? []))];
@@ -147,7 +141,7 @@ export const liveEventsSource = defineSource({
         ),
       })),
     );
-  },
+  }),
   schema: liveEvent,
   rescues: { permalink: safePermalink('/live') },
   entryId: (item) => String(item.id),
@@ -169,7 +163,7 @@ export const pagesSource = defineSource({
  */
 export const prContactsSource = defineSource({
   collection: 'prContacts',
-  fetch: async (client) => {
+  fetch: fetchedTogether(async (client) => {
     const [listed, room] = await Promise.all([
       client.list('pr_contacts').catch((error: unknown) => {
         if (isNotFound(error)) return [];
@@ -188,7 +182,7 @@ export const prContactsSource = defineSource({
       { endpoint: client.endpoint('pr_contacts'), items: listed.map((c) => withContactDetails(c, country)) },
       { endpoint: `${client.endpoint('')} (pr_contacts)`, items: embedded.map((c) => withContactDetails(c, country)) },
     ];
-  },
+  }),
   schema: prContact,
   entryId: (item) => String(item.id),
   toEntry: (item) => item,

@@ -28,11 +28,18 @@ export function fetchOnlyContext(): SourceContext {
   return { now: Date.now(), issues: new DataIssues(), log: () => {} };
 }
 
+/** A collection's raw items in batches (a list's pages), each handed over as it arrives, always in the same order. */
+export type RawBatches = AsyncIterable<RawItems>;
+
 export interface CollectionSource<Api extends z.ZodType = z.ZodType, Entry extends Record<string, unknown> = Record<string, unknown>> {
   /** Collection name in Astro, e.g. `pressReleases`. */
   collection: string;
-  /** Fetches every raw item (all pages, all endpoints this collection needs). */
-  fetch(client: NewsroomClient, context: SourceContext): Promise<RawItems[]>;
+  /**
+   * Fetches every raw item (all pages, all endpoints this collection needs), batch by batch: a
+   * loader makes each batch into entries before the next, so a long list's answers are never all
+   * held at once.
+   */
+  fetch(client: NewsroomClient, context: SourceContext): RawBatches;
   /** Validates one upstream item. */
   schema: Api;
   /** The entry id (unique in the collection). */
@@ -53,9 +60,29 @@ export function defineSource<Api extends z.ZodType, Entry extends Record<string,
   return source;
 }
 
-/** One list endpoint fetched with every page. */
+/** One list endpoint, page by page (every item named by the list's endpoint). */
 export function listOf(path: string, query?: Record<string, string>) {
-  return async (client: NewsroomClient): Promise<RawItems[]> => [
-    { endpoint: client.endpoint(path, query), items: await client.list(path, query) },
-  ];
+  return async function* (client: NewsroomClient): RawBatches {
+    const endpoint = client.endpoint(path, query);
+    for await (const page of client.pages(path, query)) yield { endpoint, items: page.items };
+  };
+}
+
+/** Several list endpoints, one after the other, page by page (so their items come in the same order every time). */
+export function listsOf(paths: readonly string[], query?: Record<string, string>) {
+  return async function* (client: NewsroomClient): RawBatches {
+    for (const path of paths) yield* listOf(path, query)(client);
+  };
+}
+
+/** A source whose few answers are fetched together, then handed over as batches. */
+export function fetchedTogether(fetch: (client: NewsroomClient, context: SourceContext) => Promise<RawItems[]>) {
+  return async function* (client: NewsroomClient, context: SourceContext): RawBatches {
+    yield* await fetch(client, context);
+  };
+}
+
+/** Runs a source's fetch to the end (every request it makes), keeping nothing: for what only needs the answers. */
+export async function fetchAll(batches: RawBatches, onBatch: (batch: RawItems) => void = () => {}): Promise<void> {
+  for await (const batch of batches) onBatch(batch);
 }
