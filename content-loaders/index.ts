@@ -35,6 +35,8 @@ export type { RetryPolicy } from './client/retry.ts';
 export { DataIssues, DataPolicyError } from './data-policy/issues.ts';
 export type { DataReport, DataWarning } from './data-policy/issues.ts';
 export { DROP_WITH_CONTENT, sanitizeHtmlFields, sanitizeUpstreamHtml } from './html/sanitize-upstream.ts';
+export { readBody } from './html/body-files.ts';
+export type { StoredBody } from './html/body-files.ts';
 
 export { SOURCES } from './sources/index.ts';
 export type { CollectionName, CollectionSource } from './sources/index.ts';

@@ -41,6 +41,11 @@ export const loaderOptionsSchema = z
     concurrency: z.number().int().min(1).max(MAX_CONCURRENCY).default(DEFAULT_CONCURRENCY),
     /** Folder of the conditional-request (ETag) cache; unset: no cache on disk. */
     cacheDir: z.string().min(1).optional(),
+    /**
+     * Folder for release bodies kept out of Astro's data store (one `<sha256>.html` file each; the
+     * entry's `body` holds the path, `readBody` reads it). Unset: bodies stay in the entries.
+     */
+    bodyDir: z.string().min(1).optional(),
     /** A snapshot folder recorded by `recordSnapshot`: read instead of the API, with no network at all. */
     snapshot: z.string().min(1).optional(),
     /** Every data warning (a dropped field, a skipped item) fails the load. */

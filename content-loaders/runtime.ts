@@ -15,6 +15,7 @@ import type { FetchLike } from './client/request.ts';
 import { openSnapshot } from './snapshot/replay.ts';
 import type { Manifest } from './snapshot/manifest.ts';
 import { DataIssues } from './data-policy/issues.ts';
+import { createBodyFiles, type BodyFiles } from './html/body-files.ts';
 import { LoaderOptionsError, parseLoaderOptions, type LoaderOptions, type ResolvedLoaderOptions } from './options.ts';
 
 export interface CollectionReport {
@@ -47,6 +48,8 @@ export interface LoaderRuntime {
   /** The build's clock for embargoes (ms). */
   now: number;
   startedAt: number;
+  /** Where release bodies are kept out of the data store (the `bodyDir` option); none: bodies stay in the entries. */
+  bodies: BodyFiles | undefined;
 }
 
 /** The options without the key as an enumerable field, so logging a runtime never prints it. */
@@ -67,6 +70,7 @@ export async function createLoaderRuntime(input: LoaderOptions): Promise<LoaderR
     issues: new DataIssues({ strict: options.strict, strictName: settingNames.strict }),
     now: options.now ?? Date.now(),
     startedAt: performance.now(),
+    bodies: options.bodyDir ? createBodyFiles(options.bodyDir) : undefined,
   };
   if (options.snapshot) {
     let replay;

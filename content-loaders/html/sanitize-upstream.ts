@@ -121,8 +121,8 @@ export function sanitizeUpstreamHtml(html: string): string {
   return html === '' ? '' : sanitizeHtml(html, OPTIONS);
 }
 
-/** Fields that hold HTML: `*_html`, and `description` (HTML in every Newsroom API item that has one). */
-const isHtmlField = (key: string) => key.endsWith('_html') || key === 'description';
+/** Fields that hold HTML: `*_html`, `html` (a release's `body`) and `description` (HTML in every Newsroom API item that has one). */
+const isHtmlField = (key: string) => key.endsWith('_html') || key === 'html' || key === 'description';
 
 /** A copy of an entry with every HTML field, at any depth, sanitised. */
 export function sanitizeHtmlFields<T>(value: T): T {

@@ -13,6 +13,7 @@ import type { CollectionSource, SourceContext } from '../sources/source.ts';
 import type { CollectionReport, LoaderRuntime } from '../runtime.ts';
 import { formatBytes } from '../format-bytes.ts';
 import { sanitizeHtmlFields } from '../html/sanitize-upstream.ts';
+import type { StoredBody } from '../html/body-files.ts';
 
 /** The runtime every collection of one build shares (see `pressroomLoaders` for making one from options). */
 export interface NewsroomLoaderOptions {
@@ -52,20 +53,25 @@ export function newsroomLoader<Api extends z.ZodType, Entry extends Record<strin
       const tally = emptyGroupStats();
       const policy: SourceContext = { now: runtime.now, issues: runtime.issues, log: (line) => logger.warn(line) };
       const next = new Map<string, { data: Record<string, unknown>; digest: string }>();
+      const seen = new Set<string>();
       let index = 0;
       for await (const { endpoint, items } of source.fetch(talliedClient(runtime.client, tally), policy)) {
         runtime.issues.received(source.collection, items.length);
+        const batch: Array<[string, Record<string, unknown>]> = [];
         for (const raw of items) {
           const item = admitItem(raw, { ...source, endpoint }, policy);
           if (item === null) continue;
           const id = source.entryId(item);
           const entry = source.toEntry(item, index++);
-          const data = runtime.options.rawHtml ? entry : sanitizeHtmlFields(entry);
-          if (next.has(id)) {
+          if (seen.has(id)) {
             throw new Error(
               `${source.collection}: ${endpoint} sent item ${id} twice; the API returned inconsistent data, rebuild once it settles`,
             );
           }
+          seen.add(id);
+          batch.push([id, runtime.options.rawHtml ? entry : sanitizeHtmlFields(entry)]);
+        }
+        for (const [id, data] of await Promise.all(batch.map(async ([id, data]) => [id, await bodyKeptOut(data, runtime)] as const))) {
           next.set(id, { data, digest: context.generateDigest(data) });
         }
       }
@@ -105,6 +111,13 @@ export function newsroomLoader<Api extends z.ZodType, Entry extends Record<strin
       logger.info(formatReport(report));
     },
   };
+}
+
+/** An entry whose `body` goes to its file when the runtime keeps bodies out of the data store (`bodyDir`). */
+async function bodyKeptOut(data: Record<string, unknown>, runtime: LoaderRuntime): Promise<Record<string, unknown>> {
+  const body = data.body as StoredBody | undefined;
+  if (!runtime.bodies || !body || !('html' in body)) return data;
+  return { ...data, body: await runtime.bodies.store(body.html) };
 }
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;

@@ -15,6 +15,7 @@ import { bodyFromBlocks, titleFromBody } from '../data-policy/fallback-text.ts';
 import type { Rescue } from '../data-policy/repair.ts';
 import { safePermalink, safeSlug } from '../data-policy/safe-paths.ts';
 import { hiddenReason } from '../data-policy/visibility.ts';
+import type { StoredBody } from '../html/body-files.ts';
 import { defineSource, fetchedTogether, listOf, listsOf } from './source.ts';
 
 const blank = (value: unknown) => typeof value !== 'string' || value.trim() === '';
@@ -65,8 +66,9 @@ export const pressReleasesSource = defineSource({
   },
   rescues: { permalink: safePermalink(), title: titleFromItsBody },
   entryId: (item) => String(item.id),
-  toEntry: ({ tags, featured_images, clippings, ...release }) => ({
+  toEntry: ({ tags, featured_images, clippings, body_html, ...release }) => ({
     ...release,
+    body: { html: body_html } as StoredBody,
     tag_ids: ids(tags),
     featured_images: featured_images ?? [],
     clipping_ids: ids(clippings),

@@ -22,13 +22,24 @@ export function httpCacheDir(config: Pick<PressroomConfig, 'cacheDir'>): string 
   return cacheFolder(process.cwd(), config, 'pressroom-http');
 }
 
+/** Release bodies, kept out of Astro's data store: `<PRESSROOM_CACHE_DIR or .cache>/bodies`, from the working directory. */
+export function bodyDirOf(config: Pick<PressroomConfig, 'cacheDir'>): string {
+  return cacheFolder(process.cwd(), config, 'bodies');
+}
+
 /**
  * Options for a build: a snapshot when PRESSROOM_SNAPSHOT is set, else the demo press room
  * when this process serves it, else PRESSROOM_API_URL and PRESSROOM_ID. `now` is the
  * build's clock for embargoes (publicationInstant).
  */
 export function loaderOptionsOf(config: PressroomConfig, now: number, demo?: DemoUpstream): LoaderOptions {
-  const common = { concurrency: config.concurrency, strict: config.strict, now, settingNames: ENVIRONMENT_SETTING_NAMES };
+  const common = {
+    concurrency: config.concurrency,
+    strict: config.strict,
+    now,
+    settingNames: ENVIRONMENT_SETTING_NAMES,
+    bodyDir: bodyDirOf(config),
+  };
   if (config.snapshotDir) return { ...common, snapshot: path.resolve(config.snapshotDir) };
   const cacheDir = httpCacheDir(config);
   if (demo) return { ...common, apiUrl: demo.apiUrl, pressroomId: demo.pressroomId, fetch: demo.fetch, cacheDir };

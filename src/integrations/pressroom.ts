@@ -5,7 +5,7 @@
  * `--demo` asked for it; any other PRESSROOM_* alone is an error), fixes the
  * build's clock (src/lib/build-day.ts), prints the one-line loading summary, and
  * once every page is rendered writes the build record (the build's day) and removes
- * HTTP cache entries no build has used for 30 days.
+ * HTTP cache entries and release body files no build has used for 30 days.
  */
 import { writeFile } from 'node:fs/promises';
 import type { AstroIntegration } from 'astro';
@@ -15,7 +15,8 @@ import { buildRuntime } from '../config/build-runtime.ts';
 import { demoRequested, startDemoApi } from '../config/demo-upstream.ts';
 import { BUILD_RECORD_FILE, buildRecord, chooseBuildClock, fixBuildClock, renderedBuildDay } from '../lib/build-day.ts';
 
-const HTTP_CACHE_KEEP_DAYS = 30;
+/** HTTP cache entries and release body files no build has used for this long are removed. */
+const UNUSED_CACHE_KEEP_DAYS = 30;
 
 export default function pressroom(): AstroIntegration {
   let embedded: Awaited<ReturnType<typeof startDemoApi>> | undefined;
@@ -57,10 +58,16 @@ export default function pressroom(): AstroIntegration {
           logger.info(`build day ${day.date} (${day.timeZone}): upcoming / past as built, the news sitemap and calendar stamps follow it`);
         }
         const runtime = await buildRuntime().catch(() => undefined);
-        const pruned = await runtime?.client.pruneCache(HTTP_CACHE_KEEP_DAYS * 24 * 60 * 60 * 1000);
+        const keepMs = UNUSED_CACHE_KEEP_DAYS * 24 * 60 * 60 * 1000;
+        const pruned = await runtime?.client.pruneCache(keepMs);
         if (pruned && pruned.files > 0)
           logger.info(
-            `removed ${pruned.files} HTTP cache entries (${formatBytes(pruned.bytes)}) no build has used for ${HTTP_CACHE_KEEP_DAYS} days`,
+            `removed ${pruned.files} HTTP cache entries (${formatBytes(pruned.bytes)}) no build has used for ${UNUSED_CACHE_KEEP_DAYS} days`,
+          );
+        const bodies = await runtime?.bodies?.prune(keepMs);
+        if (bodies && bodies.files > 0)
+          logger.info(
+            `removed ${bodies.files} release body files (${formatBytes(bodies.bytes)}) no build has used for ${UNUSED_CACHE_KEEP_DAYS} days`,
           );
         await close();
       },

@@ -5,20 +5,33 @@
  * they need to components as props.
  */
 import { getCollection, type CollectionEntry, type CollectionKey } from 'astro:content';
+import { readBody } from '@pressroom-static/content-loaders';
 import { httpHref } from './format.ts';
 import { clippingHref, homeHref } from './paths.ts';
 import { ianaTimeZone } from './timezones.ts';
 import { currentBuildDay, eventPhase, type BuildDay } from './build-day.ts';
 import { htmlToText } from './sanitize.ts';
 import { themeCss, themeFrom, type Theme } from './color.ts';
+import type { PictureSource } from './images.ts';
 import { byTag, indexClippings, indexReleases, newestFirst, siteLanguages, time } from './site-indexes.ts';
 import { createPathClaims, placePages, placeReleases, placeTags } from './site-paths.ts';
 
 type Data<C extends CollectionKey> = CollectionEntry<C>['data'];
 
 export type PressroomData = Data<'pressroom'>;
-/** A release with its site path and its body as plain text (made once: cards, descriptions and feeds all read it). */
-export type Release = Data<'pressReleases'> & { href: string; bodyText: string };
+/**
+ * A release with its site path and what the pages show of its body without reading it again
+ * (made once: cards, descriptions and feeds all read them). The body itself is read where it is
+ * shown (`releaseBodyHtml`).
+ */
+export type Release = Data<'pressReleases'> & {
+  href: string;
+  /** The start of the body as plain text: enough for every summary the site writes (`BODY_LEAD_CHARS`). */
+  bodyLead: string;
+  wordCount: number;
+  /** The featured pictures its body does not already show inline (the page does not repeat them). */
+  picturesOutsideBody: Array<Data<'pressReleases'>['featured_images'][number] & PictureSource>;
+};
 export type Tag = Data<'tags'> & { href: string };
 export type Clipping = Data<'clippings'>;
 export type PressEvent = Data<'events'>;
@@ -119,7 +132,7 @@ async function load(): Promise<SiteData> {
 
   // Paths: each is claimed once; an unsafe or clashing permalink falls back to a path from the id.
   const claim = createPathClaims();
-  const releases = placeReleases(entries.releases, claim);
+  const releases = await placeReleases(entries.releases, claim);
   const pages = placePages(entries.pages, claim);
   const tags = placeTags(entries.tags, claim, pressroom.language);
   const tagById = new Map(tags.map((t) => [t.id, t]));
@@ -190,6 +203,11 @@ export function tagsOf(site: SiteData, tagIds: readonly number[]): Tag[] {
 /** A locked or password-protected kit: listed with a lock, no media, no zip. */
 export function isProtectedKit(kit: { is_locked: boolean; is_password_protected: boolean }): boolean {
   return kit.is_locked || kit.is_password_protected;
+}
+
+/** A release's body (sanitised by the loaders; the page sanitises it again as it sets it). */
+export function releaseBodyHtml(release: Pick<Release, 'body'>): Promise<string> {
+  return readBody(release.body);
 }
 
 /** The press room's own website when it is an http(s) URL, else this site's home page. */

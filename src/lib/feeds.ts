@@ -24,7 +24,7 @@
  */
 import { stat } from 'node:fs/promises';
 import { getImagePipeline, shareImage } from '../../image-pipeline/index.ts';
-import { getSite, pressroomUrl, tagsOf, type Release, type SiteData, type Tag } from './data.ts';
+import { getSite, pressroomUrl, releaseBodyHtml, tagsOf, type Release, type SiteData, type Tag } from './data.ts';
 import { archiveCount, feedDocument } from './feed-archives.ts';
 import {
   FEED_FILES,
@@ -112,8 +112,9 @@ interface Context {
 async function buildItem(ctx: Context, release: Release): Promise<FeedItem> {
   const { site, siteUrl } = ctx;
   const page = release.href;
-  const rewriteInlineImage = await inlineImageRewriter(release.body_html, [...release.featured_images, ...site.images], page);
-  const contentHtml = absoluteUrls(sanitizeArticle(release.body_html, { rewriteInlineImage }), siteUrl);
+  const storedBody = await releaseBodyHtml(release);
+  const rewriteInlineImage = await inlineImageRewriter(storedBody, [...release.featured_images, ...site.images], page);
+  const contentHtml = absoluteUrls(sanitizeArticle(storedBody, { rewriteInlineImage }), siteUrl);
   const published = iso(release.release_date) ?? iso(release.updated_at) ?? ctx.fallbackDate;
   const tags = tagsOf(site, release.tag_ids);
   const pdf = await pdfDownload(release.pdf, release.title, page);
@@ -121,7 +122,7 @@ async function buildItem(ctx: Context, release: Release): Promise<FeedItem> {
     id: stableId(`pressroom/${site.pressroom.id}/press_release/${release.id}`),
     url: new URL(release.href, siteUrl).href,
     title: release.title,
-    summary: release.summary?.trim() || truncate(release.bodyText, 300),
+    summary: release.summary?.trim() || truncate(release.bodyLead, 300),
     contentHtml,
     published,
     updated: later(published, iso(release.updated_at)),

@@ -52,12 +52,12 @@ export function hasPicture(media: { sizes: Record<string, Rendition> } | null | 
 }
 
 /** A release's featured pictures, less those its body already shows inline (the page does not repeat them). */
-export function featuredOutsideBody<M extends { sizes: Record<string, Rendition> }>(release: {
-  body_html: string;
-  featured_images: readonly M[];
-}): M[] {
-  const inBody = (m: M) => Object.values(m.sizes).some((r) => release.body_html.includes(r.url));
-  return release.featured_images.filter((m) => hasPicture(m) && !inBody(m));
+export function featuredOutsideBody<M extends { sizes: Record<string, Rendition> }>(
+  featured: readonly M[],
+  bodyHtml: string,
+): Array<M & PictureSource> {
+  const inBody = (m: M) => Object.values(m.sizes).some((r) => bodyHtml.includes(r.url));
+  return featured.filter((m): m is M & PictureSource => hasPicture(m) && !inBody(m));
 }
 
 const FILE_NAME = /\.(jpe?g|png|gif|webp|avif|tiff?|heic|bmp)$/i;

@@ -16,7 +16,7 @@ import { formatDateTime } from './dates.ts';
 import { releaseFeedItem } from './feeds.ts';
 import { mailtoHref, telHref } from './format.ts';
 import { translator } from './i18n.ts';
-import { altFor, featuredOutsideBody, type PictureSource } from './images.ts';
+import { altFor, type PictureSource } from './images.ts';
 import { LLMS_FULL_BUDGET } from './llms-rules.ts';
 import * as md from './markdown.ts';
 import { contactAnchor, contactVcfHref, contactsHref } from './paths.ts';
@@ -124,7 +124,7 @@ export async function releaseBlocks(
 ): Promise<md.Block[]> {
   const t = translator(release.language);
   const item = await releaseFeedItem(release, siteUrl);
-  const [lead, ...more] = featuredOutsideBody(release);
+  const [lead, ...more] = release.picturesOutsideBody;
   const [leadBlocks, ...moreBlocks] = await Promise.all([
     lead ? pictureBlocks(lead, release, siteUrl) : [],
     ...more.map((m) => pictureBlocks(m, release, siteUrl)),

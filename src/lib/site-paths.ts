@@ -6,6 +6,8 @@
 import type { CollectionEntry } from 'astro:content';
 import type { CustomPage, Release, Tag } from './data.ts';
 import { hrefOf, permalinkSegments, sitePath, tagHref } from './paths.ts';
+import { readBody } from '@pressroom-static/content-loaders';
+import { featuredOutsideBody } from './images.ts';
 import { htmlToText } from './sanitize.ts';
 import { newestFirst } from './site-indexes.ts';
 
@@ -31,9 +33,12 @@ export function createPathClaims(): Claim {
   };
 }
 
-/** Releases newest first, each with its path and its body as plain text. */
-export function placeReleases(entries: CollectionEntry<'pressReleases'>[], claim: Claim): Release[] {
-  const releases: Release[] = [];
+/** The longest summary of a body the site writes (feeds: 300 characters) plus one, so `truncate` cuts it as it would the whole text. */
+export const BODY_LEAD_CHARS = 301;
+
+/** Releases newest first, each with its path and what the pages show of its body (its bodies are read once, here). */
+export async function placeReleases(entries: CollectionEntry<'pressReleases'>[], claim: Claim): Promise<Release[]> {
+  const placed: Array<{ data: CollectionEntry<'pressReleases'>['data']; href: string }> = [];
   for (const { data } of entries.sort((a, b) =>
     newestFirst<CollectionEntry<'pressReleases'>['data']>((r) => r.release_date)(a.data, b.data),
   )) {
@@ -43,9 +48,21 @@ export function placeReleases(entries: CollectionEntry<'pressReleases'>[], claim
         `press release ${data.id}: permalink ${JSON.stringify(data.permalink)} is not a safe path; published at ${sitePath(`/${data.id}/`)}`,
       );
     const href = claim(segments ? hrefOf(segments) : sitePath(`/${data.id}/`), `press release ${data.id}`);
-    if (href) releases.push({ ...data, href, bodyText: htmlToText(data.body_html) });
+    if (href) placed.push({ data, href });
   }
-  return releases;
+  return Promise.all(
+    placed.map(async ({ data, href }) => {
+      const html = await readBody(data.body);
+      const text = htmlToText(html);
+      return {
+        ...data,
+        href,
+        bodyLead: text.slice(0, BODY_LEAD_CHARS),
+        wordCount: text.split(/\s+/).filter(Boolean).length,
+        picturesOutsideBody: featuredOutsideBody(data.featured_images, html),
+      };
+    }),
+  );
 }
 
 /** Custom pages in menu order, each with its path. */

@@ -17,6 +17,7 @@ import { recordSnapshot } from '../../content-loaders/snapshot/record-press-room
 import type { CollectionName } from '../../content-loaders/sources/index.ts';
 import { useEmulator } from '../helpers/emulator.ts';
 import { plainText } from '../../content-loaders/data-policy/fallback-text.ts';
+import { readBody } from '../../content-loaders/html/body-files.ts';
 import { dataOf, loadAll, runtimeFor } from '../helpers/loader-context.ts';
 import { startUpstreamProxy, type Rewrite, type UpstreamProxy } from '../helpers/upstream-proxy.ts';
 
@@ -146,8 +147,8 @@ describe('shapes the live API is known to send', () => {
     ).json()) as { data: any[] };
     expect(releases).toHaveLength(listed.data.length);
     expect(releases.every((r) => r.subtitle === null && r.summary === null)).toBe(true);
-    expect(byId.get(listed.data[0].id).body_html).toBe('<h2>From 2015 blocks</h2>\n<p>Body of 2015.</p>');
-    expect(byId.get(listed.data[1].id).body_html).toBe('<p>Body of 2016.</p>');
+    expect(await readBody(byId.get(listed.data[0].id).body)).toBe('<h2>From 2015 blocks</h2>\n<p>Body of 2015.</p>');
+    expect(await readBody(byId.get(listed.data[1].id).body)).toBe('<p>Body of 2016.</p>');
     expect(world.length).toBeGreaterThan(0);
 
     const undated = entries(run.stores.clippings).find((c) => c.release_date === null);

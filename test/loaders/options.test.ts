@@ -13,6 +13,7 @@ import {
   parseLoaderOptions,
   sanitizeHtmlFields,
 } from '@pressroom-static/content-loaders';
+import { readBody, type StoredBody } from '../../content-loaders/html/body-files.ts';
 import { ENVIRONMENT_SETTING_NAMES } from '../../src/config/loader-options.ts';
 import { useEmulator } from '../helpers/emulator.ts';
 import { HOSTILE } from '../helpers/hostile-html.ts';
@@ -141,7 +142,8 @@ describe('upstream HTML', () => {
     const base = { apiUrl: api().url, pressroomId: api().pressroom.id, fetch: hostileFetch };
     const bodies = async (rawHtml: boolean) => {
       const run = await loadAll(await createLoaderRuntime({ ...base, rawHtml }), {}, ['pressReleases']);
-      return [...run.stores.pressReleases.map.values()].map((e) => String((e.data as { body_html: string }).body_html)).join('\n');
+      const stored = [...run.stores.pressReleases.map.values()].map((e) => readBody((e.data as { body: StoredBody }).body));
+      return (await Promise.all(stored)).join('\n');
     };
     const [safe, raw] = [await bodies(false), await bodies(true)];
     expect(raw).toMatch(/<script|onerror=|javascript:/i);
