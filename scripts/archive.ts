@@ -15,10 +15,10 @@ import { ARCHIVE_SIGNATURE, makeArchive } from '../offline-archive/archive.ts';
 import { assertReplaceable } from '../src/output/staged-output.ts';
 import { acquireLocks, buildLocks } from './build-lock.ts';
 import { EXIT, integerFlag, parseCommandLine, type CommandSpec } from './cli.ts';
-import { boundMallocArenas } from './malloc-arenas.ts';
+import { boundBuildMemory } from './memory-bounds.ts';
 
-// Before anything starts: the archive's build may restart itself here with glibc's arenas bounded.
-boundMallocArenas();
+// Before anything starts: the archive's build may restart itself here with its memory bounded (glibc's arenas, V8's heap).
+boundBuildMemory();
 
 const ARCHIVE_COMMAND: CommandSpec = {
   name: 'archive',

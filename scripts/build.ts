@@ -44,12 +44,12 @@ import {
   writeFingerprint,
   type Fingerprint,
 } from './fingerprint.ts';
-import { boundMallocArenas } from './malloc-arenas.ts';
+import { boundBuildMemory } from './memory-bounds.ts';
 import { confirmUnchanged } from './no-change.ts';
 import { byPath, loadTree, readTree, storeTree, type Tree } from './output-tree.ts';
 
-// Before anything starts: the build may restart itself here with glibc's arenas bounded.
-boundMallocArenas();
+// Before anything starts: the build may restart itself here with its memory bounded (glibc's arenas, V8's heap).
+boundBuildMemory();
 
 const root = path.resolve(import.meta.dirname, '..');
 /** What every build of this site writes: an existing --out without them is not replaced. */
