@@ -5,7 +5,6 @@
  * they need to components as props.
  */
 import { getCollection, type CollectionEntry, type CollectionKey } from 'astro:content';
-import { readBody } from '@pressroom-static/content-loaders';
 import { httpHref } from './format.ts';
 import { clippingHref, homeHref } from './paths.ts';
 import { ianaTimeZone } from './timezones.ts';
@@ -22,7 +21,7 @@ export type PressroomData = Data<'pressroom'>;
 /**
  * A release with its site path and what the pages show of its body without reading it again
  * (made once: cards, descriptions and feeds all read them). The body itself is read where it is
- * shown (`releaseBodyHtml`).
+ * shown (`readBody(release.body)`).
  */
 export type Release = Data<'pressReleases'> & {
   href: string;
@@ -203,11 +202,6 @@ export function tagsOf(site: SiteData, tagIds: readonly number[]): Tag[] {
 /** A locked or password-protected kit: listed with a lock, no media, no zip. */
 export function isProtectedKit(kit: { is_locked: boolean; is_password_protected: boolean }): boolean {
   return kit.is_locked || kit.is_password_protected;
-}
-
-/** A release's body (sanitised by the loaders; the page sanitises it again as it sets it). */
-export function releaseBodyHtml(release: Pick<Release, 'body'>): Promise<string> {
-  return readBody(release.body);
 }
 
 /** The press room's own website when it is an http(s) URL, else this site's home page. */

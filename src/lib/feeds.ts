@@ -24,7 +24,9 @@
  */
 import { stat } from 'node:fs/promises';
 import { getImagePipeline, shareImage } from '../../image-pipeline/index.ts';
-import { getSite, pressroomUrl, releaseBodyHtml, tagsOf, type Release, type SiteData, type Tag } from './data.ts';
+import { readBody } from '@pressroom-static/content-loaders';
+import { detached } from './detached.ts';
+import { getSite, pressroomUrl, tagsOf, type Release, type SiteData, type Tag } from './data.ts';
 import { archiveCount, feedDocument } from './feed-archives.ts';
 import {
   FEED_FILES,
@@ -112,9 +114,10 @@ interface Context {
 async function buildItem(ctx: Context, release: Release): Promise<FeedItem> {
   const { site, siteUrl } = ctx;
   const page = release.href;
-  const storedBody = await releaseBodyHtml(release);
+  const storedBody = await readBody(release.body);
   const rewriteInlineImage = await inlineImageRewriter(storedBody, [...release.featured_images, ...site.images], page);
-  const contentHtml = absoluteUrls(sanitizeArticle(storedBody, { rewriteInlineImage }), siteUrl);
+  // Kept until the build ends (every feed and twin of the release reads it): a copy that holds on to nothing else.
+  const contentHtml = detached(absoluteUrls(sanitizeArticle(storedBody, { rewriteInlineImage }), siteUrl));
   const published = iso(release.release_date) ?? iso(release.updated_at) ?? ctx.fallbackDate;
   const tags = tagsOf(site, release.tag_ids);
   const pdf = await pdfDownload(release.pdf, release.title, page);

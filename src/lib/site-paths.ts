@@ -7,6 +7,7 @@ import type { CollectionEntry } from 'astro:content';
 import type { CustomPage, Release, Tag } from './data.ts';
 import { hrefOf, permalinkSegments, sitePath, tagHref } from './paths.ts';
 import { readBody } from '@pressroom-static/content-loaders';
+import { detached } from './detached.ts';
 import { featuredOutsideBody } from './images.ts';
 import { htmlToText } from './sanitize.ts';
 import { newestFirst } from './site-indexes.ts';
@@ -57,7 +58,7 @@ export async function placeReleases(entries: CollectionEntry<'pressReleases'>[],
       return {
         ...data,
         href,
-        bodyLead: text.slice(0, BODY_LEAD_CHARS),
+        bodyLead: detached(text.slice(0, BODY_LEAD_CHARS)),
         wordCount: text.split(/\s+/).filter(Boolean).length,
         picturesOutsideBody: featuredOutsideBody(data.featured_images, html),
       };
