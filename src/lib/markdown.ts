@@ -36,6 +36,7 @@ import type {
   RootContent,
   Text,
 } from 'mdast';
+import { safeText } from './markdown-text.ts';
 
 export type Block = RootContent;
 export type Inline = PhrasingContent;
@@ -124,7 +125,8 @@ export function shiftHeadings(blocks: readonly Block[], offset: number): Block[]
   return offset === 0 ? [...blocks] : blocks.map((block) => shifted(block) as Block);
 }
 
-const OPTIONS: ToMarkdownOptions = {
+/** The serializer's options (exported for the tests of its text handler). */
+export const SERIALIZE_OPTIONS: ToMarkdownOptions = {
   bullet: '-',
   emphasis: '_',
   strong: '*',
@@ -133,12 +135,13 @@ const OPTIONS: ToMarkdownOptions = {
   fences: true,
   resourceLink: true,
   extensions: [gfmTableToMarkdown()],
+  handlers: { text: safeText },
 };
 
 /** Blocks as one Markdown document (LF line ends, one final newline). */
 export function serialize(blocks: readonly Block[]): string {
   if (blocks.length === 0) return '';
-  return toMarkdown({ type: 'root', children: [...blocks] }, OPTIONS);
+  return toMarkdown({ type: 'root', children: [...blocks] }, SERIALIZE_OPTIONS);
 }
 
 // Builders for the documents' own parts (their text comes from the API: oneLine it first).
