@@ -13,9 +13,9 @@
  *
  * Every write goes to tmp/ first and is renamed into place, so a killed build
  * never leaves a half-written file under a final name. The store notes every
- * cache file a build reads, checks or writes; `prune` refreshes their mtime
- * and removes the files no build has used for a while, so a cache fed by
- * scheduled rebuilds does not grow forever.
+ * cache file a build reads, checks or writes and marks it fresh (mtime) unless a
+ * build did within the hour; `prune` removes the files no build has used for a
+ * while, so a cache fed by scheduled rebuilds does not grow forever.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
@@ -92,16 +92,23 @@ function createFolderMaker(): (folder: string) => Promise<unknown> {
   };
 }
 
-/** The cache files this build used, each marked fresh (mtime now) at its first use. */
+/**
+ * A file marked fresh (or written) this recently is not marked again: prunes keep files unused for
+ * days (30 by default), so it would change nothing they decide, and a warm build would pay a
+ * `utimes` for every output it checks.
+ */
+export const RECENTLY_MARKED_MS = 60 * 60 * 1000;
+
+/** The cache files this build used, each marked fresh (mtime now) at its first use unless it was marked recently. */
 function createUsageMarks() {
   const used = new Set<string>();
   // Marked fresh at its first use, not only at the end of the build: another build sharing the
   // cache and pruning meanwhile must not take a file this build is about to read.
-  const use = <T>(file: string, value: T): T => {
+  const use = <T>(file: string, value: T, modifiedMs?: number): T => {
     if (!used.has(file)) {
       used.add(file);
       const now = new Date();
-      void utimes(file, now, now).catch(() => undefined);
+      if (modifiedMs === undefined || now.getTime() - modifiedMs > RECENTLY_MARKED_MS) void utimes(file, now, now).catch(() => undefined);
     }
     return value;
   };
@@ -163,7 +170,7 @@ export function createStore(dir: string): Store {
       await ensure(sources);
       await ensure(tmpDir);
       const tmp = await writeTmpJson(tmpDir, 'rec', { v: RECORD_VERSION, ...record });
-      await rename(tmp, use(recordPath(record.url), recordPath(record.url)));
+      await rename(tmp, use(recordPath(record.url), recordPath(record.url), Date.now()));
     },
     blobPath: (hash, ext) => path.join(blobs, `${hash}.${ext}`),
     async readBlobInfo(hash) {
@@ -179,19 +186,20 @@ export function createStore(dir: string): Store {
       await ensure(blobs);
       await ensure(tmpDir);
       const tmp = await writeTmpJson(tmpDir, 'blob', { v: RECORD_VERSION, ...info });
-      await rename(tmp, use(path.join(blobs, `${hash}.json`), path.join(blobs, `${hash}.json`)));
+      await rename(tmp, use(path.join(blobs, `${hash}.json`), path.join(blobs, `${hash}.json`), Date.now()));
     },
     outPath: (name) => path.join(out, name),
     async exists(file) {
       try {
-        return use(file, (await stat(file)).isFile());
+        const info = await stat(file);
+        return use(file, info.isFile(), info.mtimeMs);
       } catch {
         return false;
       }
     },
     async sizeOf(file) {
       const info = await stat(file).catch(() => undefined);
-      return info?.isFile() ? use(file, info.size) : undefined;
+      return info?.isFile() ? use(file, info.size, info.mtimeMs) : undefined;
     },
     async tmpPath(hint) {
       await ensure(tmpDir);
@@ -203,7 +211,7 @@ export function createStore(dir: string): Store {
       await ensure(path.dirname(final));
       try {
         await rename(tmp, final);
-        use(final, undefined);
+        use(final, undefined, Date.now());
       } catch (error) {
         await rm(tmp, { force: true });
         throw error;

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { classifyAddress, createHostPolicy } from '../../image-pipeline/host-policy.ts';
 import type { ImagePipeline, Picture } from '../../image-pipeline/index.ts';
 import { sniff } from '../../image-pipeline/sniff.ts';
+import { RECENTLY_MARKED_MS } from '../../image-pipeline/store.ts';
 import { sizes, tempDir, testPipeline, tinyServer, type TinyServer } from './helpers.ts';
 
 /** A PNG whose header claims `width × height` pixels, with a tiny body. */
@@ -242,6 +243,34 @@ describe('image guards', () => {
       const third = pipeline();
       expect((await picture(third, `${server.url}/ok.jpg`)).ok).toBe(true);
       expect(third.stats()).toMatchObject({ downloads: 0, encoded: 0, sharpOps: 0 });
+    } finally {
+      await own.remove();
+    }
+  });
+
+  it('marks a used cache file fresh unless a build marked it within the hour (a warm build touches none)', async () => {
+    const own = await tempDir('marks');
+    try {
+      const pipeline = () => testPipeline({ apiUrl: server.url, cacheDir: own.dir, lookup: stubLookup, retries: 0 });
+      expect((await picture(pipeline(), `${server.url}/ok.jpg`)).ok).toBe(true);
+      const outputs = (await readdir(path.join(own.dir, 'out'))).map((name) => path.join(own.dir, 'out', name));
+      expect(outputs.length).toBeGreaterThan(1);
+      const mtimes = async () => Promise.all(outputs.map(async (file) => (await stat(file)).mtimeMs));
+      const setAll = async (ago: number) => {
+        const then = new Date(Date.now() - ago);
+        for (const file of outputs) await utimes(file, then, then);
+        return then.getTime();
+      };
+
+      // Marks are not awaited by the pipeline: give them time to land, or poll for them.
+      const recently = await setAll(RECENTLY_MARKED_MS / 2);
+      expect((await picture(pipeline(), `${server.url}/ok.jpg`)).ok).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(await mtimes()).toEqual(outputs.map(() => recently));
+
+      const longer = await setAll(RECENTLY_MARKED_MS * 2);
+      expect((await picture(pipeline(), `${server.url}/ok.jpg`)).ok).toBe(true);
+      await expect.poll(async () => (await mtimes()).every((mtime) => mtime > longer + RECENTLY_MARKED_MS), { timeout: 5000 }).toBe(true);
     } finally {
       await own.remove();
     }
