@@ -11,7 +11,7 @@
  * writing the same bytes for the same routes (bare-astro.ts).
  * `node bench/builds.ts --scale demo|L|N`.
  */
-import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { DEFAULT_MANAGEMENT_KEY, DEMO_NOW } from '../emulator/defaults.ts';
@@ -21,7 +21,7 @@ import { startEmulatorProcess } from './emulator-process.ts';
 import { atMostGoal, type Goal } from './goals.ts';
 import { measure, routeGenerationMs, type Measured } from './measure.ts';
 import { profileOrExit } from './profiles.ts';
-import { routeProfile } from './route-profile.ts';
+import { buildRouteProfile } from './route-profile.ts';
 import { writePart } from './results.ts';
 
 const parsed = parseCommandLine({
@@ -88,9 +88,7 @@ try {
   const profileDir = path.join(work, 'cpu-profile');
   console.log(`bench builds (${profile.name}): profiled warm build (--cpu-prof)…`);
   await measure(['--cpu-prof', '--cpu-prof-dir', profileDir, 'scripts/build.ts', '--out', site, '--force'], { cwd: root, env });
-  const [profileFile] = await readdir(profileDir);
-  if (!profileFile) throw new Error('bench: the profiled build wrote no .cpuprofile');
-  const routeParts = await routeProfile(path.join(profileDir, profileFile));
+  const routeParts = await buildRouteProfile(profileDir);
 
   const routes = await routeFiles(site, path.join(root, 'public'));
   let routeBytes = 0;

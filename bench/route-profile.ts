@@ -6,7 +6,8 @@
  * rendering and its file writes are what the bare-Astro ideal does too;
  * everything else is the product's.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, readdir } from 'node:fs/promises';
+import path from 'node:path';
 
 interface ProfileNode {
   id: number;
@@ -70,9 +71,8 @@ function partOf(frames: ProfileNode['callFrame'][]): string {
   return 'Node.js and other';
 }
 
-/** The route-generation breakdown of one `.cpuprofile` file. */
-export async function routeProfile(file: string): Promise<RouteProfile> {
-  const profile = JSON.parse(await readFile(file, 'utf8')) as CpuProfile;
+/** The route-generation breakdown of one profile, or undefined when it holds no route generation. */
+function breakdown(profile: CpuProfile): RouteProfile | undefined {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
@@ -87,7 +87,7 @@ export async function routeProfile(file: string): Promise<RouteProfile> {
     return { at, frames: stackOf(id), ms: (profile.timeDeltas[i + 1] ?? 0) / 1000 };
   });
   const generating = samples.filter((s) => s.frames.some((f) => f.functionName === 'generatePathWithPrerenderer'));
-  if (generating.length === 0) throw new Error(`bench: ${file} holds no route generation (generatePathWithPrerenderer)`);
+  if (generating.length === 0) return undefined;
   const first = generating[0]!.at;
   const last = generating.at(-1)!.at;
   const totals = new Map<string, number>();
@@ -104,4 +104,27 @@ export async function routeProfile(file: string): Promise<RouteProfile> {
       .sort(([, a], [, b]) => b - a)
       .map(([part, ms]) => ({ part, ms: Math.round(ms), share: Number((ms / windowMs).toFixed(3)) })),
   };
+}
+
+const readProfile = async (file: string) => JSON.parse(await readFile(file, 'utf8')) as CpuProfile;
+
+/** The route-generation breakdown of one `.cpuprofile` file. */
+export async function routeProfile(file: string): Promise<RouteProfile> {
+  const found = breakdown(await readProfile(file));
+  if (!found) throw new Error(`bench: ${file} holds no route generation (generatePathWithPrerenderer)`);
+  return found;
+}
+
+/**
+ * The route-generation breakdown of a build profiled into `dir`: `scripts/build.ts` restarts
+ * itself (malloc-arenas.ts), and the process before the restart leaves a profile of its own
+ * unless both are written within the same second under the same name.
+ */
+export async function buildRouteProfile(dir: string): Promise<RouteProfile> {
+  const files = (await readdir(dir)).filter((name) => name.endsWith('.cpuprofile')).sort();
+  for (const name of files) {
+    const found = breakdown(await readProfile(path.join(dir, name)));
+    if (found) return found;
+  }
+  throw new Error(`bench: no profile in ${dir} holds route generation (generatePathWithPrerenderer)`);
 }

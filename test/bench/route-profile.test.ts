@@ -1,9 +1,9 @@
 /** The route-generation breakdown of a CPU profile: the window it cuts and the part each sample is charged to. */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { routeProfile } from '../../bench/route-profile.ts';
+import { buildRouteProfile, routeProfile } from '../../bench/route-profile.ts';
 
 const CHUNKS = 'file:///site/.building/1/.prerender/chunks';
 const frame = (functionName: string, url = '') => ({ functionName, url, scriptId: '0', lineNumber: 0, columnNumber: 0 });
@@ -48,5 +48,19 @@ describe('routeProfile', () => {
     const file = path.join(dir, 'none.cpuprofile');
     await writeFile(file, JSON.stringify({ ...profile, samples: [6, 7], timeDeltas: [1000, 1000] }));
     await expect(routeProfile(file)).rejects.toThrow(/no route generation/);
+  });
+
+  it('finds the profile of the build among those its restart leaves, whatever their order', async () => {
+    const build = path.join(dir, 'restarted');
+    await mkdir(build);
+    // The process before the restart (no route generation) is named first.
+    await writeFile(
+      path.join(build, 'CPU.20261126.145007.7562.0.001.cpuprofile'),
+      JSON.stringify({ ...profile, samples: [6, 7], timeDeltas: [1000, 1000] }),
+    );
+    await writeFile(path.join(build, 'CPU.20261126.145008.7562.0.001.cpuprofile'), JSON.stringify(profile));
+    expect((await buildRouteProfile(build)).windowMs).toBe(4);
+    await rm(path.join(build, 'CPU.20261126.145008.7562.0.001.cpuprofile'));
+    await expect(buildRouteProfile(build)).rejects.toThrow(/no profile .* holds route generation/);
   });
 });
