@@ -117,7 +117,7 @@ export async function routeProfile(file: string): Promise<RouteProfile> {
 
 /**
  * The route-generation breakdown of a build profiled into `dir`: `scripts/build.ts` restarts
- * itself (malloc-arenas.ts), and the process before the restart leaves a profile of its own
+ * itself (memory-bounds.ts), and the process before the restart leaves a profile of its own
  * unless both are written within the same second under the same name.
  */
 export async function buildRouteProfile(dir: string): Promise<RouteProfile> {
