@@ -65,10 +65,19 @@ function finish(fields: GoalFields, rawRatio: number, direction: Goal['direction
 }
 
 /** What one benchmark reports: its goals and the figures behind them. */
+/** When a benchmark ran, and how busy the machine was as it started. */
+export interface PartRun {
+  startedAt: string;
+  finishedAt: string;
+  loadAverageAtStart: number[];
+}
+
 export interface BenchPart {
   bench: string;
   goals: Goal[];
   details: Record<string, unknown>;
+  /** Set by `npm run bench` once the benchmark has run (a part kept from an earlier run keeps its own). */
+  ran?: PartRun;
 }
 
 export interface BenchRun {
@@ -79,6 +88,8 @@ export interface BenchRun {
   allMet: boolean;
   goals: Goal[];
   parts: Record<string, Record<string, unknown>>;
+  /** When each part ran: parts kept from an earlier run (`--keep`) say so here. */
+  ran: Record<string, PartRun | null>;
 }
 
 export function machine(): BenchRun['machine'] {
@@ -109,6 +120,7 @@ export function combine(
     allMet: goals.length > 0 && goals.every((g) => g.met),
     goals,
     parts: Object.fromEntries(parts.map((p) => [p.bench, p.details])),
+    ran: Object.fromEntries(parts.map((p) => [p.bench, p.ran ?? null])),
   };
 }
 

@@ -18,3 +18,19 @@ export const writePart = (profile: string, part: BenchPart) => writeJson(partFil
 export const readPart = async (profile: string, bench: string): Promise<BenchPart> =>
   JSON.parse(await readFile(partFile(profile, bench), 'utf8')) as BenchPart;
 export const writeRun = (run: BenchRun) => writeJson(runFile(run.profile.name), run);
+/** The run file of a scale as it stands, or undefined when there is none. */
+export const readRun = async (profile: string): Promise<BenchRun | undefined> =>
+  JSON.parse(await readFile(runFile(profile), 'utf8').catch(() => 'null')) ?? undefined;
+
+/**
+ * The latest result of a benchmark at a scale, to go into a run that does not run it (`--keep`),
+ * saying when it ran: its own record, else that of the run file it is part of. Undefined when
+ * there is none.
+ */
+export async function keptPart(profile: string, bench: string): Promise<BenchPart | undefined> {
+  const part = await readPart(profile, bench).catch(() => undefined);
+  if (!part || part.ran) return part;
+  const run = await readRun(profile);
+  if (!run || !(bench in run.parts)) return part;
+  return { ...part, ran: { startedAt: run.startedAt, finishedAt: run.finishedAt, loadAverageAtStart: run.machine.loadAverageAtStart } };
+}

@@ -1,15 +1,17 @@
 /**
- * `npm run bench [-- --scale demo|L|N] [--only api,images,builds]`: every
- * benchmark in turn, each in its own process (not tests), then one JSON file
- * with every goal as a ratio to its reference measured in the same run, its
- * target, and peak RSS: bench/results/<scale>.json.
+ * `npm run bench [-- --scale demo|L|N] [--only api,images,builds] [--keep …]`:
+ * every benchmark in turn, each in its own process (not tests), then one JSON
+ * file with every goal as a ratio to its reference measured in the same run, its
+ * target, and peak RSS: bench/results/<scale>.json. `--keep` puts the latest
+ * results of benchmarks not run now into that file too, each with when it ran.
  */
 import { spawnSync } from 'node:child_process';
+import os from 'node:os';
 import path from 'node:path';
 import { EXIT, parseCommandLine, type CommandSpec } from '../scripts/cli.ts';
-import { combine, goalLine, machine } from './goals.ts';
+import { combine, goalLine, machine, type BenchPart } from './goals.ts';
 import { PROFILES, profileOrExit } from './profiles.ts';
-import { readPart, runFile, writeRun } from './results.ts';
+import { keptPart, readPart, runFile, writePart, writeRun } from './results.ts';
 
 const BENCHES = {
   api: { file: 'api-load.ts', what: 'API loading against requests × latency ÷ concurrency, the emulator in its own process' },
@@ -36,6 +38,11 @@ const BENCH_COMMAND: CommandSpec = {
       help: `size of the emulated press room: demo (default, minutes), L (${PROFILES.L!.scale} releases, ${PROFILES.L!.images} images, ${PROFILES.L!.kits} kits: an hour or more on 2 cores) or N releases`,
     },
     only: { type: 'string', value: 'LIST', help: `comma-separated benchmarks to run (default all: ${Object.keys(BENCHES).join(',')})` },
+    keep: {
+      type: 'string',
+      value: 'LIST',
+      help: 'benchmarks not run now whose latest results of this scale go into the results file as they are, each with when it ran (an L run takes hours; one part can be run again)',
+    },
   },
   variables: {},
   notes: ['The benchmarks start the emulator in a process of their own; no PRESSROOM_* variable is read.'],
@@ -45,15 +52,37 @@ const parsed = parseCommandLine(BENCH_COMMAND);
 if ('exit' in parsed) process.exit(parsed.exit);
 const profile = profileOrExit(parsed.values.scale);
 const only = typeof parsed.values.only === 'string' ? parsed.values.only.split(',').map((s) => s.trim()) : Object.keys(BENCHES);
-const unknown = only.filter((name) => !(name in BENCHES));
-if (unknown.length > 0) {
-  console.error(`bench: unknown benchmark ${unknown.join(', ')} in --only (choose from ${Object.keys(BENCHES).join(', ')})`);
+const keep = typeof parsed.values.keep === 'string' ? parsed.values.keep.split(',').map((s) => s.trim()) : [];
+for (const [flag, names] of [
+  ['--only', only],
+  ['--keep', keep],
+] as const) {
+  const unknown = names.filter((name) => !(name in BENCHES));
+  if (unknown.length > 0) {
+    console.error(`bench: unknown benchmark ${unknown.join(', ')} in ${flag} (choose from ${Object.keys(BENCHES).join(', ')})`);
+    process.exit(EXIT.usage);
+  }
+}
+const both = keep.filter((name) => only.includes(name));
+if (both.length > 0) {
+  console.error(`bench: ${both.join(', ')} cannot be both run (--only) and kept (--keep)`);
   process.exit(EXIT.usage);
+}
+const kept: BenchPart[] = [];
+for (const name of keep) {
+  const part = await keptPart(profile.name, name);
+  if (!part) {
+    console.error(`bench: --keep ${name}: no earlier result of ${name} at scale ${profile.name} (run it with --only ${name})`);
+    process.exit(EXIT.usage);
+  }
+  kept.push(part);
 }
 
 const machineInfo = machine();
 const startedAt = new Date();
+const ranNow: BenchPart[] = [];
 for (const name of only as Bench[]) {
+  const ran = { startedAt: new Date().toISOString(), loadAverageAtStart: os.loadavg().map((n) => Number(n.toFixed(2))) };
   const { status } = spawnSync(process.execPath, [path.join(import.meta.dirname, BENCHES[name].file), '--scale', profile.name], {
     stdio: 'inherit',
   });
@@ -61,9 +90,15 @@ for (const name of only as Bench[]) {
     console.error(`bench: ${name} failed (exit ${status})`);
     process.exit(EXIT.failed);
   }
+  const part = { ...(await readPart(profile.name, name)), ran: { ...ran, finishedAt: new Date().toISOString() } };
+  await writePart(profile.name, part);
+  ranNow.push(part);
 }
-const run = combine(profile, machineInfo, startedAt, await Promise.all((only as Bench[]).map((name) => readPart(profile.name, name))));
+const order = Object.keys(BENCHES);
+const parts = [...ranNow, ...kept].sort((a, b) => order.indexOf(a.bench) - order.indexOf(b.bench));
+const run = combine(profile, machineInfo, startedAt, parts);
 await writeRun(run);
 console.log(`\nbench (${profile.name}, ${machineInfo.cores} cores, load ${machineInfo.loadAverageAtStart.join(' ')} at start):`);
 for (const goal of run.goals) console.log(`  ${goalLine(goal)}`);
+for (const part of kept) console.log(`  (${part.bench}: kept from the run of ${part.ran?.startedAt ?? 'an unknown time'})`);
 console.log(`results: ${path.relative(process.cwd(), runFile(profile.name))}`);
