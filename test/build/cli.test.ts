@@ -81,7 +81,7 @@ const COMMANDS = [
     flags: ['--port PORT', '--host HOST', '--out DIR', '--debounce-ms MS'],
     variables: ['PRESSROOM_WEBHOOK_SECRET', 'PRESSROOM_DEPLOY_COMMAND'],
   },
-  { name: 'bench', script: 'bench/run.ts', flags: ['--scale demo|L|N', '--only LIST'], variables: [] },
+  { name: 'bench', script: 'bench/run.ts', flags: ['--scale demo|L|N', '--only LIST', '--keep LIST'], variables: [] },
 ];
 
 describe.each(COMMANDS)('npm run $name', ({ name, script, flags, variables, required = [] as string[] }) => {
