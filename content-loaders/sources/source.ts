@@ -7,6 +7,7 @@ import type { z } from 'astro/zod';
 import type { NewsroomClient } from '../client/client.ts';
 import { DataIssues } from '../data-policy/issues.ts';
 import type { Rescue } from '../data-policy/repair.ts';
+import { readEagerly } from './read-eagerly.ts';
 
 export interface RawItems {
   /** The endpoint the items came from, as shown in errors (no secrets). */
@@ -68,10 +69,19 @@ export function listOf(path: string, query?: Record<string, string>) {
   };
 }
 
-/** Several list endpoints, one after the other, page by page (so their items come in the same order every time). */
+/**
+ * Several list endpoints, page by page: all asked for at once, so their chains of pages overlap,
+ * and handed over one list after the other (a later list's pages wait until the earlier lists are
+ * handed over), so their items come in the same order every time.
+ */
 export function listsOf(paths: readonly string[], query?: Record<string, string>) {
   return async function* (client: NewsroomClient): RawBatches {
-    for (const path of paths) yield* listOf(path, query)(client);
+    const readers = paths.map((path) => readEagerly(listOf(path, query)(client)));
+    try {
+      for (const reader of readers) yield* reader;
+    } finally {
+      await Promise.all(readers.map((reader) => reader.close()));
+    }
   };
 }
 

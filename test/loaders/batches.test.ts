@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'astro/zod';
 import { startEmulator, type RunningEmulator } from '../../emulator/server.ts';
-import { createNewsroomClient } from '../../content-loaders/client/index.ts';
+import { createNewsroomClient, type NewsroomClient } from '../../content-loaders/client/index.ts';
 import { newsroomLoader } from '../../content-loaders/loaders/newsroom-loader.ts';
 import { createLoaderRuntime } from '../../content-loaders/runtime.ts';
 import { defineSource, listOf, listsOf, type RawItems } from '../../content-loaders/sources/source.ts';
@@ -50,6 +50,58 @@ describe('list sources', () => {
     expect(ids(first)).toEqual(expected);
     expect(ids(await batchesOf(listsOf(paths)(clientOf(7))))).toEqual(expected);
     expect(new Set(first.map((b) => b.endpoint))).toEqual(new Set(paths.map((p) => client.endpoint(p))));
+  });
+});
+
+describe('several lists of one source', () => {
+  /** A client whose lists are `pages` pages of one item each, a page every `ms`; it notes when pages are asked for and lists closed. */
+  function fakeClient(lists: Record<string, { pages: number; failAt?: number }>, events: string[], ms = 15) {
+    return {
+      endpoint: (path: string) => `/${path}`,
+      pages: async function* (path: string) {
+        try {
+          for (let page = 1; page <= lists[path]!.pages; page++) {
+            events.push(`ask ${path} ${page}`);
+            await new Promise((resolve) => setTimeout(resolve, ms));
+            if (page === lists[path]!.failAt) throw new Error(`${path} page ${page} failed`);
+            yield { page, items: [{ id: `${path}-${page}` }], received: 1, endpoint: `/${path}?page=${page}` };
+          }
+        } finally {
+          events.push(`closed ${path}`);
+        }
+      },
+    } as unknown as NewsroomClient;
+  }
+
+  it('are asked for at once and handed over one after the other', async () => {
+    const events: string[] = [];
+    const handed: string[] = [];
+    for await (const batch of listsOf(['a', 'b'])(fakeClient({ a: { pages: 3 }, b: { pages: 2 } }, events))) {
+      handed.push(...batch.items.map((item) => (item as { id: string }).id));
+      events.push(`handed ${batch.endpoint}`);
+    }
+    expect(handed).toEqual(['a-1', 'a-2', 'a-3', 'b-1', 'b-2']);
+    // The second list was asked for before the first was handed over.
+    expect(events.indexOf('ask b 1')).toBeLessThan(events.indexOf('handed /a'));
+    expect(events.indexOf('ask b 2')).toBeLessThan(events.lastIndexOf('handed /a'));
+  });
+
+  it('stop reading the others when one fails, and a later one fails where it is handed over', async () => {
+    const events: string[] = [];
+    const first = listsOf(['a', 'b'])(fakeClient({ a: { pages: 3, failAt: 2 }, b: { pages: 50 } }, events));
+    await expect(batchesOf(first)).rejects.toThrow('a page 2 failed');
+    expect(events).toContain('closed b');
+    expect(events.filter((e) => e.startsWith('ask b')).length).toBeLessThan(50);
+
+    const later: string[] = [];
+    const handed: string[] = [];
+    const second = listsOf(['a', 'b'])(fakeClient({ a: { pages: 3 }, b: { pages: 3, failAt: 1 } }, later));
+    await expect(
+      (async () => {
+        for await (const batch of second) handed.push(batch.endpoint);
+      })(),
+    ).rejects.toThrow('b page 1 failed');
+    expect(handed).toEqual(['/a', '/a', '/a']);
   });
 });
 
