@@ -52,8 +52,11 @@ export function newsroomLoader<Api extends z.ZodType, Entry extends Record<strin
       const started = performance.now();
       const tally = emptyGroupStats();
       const policy: SourceContext = { now: runtime.now, issues: runtime.issues, log: (line) => logger.warn(line) };
+      // Only new and changed entries are kept until the list is complete: an unchanged one is already
+      // in the store, and a second copy of every entry is what a rebuild at scale L could not afford.
       const next = new Map<string, { data: Record<string, unknown>; digest: string }>();
       const seen = new Set<string>();
+      let changed = 0;
       let index = 0;
       for await (const { endpoint, items } of source.fetch(talliedClient(runtime.client, tally), policy)) {
         runtime.issues.received(source.collection, items.length);
@@ -72,32 +75,29 @@ export function newsroomLoader<Api extends z.ZodType, Entry extends Record<strin
           batch.push([id, runtime.options.rawHtml ? entry : sanitizeHtmlFields(entry)]);
         }
         for (const [id, data] of await Promise.all(batch.map(async ([id, data]) => [id, await bodyKeptOut(data, runtime)] as const))) {
-          next.set(id, { data, digest: context.generateDigest(data) });
+          const digest = context.generateDigest(data);
+          const existing = context.store.get(id);
+          if (existing?.digest === digest) continue;
+          if (existing) changed++;
+          next.set(id, { data, digest });
         }
       }
       runtime.issues.checkShare(source.collection);
 
-      let added = 0;
-      let changed = 0;
       let removed = 0;
       for (const id of context.store.keys()) {
-        if (!next.has(id)) {
+        if (!seen.has(id)) {
           context.store.delete(id);
           removed++;
         }
       }
-      for (const [id, { data, digest }] of next) {
-        const existing = context.store.get(id);
-        if (existing?.digest === digest) continue;
-        context.store.set({ id, data, digest });
-        if (existing) changed++;
-        else added++;
-      }
+      for (const [id, entry] of next) context.store.set({ id, ...entry });
+      const added = next.size - changed;
 
       const { requests, retries, notModified, bytes } = tally;
       const report: CollectionReport = {
         collection: source.collection,
-        entries: next.size,
+        entries: seen.size,
         added,
         changed,
         removed,

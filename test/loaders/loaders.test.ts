@@ -159,6 +159,34 @@ describe('rebuilds', () => {
       headers: { authorization: `Bearer ${api.managementKey}` },
     });
   });
+
+  it('writes only the one release that changed upstream, and keeps the others as they were', async () => {
+    const cacheDir = path.join(tmp, 'http-one-changed');
+    const first = await loadAll(await runtimeFor(envFor(api), cacheDir));
+    const releases = first.stores.pressReleases;
+    const [id, entry] = Object.entries(dataOf(releases))[0] as [string, { id: number; title: string }];
+    const others = Object.fromEntries(Object.entries(dataOf(releases)).filter(([key]) => key !== id));
+    const writes = releases.writes;
+    const put = await fetch(`${api.url}/v1/campaigns/${entry.id}.json`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${api.managementKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ campaign: { title: `${entry.title} (updated)` } }),
+    });
+    expect(put.status).toBe(200);
+    try {
+      const second = await loadAll(await runtimeFor(envFor(api), cacheDir), first.stores, ['pressReleases']);
+      expect(second.logs.join('\n')).toMatch(/pressReleases: \d+ entries \(0 new, 1 changed, \d+ unchanged, 0 removed\)/);
+      expect(releases.writes).toBe(writes + 1);
+      expect((dataOf(releases)[id] as { title: string }).title).toBe(`${entry.title} (updated)`);
+      expect(Object.fromEntries(Object.entries(dataOf(releases)).filter(([key]) => key !== id))).toEqual(others);
+    } finally {
+      await fetch(`${api.url}/v1/campaigns/${entry.id}.json`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${api.managementKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ campaign: { title: entry.title } }),
+      });
+    }
+  });
 });
 
 describe('a flaky upstream', () => {
