@@ -9,6 +9,10 @@
  *
  * Only for `astro build` with the default single-file store (the dev server
  * keeps Astro's own module, which it reloads when the store changes).
+ *
+ * Once the content is synced, Astro's content layer still holds the store it
+ * synced (only the dev server syncs again); the pages read the file, so at the
+ * start of the build that copy is let go.
  */
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
@@ -21,12 +25,14 @@ const RESOLVED_STORE_FILE_MODULE = `\0${STORE_FILE_MODULE}`;
 const STORE_FILE = 'data-store.json';
 
 export default function dataStoreAtRender(): AstroIntegration {
+  let readAtRender = false;
   return {
     name: 'pressroom-static:data-store-at-render',
     hooks: {
       'astro:config:setup': ({ config, command, updateConfig }) => {
         const storage = config.experimental.collectionStorage;
         if (command !== 'build' || (storage !== undefined && storage !== 'single-file')) return;
+        readAtRender = true;
         const file = fileURLToPath(new URL(STORE_FILE, config.cacheDir));
         const reader = fileURLToPath(new URL('../lib/data-store-file.ts', import.meta.url));
         updateConfig({
@@ -46,6 +52,21 @@ export default function dataStoreAtRender(): AstroIntegration {
           },
         });
       },
+      'astro:build:start': async ({ logger }) => {
+        if (readAtRender && !(await releaseSyncedStore()))
+          logger.debug("Astro's synced content layer was not found; its store stays in memory");
+      },
     },
   };
+}
+
+/** Lets go of the store Astro's content layer synced (its singleton is not exported: found by file); false when not found. */
+async function releaseSyncedStore(): Promise<boolean> {
+  const instanceFile = new URL('./dist/content/instance.js', import.meta.resolve('astro/package.json'));
+  const instance = (await import(instanceFile.href).catch(() => undefined)) as
+    { globalContentLayer?: { get(): unknown; dispose(): void } } | undefined;
+  const layer = instance?.globalContentLayer;
+  if (!layer?.get()) return false;
+  layer.dispose();
+  return true;
 }
