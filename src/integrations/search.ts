@@ -24,6 +24,7 @@ import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration, AstroIntegrationLogger } from 'astro';
+import { detached } from '../lib/detached.ts';
 import { PAGEFIND_DIR } from '../lib/search.ts';
 import { searchScripts } from '../search/bundle.ts';
 import { NOT_SEARCHED, searchDocument, sitePathOf } from '../search/documents.ts';
@@ -155,10 +156,29 @@ async function indexSearchablePages(
     if (added.errors.length > 0) throw new Error(`search index: ${url}: ${added.errors.join('; ')}`);
     const { text, ...meta } = document;
     group.files.push(file);
-    group.documents.push(meta);
-    for (const word of words(`${meta.title} ${meta.tags.join(' ')} ${text}`)) group.words.add(word.toLowerCase());
+    group.documents.push(keptMeta(meta));
+    for (const word of words(`${meta.title} ${meta.tags.join(' ')} ${text}`)) {
+      const lower = word.toLowerCase();
+      if (!group.words.has(lower)) group.words.add(detached(lower));
+    }
   }
   return new Map([...groups].sort(([a, x], [b, y]) => y.files.length - x.files.length || a.localeCompare(b)));
+}
+
+/**
+ * What is kept of a page until every page is indexed, as copies of its own: the parser's values are
+ * views of the page's whole HTML, and at 10,000 releases keeping them held every page read (500 MB).
+ */
+function keptMeta(meta: PageMeta): PageMeta {
+  return {
+    url: detached(meta.url),
+    title: detached(meta.title),
+    type: detached(meta.type),
+    lang: detached(meta.lang),
+    date: meta.date === null ? null : detached(meta.date),
+    year: meta.year === null ? null : detached(meta.year),
+    tags: meta.tags.map(detached),
+  };
 }
 
 /** A Pagefind index that stems with `language`'s rules. */
