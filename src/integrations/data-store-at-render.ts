@@ -53,8 +53,9 @@ export default function dataStoreAtRender(): AstroIntegration {
         });
       },
       'astro:build:start': async ({ logger }) => {
-        if (readAtRender && !(await releaseSyncedStore()))
-          logger.debug("Astro's synced content layer was not found; its store stays in memory");
+        if (!readAtRender) return;
+        if (await releaseSyncedStore()) logger.info("Astro's synced copy of the data store let go: the pages read its file");
+        else logger.warn("Astro's synced content layer was not found (a new Astro?); its copy of the data store stays in memory");
       },
     },
   };

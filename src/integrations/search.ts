@@ -167,7 +167,7 @@ async function indexSearchablePages(
 
 /**
  * What is kept of a page until every page is indexed, as copies of its own: the parser's values are
- * views of the page's whole HTML, and at 10,000 releases keeping them held every page read (500 MB).
+ * views of the page's whole HTML, and at 10,000 releases keeping them held every page read (400 MB).
  */
 function keptMeta(meta: PageMeta): PageMeta {
   return {

@@ -207,4 +207,8 @@ describe('the data store', () => {
   it('is read from its file when the pages render, not bundled into them', () => {
     expect(site.log).toMatch(/\[pressroom-static\] data store: .* read at render time from .*data-store\.json, not bundled/);
   });
+
+  it("is not kept twice: Astro's synced copy is let go when the build starts", () => {
+    expect(site.log).toContain("Astro's synced copy of the data store let go: the pages read its file");
+  });
 });
