@@ -54,7 +54,8 @@ export default function dataStoreAtRender(): AstroIntegration {
       },
       'astro:build:start': async ({ logger }) => {
         if (!readAtRender) return;
-        if (await releaseSyncedStore()) logger.info("Astro's synced copy of the data store let go: the pages read its file");
+        // Printed as the store's other line is (at render time), whatever Astro's log level.
+        if (await releaseSyncedStore()) console.log("[pressroom-static] data store: Astro's synced copy let go, the pages read its file");
         else logger.warn("Astro's synced content layer was not found (a new Astro?); its copy of the data store stays in memory");
       },
     },

@@ -209,6 +209,6 @@ describe('the data store', () => {
   });
 
   it("is not kept twice: Astro's synced copy is let go when the build starts", () => {
-    expect(site.log).toContain("Astro's synced copy of the data store let go: the pages read its file");
+    expect(site.log).toContain("[pressroom-static] data store: Astro's synced copy let go, the pages read its file");
   });
 });
