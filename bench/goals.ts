@@ -64,7 +64,6 @@ function finish(fields: GoalFields, rawRatio: number, direction: Goal['direction
   };
 }
 
-/** What one benchmark reports: its goals and the figures behind them. */
 /** When a benchmark ran, and how busy the machine was as it started. */
 export interface PartRun {
   startedAt: string;
@@ -72,6 +71,7 @@ export interface PartRun {
   loadAverageAtStart: number[];
 }
 
+/** What one benchmark reports: its goals and the figures behind them. */
 export interface BenchPart {
   bench: string;
   goals: Goal[];

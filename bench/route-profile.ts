@@ -108,13 +108,6 @@ function breakdown(profile: CpuProfile): RouteProfile | undefined {
 
 const readProfile = async (file: string) => JSON.parse(await readFile(file, 'utf8')) as CpuProfile;
 
-/** The route-generation breakdown of one `.cpuprofile` file. */
-export async function routeProfile(file: string): Promise<RouteProfile> {
-  const found = breakdown(await readProfile(file));
-  if (!found) throw new Error(`bench: ${file} holds no route generation (generatePathWithPrerenderer)`);
-  return found;
-}
-
 /**
  * The route-generation breakdown of a build profiled into `dir`: `scripts/build.ts` restarts
  * itself (memory-bounds.ts), and the process before the restart leaves a profile of its own
