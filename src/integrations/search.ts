@@ -11,8 +11,10 @@
  *   (src/components/SearchMeta.astro).
  * - One bundle per language (`pagefind/nl/`, …), each stemmed with its own
  *   Snowball rules, named in `pagefind/bundles.json`
- *   (src/search/pagefind-bundles.ts); the search page loads every bundle, or
- *   only the one its language filter names, and merges the results.
+ *   (src/search/pagefind-bundles.ts), and a language with more than
+ *   PAGES_PER_BUNDLE pages split over several (`en/`, `en-2/`, …) so that
+ *   Pagefind's memory stays bounded; the search page loads every bundle, or
+ *   only its language filter's, and merges the results.
  * - The same pages give the same bytes: Pagefind names its files by content
  *   hash and writes no timestamp (checked by test/site/built/search.test.ts).
  * - The search page's controller is a classic script bundled from
@@ -29,14 +31,23 @@ import { PAGEFIND_DIR } from '../lib/search.ts';
 import { searchScripts } from '../search/bundle.ts';
 import { NOT_SEARCHED, searchDocument, sitePathOf } from '../search/documents.ts';
 import { SEARCH_DIR, type PageMeta } from '../search/format.ts';
-import { PAGEFIND_MANIFEST, VOCABULARY_FILTER, VOCABULARY_URL, type PagefindManifest } from '../search/pagefind-bundles.ts';
-import { indexLanguage, words } from '../search/terms.ts';
+import {
+  bundleDir,
+  PAGEFIND_MANIFEST,
+  PAGES_PER_BUNDLE,
+  VOCABULARY_FILTER,
+  VOCABULARY_URL,
+  type PagefindManifest,
+} from '../search/pagefind-bundles.ts';
+import { indexLanguage, words as pageWords } from '../search/terms.ts';
 
 export interface SearchIndexOptions {
   /** Site paths never indexed (relative to the output folder, `/` separators). */
   exclude?: string[];
-  /** Where the bundle goes (default `<siteDir>/pagefind`). */
+  /** Where the bundles go (default `<siteDir>/pagefind`). */
   outputPath?: string;
+  /** The most pages one bundle holds (default PAGES_PER_BUNDLE). */
+  pagesPerBundle?: number;
 }
 
 export default function search(options: SearchIndexOptions = {}): AstroIntegration {
@@ -59,7 +70,7 @@ export default function search(options: SearchIndexOptions = {}): AstroIntegrati
 export interface IndexReport {
   pages: number;
   files: number;
-  /** The bundles written, one per language (ISO 639-1), most pages first. */
+  /** The languages indexed (ISO 639-1), most pages first. */
   languages: string[];
   ms: number;
 }
@@ -74,7 +85,7 @@ export async function writeSearchController(siteDir: string): Promise<void> {
 
 type PagefindModule = typeof import('pagefind');
 
-/** Indexes the HTML pages of a built site into `<siteDir>/pagefind/<language>/`, one Pagefind bundle per language. */
+/** Indexes the HTML pages of a built site into `<siteDir>/pagefind/<language>/` (and `<language>-2/`, … past PAGES_PER_BUNDLE pages). */
 export async function buildSearchIndex(
   siteDir: string,
   options: SearchIndexOptions & { logger?: AstroIntegrationLogger } = {},
@@ -85,13 +96,13 @@ export async function buildSearchIndex(
   const pagefind = await import('pagefind');
   const manifest: PagefindManifest = { bundles: [], filters: {} };
   try {
-    const languages = await indexSearchablePages(pagefind, siteDir, options.exclude ?? NOT_SEARCHED);
-    manifest.filters = filterCounts([...languages.values()].flatMap((g) => g.documents));
+    const { bundles, documents, words } = await readSearchablePages(siteDir, options.exclude ?? NOT_SEARCHED, options.pagesPerBundle);
+    manifest.filters = filterCounts(documents);
     await rm(outputPath, { recursive: true, force: true });
-    for (const [language, group] of languages) {
-      const vocabulary = vocabularyFor(language, languages);
-      await writeLanguageBundle(group.index, language, vocabulary, path.join(outputPath, language));
-      manifest.bundles.push({ language, pages: group.files.length, vocabulary: vocabulary.length > 0 });
+    for (const bundle of bundles) {
+      const vocabulary = [...words].filter((word) => !bundle.words.has(word)).sort();
+      await writeBundle(pagefind, siteDir, bundle, vocabulary, path.join(outputPath, bundle.dir));
+      manifest.bundles.push({ dir: bundle.dir, language: bundle.language, pages: bundle.files.length, vocabulary: vocabulary.length > 0 });
     }
   } finally {
     await pagefind.close();
@@ -103,66 +114,65 @@ export async function buildSearchIndex(
   const report = {
     pages: manifest.bundles.reduce((n, b) => n + b.pages, 0),
     files,
-    languages: manifest.bundles.map((b) => b.language),
+    languages: [...new Set(manifest.bundles.map((b) => b.language))],
     ms: Math.round(performance.now() - started),
   };
-  const perLanguage = manifest.bundles.map((b) => `${b.language} ${b.pages}`).join(', ');
+  const perBundle = manifest.bundles.map((b) => `${b.dir} ${b.pages}`).join(', ');
   options.logger?.info(
-    `search: ${report.pages} pages indexed, each language with its own stemming (${perLanguage}), ${files} files in /${PAGEFIND_DIR}/, ${report.ms} ms`,
+    `search: ${report.pages} pages indexed, each language with its own stemming (${perBundle}), ${files} files in /${PAGEFIND_DIR}/, ${report.ms} ms`,
   );
   return report;
 }
 
-type PagefindIndex = NonNullable<Awaited<ReturnType<PagefindModule['createIndex']>>['index']>;
-
-interface LanguageGroup {
-  /** The language's Pagefind index, its pages added in path order. */
-  index: PagefindIndex;
+interface BundlePlan {
+  dir: string;
+  language: string;
   /** Site-relative HTML files, in path order. */
   files: string[];
-  /** What each of them says it is (<SearchMeta>), in the same order. */
-  documents: PageMeta[];
   /** Every word of those pages, lower-cased. */
   words: Set<string>;
 }
 
 /**
- * Reads every page that marks content to search (`data-pagefind-body`) once: finds its language
- * and words, and adds it to that language's index (made at the language's first page). Only those
- * pages go into an index: Pagefind would index a whole page when none of its index's pages marks
- * any content. Groups come out most pages first.
+ * Reads every page that marks content to search (`data-pagefind-body`) once: finds its language,
+ * what it says it is and its words, and gives it to its language's current bundle (a new one every
+ * `pagesPerBundle` pages). Only those pages go into an index: Pagefind would index a whole page
+ * when none of its index's pages marks any content. Bundles come out most pages first.
  */
-async function indexSearchablePages(
-  pagefind: PagefindModule,
+async function readSearchablePages(
   siteDir: string,
   skip: readonly string[],
-): Promise<Map<string, LanguageGroup>> {
+  pagesPerBundle = PAGES_PER_BUNDLE,
+): Promise<{ bundles: BundlePlan[]; documents: PageMeta[]; words: Set<string> }> {
   const excluded = new Set(skip);
   const files = (await readdir(siteDir, { recursive: true }))
     .map((f) => f.split(path.sep).join('/'))
     .filter((f) => f.endsWith('.html') && !f.startsWith(`${PAGEFIND_DIR}/`) && !excluded.has(f))
     .sort();
-  const groups = new Map<string, LanguageGroup>();
+  const byLanguage = new Map<string, BundlePlan[]>();
+  const documents: PageMeta[] = [];
+  const words = new Set<string>();
   for (const file of files) {
-    const url = sitePathOf(file);
-    const content = await readFile(path.join(siteDir, file), 'utf8');
-    const document = searchDocument(content, url);
+    const document = searchDocument(await readFile(path.join(siteDir, file), 'utf8'), sitePathOf(file));
     if (!document) continue;
     const language = indexLanguage(document.lang);
-    let group = groups.get(language);
-    if (!group)
-      groups.set(language, (group = { index: await languageIndex(pagefind, language), files: [], documents: [], words: new Set() }));
-    const added = await group.index.addHTMLFile({ url, content });
-    if (added.errors.length > 0) throw new Error(`search index: ${url}: ${added.errors.join('; ')}`);
+    const parts = byLanguage.get(language) ?? byLanguage.set(language, []).get(language)!;
+    let bundle = parts.at(-1);
+    if (!bundle || bundle.files.length >= pagesPerBundle)
+      parts.push((bundle = { dir: bundleDir(language, parts.length), language, files: [], words: new Set() }));
     const { text, ...meta } = document;
-    group.files.push(file);
-    group.documents.push(keptMeta(meta));
-    for (const word of words(`${meta.title} ${meta.tags.join(' ')} ${text}`)) {
+    bundle.files.push(file);
+    documents.push(keptMeta(meta));
+    for (const word of pageWords(`${meta.title} ${meta.tags.join(' ')} ${text}`)) {
       const lower = word.toLowerCase();
-      if (!group.words.has(lower)) group.words.add(detached(lower));
+      if (bundle.words.has(lower)) continue;
+      const kept = detached(lower);
+      bundle.words.add(kept);
+      words.add(kept);
     }
   }
-  return new Map([...groups].sort(([a, x], [b, y]) => y.files.length - x.files.length || a.localeCompare(b)));
+  const bundles = [...byLanguage.values()].flat();
+  return { bundles: bundles.sort((x, y) => y.files.length - x.files.length || x.dir.localeCompare(y.dir)), documents, words };
 }
 
 /**
@@ -179,13 +189,6 @@ function keptMeta(meta: PageMeta): PageMeta {
     year: meta.year === null ? null : detached(meta.year),
     tags: meta.tags.map(detached),
   };
-}
-
-/** A Pagefind index that stems with `language`'s rules. */
-async function languageIndex(pagefind: PagefindModule, language: string): Promise<PagefindIndex> {
-  const { index, errors } = await pagefind.createIndex({ forceLanguage: language, keepIndexUrl: false });
-  if (!index) throw new Error(`search index: Pagefind did not start: ${errors.join('; ')}`);
-  return index;
 }
 
 /** How many pages have each filter value, as Pagefind counts them (keys sorted: the same pages give the same bytes). */
@@ -205,23 +208,25 @@ function filterCounts(documents: PageMeta[]): PagefindManifest['filters'] {
 }
 
 /**
- * The words of the other languages' pages that this language's pages lack, sorted.
- * Each bundle holds them in one hidden record: Pagefind searches a word it does
- * not know as its longest known prefix, so without them a Dutch word typed into
- * the search would find English pages by some short prefix ("bedrijven" → "be").
+ * One bundle, written to `outputPath` by an index of its own, stemmed with its language's rules: its
+ * pages, read again, and the hidden vocabulary record. The index is let go before the next bundle,
+ * so Pagefind holds one bundle's pages at a time.
  */
-function vocabularyFor(language: string, groups: Map<string, LanguageGroup>): string[] {
-  const own = groups.get(language)?.words ?? new Set<string>();
-  const others = new Set<string>();
-  for (const [other, group] of groups) {
-    if (other === language) continue;
-    for (const word of group.words) if (!own.has(word)) others.add(word);
+async function writeBundle(
+  pagefind: PagefindModule,
+  siteDir: string,
+  bundle: BundlePlan,
+  vocabulary: string[],
+  outputPath: string,
+): Promise<void> {
+  const { language } = bundle;
+  const { index, errors } = await pagefind.createIndex({ forceLanguage: language, keepIndexUrl: false });
+  if (!index) throw new Error(`search index: Pagefind did not start: ${errors.join('; ')}`);
+  for (const file of bundle.files) {
+    const url = sitePathOf(file);
+    const added = await index.addHTMLFile({ url, content: await readFile(path.join(siteDir, file), 'utf8') });
+    if (added.errors.length > 0) throw new Error(`search index: ${url}: ${added.errors.join('; ')}`);
   }
-  return [...others].sort();
-}
-
-/** One language's bundle: its pages (already added) and the hidden vocabulary record, written to `outputPath`. */
-async function writeLanguageBundle(index: PagefindIndex, language: string, vocabulary: string[], outputPath: string): Promise<void> {
   if (vocabulary.length > 0) {
     const added = await index.addCustomRecord({
       url: VOCABULARY_URL,
@@ -230,10 +235,11 @@ async function writeLanguageBundle(index: PagefindIndex, language: string, vocab
       filters: { [VOCABULARY_FILTER]: ['1'] },
       meta: { title: '' },
     });
-    if (added.errors.length > 0) throw new Error(`search index: the ${language} vocabulary record: ${added.errors.join('; ')}`);
+    if (added.errors.length > 0) throw new Error(`search index: the ${bundle.dir} vocabulary record: ${added.errors.join('; ')}`);
   }
   const written = await index.writeFiles({ outputPath });
-  if (written.errors.length > 0) throw new Error(`search index (${language}): ${written.errors.join('; ')}`);
+  if (written.errors.length > 0) throw new Error(`search index (${bundle.dir}): ${written.errors.join('; ')}`);
+  await index.deleteIndex();
   // The search page has its own interface (src/search/client/): Pagefind's ready-made ones (~430 KB a bundle) are never loaded.
   await Promise.all(PAGEFIND_UI_FILES.map((file) => rm(path.join(outputPath, file), { force: true })));
 }

@@ -63,9 +63,13 @@ export interface StaticServer {
 
 /**
  * Serves `dir` like a plain static host; with `base` (`/press/`) the folder is served under that path,
- * as a host serving the site under a path does, and anything outside it is a 404.
+ * as a host serving the site under a path does, and anything outside it is a 404. `folders` serves
+ * other folders in place of the site's own under their paths (`{ '/pagefind/': otherIndex }`).
  */
-export async function serveStatic(dir: string, { base = '/' }: { base?: string } = {}): Promise<StaticServer> {
+export async function serveStatic(
+  dir: string,
+  { base = '/', folders = {} }: { base?: string; folders?: Record<string, string> } = {},
+): Promise<StaticServer> {
   const root = path.resolve(dir);
   const pages = new Map<string, string>();
   const notFound = async (res: ServerResponse) => {
@@ -91,8 +95,10 @@ export async function serveStatic(dir: string, { base = '/' }: { base?: string }
         await notFound(res);
         return;
       }
-      const target = path.join(root, pathname.slice(base.length - 1));
-      if (target !== root && !target.startsWith(root + path.sep)) {
+      const mounted = Object.keys(folders).find((prefix) => pathname.startsWith(prefix));
+      const from = mounted === undefined ? root : path.resolve(folders[mounted]!);
+      const target = path.join(from, pathname.slice(mounted === undefined ? base.length - 1 : mounted.length - 1));
+      if (target !== from && !target.startsWith(from + path.sep)) {
         res.writeHead(403).end();
         return;
       }

@@ -19,19 +19,22 @@ export function releases(siteDir: string, base = '/'): ReleaseRef[] {
         .filter((href) => href.startsWith(base) && /^\d+-[^/]+\/$/.test(href.slice(base.length))),
     ),
   ];
-  return hrefs.map((href) => {
-    const html = readFileSync(path.join(siteDir, href.slice(base.length), 'index.html'), 'utf8');
-    const title = /<h1[^>]*>([^<]+)<\/h1>/.exec(html)?.[1]?.trim() ?? '';
-    const lang = /<html[^>]*\blang="([^"]+)"/.exec(html)?.[1] ?? '';
-    return {
-      href,
-      title: title
-        .replace(/&amp;/g, '&')
-        .replace(/&#39;/g, "'")
-        .replace(/&quot;/g, '"'),
-      lang,
-    };
-  });
+  return hrefs.map((href) => releaseAt(siteDir, href, base));
+}
+
+/** The release page at `href` (a site path under `base`): its title and language from its own HTML. */
+export function releaseAt(siteDir: string, href: string, base = '/'): ReleaseRef {
+  const html = readFileSync(path.join(siteDir, href.slice(base.length), 'index.html'), 'utf8');
+  const title = /<h1[^>]*>([^<]+)<\/h1>/.exec(html)?.[1]?.trim() ?? '';
+  const lang = /<html[^>]*\blang="([^"]+)"/.exec(html)?.[1] ?? '';
+  return {
+    href,
+    title: title
+      .replace(/&amp;/g, '&')
+      .replace(/&#39;/g, "'")
+      .replace(/&quot;/g, '"'),
+    lang,
+  };
 }
 
 /** The word of a title that the fewest other titles share (a good query). */

@@ -4,11 +4,15 @@
  * search box lands on the search page, and the index is all local files.
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { distinctiveWord, releases, searchAfter, type Results } from './search-helpers.ts';
+import { buildSearchIndex } from '../../src/integrations/search.ts';
+import { PAGEFIND_MANIFEST, type PagefindManifest } from '../../src/search/pagefind-bundles.ts';
+import { bundleUrls } from '../site/helpers.ts';
+import { distinctiveWord, releaseAt, releases, searchAfter, type Results } from './search-helpers.ts';
 import {
   DESKTOP,
   MOBILE,
@@ -230,6 +234,66 @@ describe.skipIf(!hasChromium)('search', () => {
       } finally {
         await context.close();
       }
+    }
+  });
+
+  it('searches a language split over several bundles as one', async () => {
+    // The demo's languages each fit one bundle: this index holds four pages a bundle, served in place of the site's.
+    const split = await mkdtemp(path.join(os.tmpdir(), 'pressroom-search-split-'));
+    const splitServer = await buildSearchIndex(siteDir, { outputPath: split, pagesPerBundle: 4 }).then(() =>
+      serveStatic(siteDir, { folders: { '/pagefind/': split } }),
+    );
+    try {
+      const manifest = JSON.parse(await readFile(path.join(split, PAGEFIND_MANIFEST), 'utf8')) as PagefindManifest;
+      const later = manifest.bundles.filter((b) => b.dir !== b.language);
+      // A release held by a language's later bundle, found by a word of its title.
+      const all = readdirSync(siteDir)
+        .filter((d) => /^\d+-/.test(d))
+        .map((d) => releaseAt(siteDir, `/${d}/`));
+      let held: { release: (typeof all)[number]; dir: string } | undefined;
+      for (const bundle of later) {
+        const urls = new Set(await bundleUrls(path.join(split, bundle.dir)));
+        const release = all.find((r) => urls.has(r.href));
+        if (release) {
+          held = { release, dir: bundle.dir };
+          break;
+        }
+      }
+      expect(held, 'a release in a later bundle').toBeDefined();
+      const { release, dir } = held!;
+      const word = distinctiveWord(release, all);
+      const w = await watchedPage(browser, splitServer.origin);
+      try {
+        const results = await searchAfter(w.page, () => w.page.goto(`${splitServer.origin}/search/?q=${encodeURIComponent(word)}`));
+        expect(results.hrefs, `results for "${word}"`).toContain(release.href);
+        expect(w.requests.some((u) => u.includes(`/pagefind/${dir}/pagefind.js`))).toBe(true);
+        expect(w.failed).toEqual([]);
+        expect(w.pageErrors).toEqual([]);
+      } finally {
+        await w.context.close();
+      }
+      // A language filter loads that language's bundles, every one of them and no other.
+      const language = release.lang.slice(0, 2);
+      const v = await watchedPage(browser, splitServer.origin);
+      try {
+        const results = await searchAfter(v.page, () =>
+          v.page.goto(`${splitServer.origin}/search/?q=${encodeURIComponent(word)}&lang=${release.lang}`),
+        );
+        expect(results.hrefs).toContain(release.href);
+        const loaded = v.requests.map((u) => /\/pagefind\/([^/]+)\/pagefind\.js/.exec(u)?.[1]).filter(Boolean);
+        expect(new Set(loaded)).toEqual(new Set(manifest.bundles.filter((b) => b.language === language).map((b) => b.dir)));
+        // With no words, the type filter still counts every release of the site across the bundles.
+        await searchAfter(v.page, () => v.page.selectOption('#search-language', ''));
+        await searchAfter(v.page, () => v.page.selectOption('#search-type', 'release'));
+        await searchAfter(v.page, () => v.page.locator('#search-q').fill(''));
+        const count = await v.page.evaluate(() => Number(document.querySelector<HTMLElement>('[data-search]')!.dataset.searchCount));
+        expect(count).toBe(all.length);
+      } finally {
+        await v.context.close();
+      }
+    } finally {
+      await splitServer.close();
+      await rm(split, { recursive: true, force: true });
     }
   });
 });

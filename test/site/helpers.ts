@@ -2,6 +2,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { parseDocument, DomUtils } from 'htmlparser2';
 import { parseSrcset } from '../../src/lib/srcset.ts';
 
@@ -103,4 +104,17 @@ export function urlsOf(doc: Document): Array<{ url: string; where: string }> {
     }
   }
   return out;
+}
+
+/** The URLs of the pages a written Pagefind bundle holds, read from its fragments (gzipped, after Pagefind's signature). */
+export async function bundleUrls(dir: string): Promise<string[]> {
+  const fragments = path.join(dir, 'fragment');
+  const urls: string[] = [];
+  for (const file of await readdir(fragments)) {
+    const json = gunzipSync(await readFile(path.join(fragments, file)))
+      .toString('utf8')
+      .replace(/^pagefind_dcd/, '');
+    urls.push((JSON.parse(json) as { url: string }).url);
+  }
+  return urls.sort();
 }

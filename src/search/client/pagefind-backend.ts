@@ -1,10 +1,10 @@
 /**
- * The served site's search: one Pagefind bundle per language under
- * `pagefind/<language>/` (src/search/pagefind-bundles.ts), each a module
+ * The served site's search: Pagefind bundles under `pagefind/<language>/`
+ * (and `<language>-2/`, … for a large language; src/search/pagefind-bundles.ts), each a module
  * Pagefind loads itself (which is why it needs HTTP) and each stemming the
  * query with its own language's rules. Filters and their counts come from the
  * manifest; a bundle loads when a search first needs it. A language filter
- * searches that language's bundle alone; otherwise every bundle is searched and
+ * searches that language's bundles alone; otherwise every bundle is searched and
  * the results merged: by score for a query, newest first for filters alone.
  * Excerpts come as HTML with `<mark>`s; only their text and marks are kept.
  */
@@ -33,7 +33,7 @@ interface Pagefind {
   filters(): Promise<Record<string, Record<string, number>>>;
 }
 interface Bundle {
-  language: string;
+  dir: string;
   vocabulary: boolean;
   pagefind: Pagefind;
 }
@@ -49,16 +49,16 @@ export async function pagefindBackend(siteRoot: string, datedTypes: readonly str
   const manifest = (await response.json()) as PagefindManifest;
   // Each bundle's pagefind.js is its own module, so each keeps its own language's stemmer; loaded when a search first needs it.
   const loaded = new Map<string, Promise<Bundle>>();
-  const bundle = ({ language, vocabulary }: PagefindManifest['bundles'][number]): Promise<Bundle> => {
-    let pending = loaded.get(language);
+  const bundle = ({ dir, vocabulary }: PagefindManifest['bundles'][number]): Promise<Bundle> => {
+    let pending = loaded.get(dir);
     if (!pending) {
       pending = (async () => {
-        const pagefind = (await import(new URL(`${language}/pagefind.js`, base).href)) as Pagefind;
+        const pagefind = (await import(new URL(`${dir}/pagefind.js`, base).href)) as Pagefind;
         await pagefind.options({ excerptLength: 28, excerptEllipsis: '…' });
         await pagefind.init();
-        return { language, vocabulary, pagefind };
+        return { dir, vocabulary, pagefind };
       })();
-      loaded.set(language, pending);
+      loaded.set(dir, pending);
     }
     return pending;
   };

@@ -1,8 +1,9 @@
 /**
  * The static search index of the built site (src/integrations/search.ts):
- * Pagefind's bundles are in /pagefind/<language>/, one per language, only the
- * pages that mark their content, with the filters the search page offers, and
- * the same pages always give the same bytes.
+ * Pagefind's bundles are in /pagefind/<language>/, one per language (split
+ * into `<language>-2/`, … past a bundle's page count), only the pages that
+ * mark their content, with the filters the search page offers, and the same
+ * pages always give the same bytes.
  */
 import { existsSync } from 'node:fs';
 import { readFile, mkdtemp, rm } from 'node:fs/promises';
@@ -12,7 +13,7 @@ import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildSearchIndex } from '../../../src/integrations/search.ts';
 import { PAGEFIND_MANIFEST, type PagefindManifest } from '../../../src/search/pagefind-bundles.ts';
 import { indexLanguage } from '../../../src/search/terms.ts';
-import { elements, listFiles, loadPages, type BuiltPage } from '../helpers.ts';
+import { bundleUrls, elements, listFiles, loadPages, type BuiltPage } from '../helpers.ts';
 
 const siteDir = inject('siteDir');
 const bundle = path.join(siteDir, 'pagefind');
@@ -34,6 +35,16 @@ function searchMeta(page: BuiltPage): Map<string, string[]> {
 }
 const hasBody = (page: BuiltPage) => page.html.includes('data-pagefind-body');
 
+/** Pages per language as the index groups them. */
+function pagesPerLanguage(searchable: BuiltPage[]): Map<string, number> {
+  const expected = new Map<string, number>();
+  for (const page of searchable) {
+    const lang = indexLanguage(searchMeta(page).get('language')?.[0]);
+    expected.set(lang, (expected.get(lang) ?? 0) + 1);
+  }
+  return expected;
+}
+
 describe('the search index', () => {
   it('is written to /pagefind/ as one bundle per language, each stemmed with its own rules', async () => {
     expect(
@@ -41,16 +52,12 @@ describe('the search index', () => {
       'no /pagefind/ in the build: astro.config.mjs must list search() (src/integrations/search.ts) last',
     ).toBe(true);
     const manifest = JSON.parse(await readFile(path.join(bundle, PAGEFIND_MANIFEST), 'utf8')) as PagefindManifest;
-    const searchable = pages.filter(hasBody);
-    const expected = new Map<string, number>();
-    for (const page of searchable) {
-      const lang = indexLanguage(searchMeta(page).get('language')?.[0]);
-      expected.set(lang, (expected.get(lang) ?? 0) + 1);
-    }
+    const expected = pagesPerLanguage(pages.filter(hasBody));
     expect(expected.size, 'the demo publishes in three languages').toBe(3);
     expect(new Map(manifest.bundles.map((b) => [b.language, b.pages]))).toEqual(expected);
-    for (const { language, pages: count, vocabulary } of manifest.bundles) {
-      const dir = path.join(bundle, language);
+    for (const { dir: folder, language, pages: count, vocabulary } of manifest.bundles) {
+      expect(folder, 'fewer pages than a bundle holds: one bundle per language').toBe(language);
+      const dir = path.join(bundle, folder);
       const entry = JSON.parse(await readFile(path.join(dir, 'pagefind-entry.json'), 'utf8')) as {
         languages: Record<string, { page_count: number; wasm: string }>;
       };
@@ -88,6 +95,40 @@ describe('the search index', () => {
     for (const p of ['/', '/releases/', '/archive/', '/tags/', '/search/', '/404.html']) {
       expect(byPath.has(p), p).toBe(true);
       expect(hasBody(byPath.get(p)!), p).toBe(false);
+    }
+  });
+
+  it('splits a language with more pages than a bundle holds, each page in exactly one bundle', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'pressroom-pagefind-split-'));
+    try {
+      const report = await buildSearchIndex(siteDir, { outputPath: dir, pagesPerBundle: 4 });
+      const manifest = JSON.parse(await readFile(path.join(dir, PAGEFIND_MANIFEST), 'utf8')) as PagefindManifest;
+      const searchable = pages.filter(hasBody);
+      const expected = pagesPerLanguage(searchable);
+      expect(report.languages.sort()).toEqual([...expected.keys()].sort());
+      expect(manifest.bundles.length).toBeGreaterThan(expected.size);
+      const seen: string[] = [];
+      for (const { dir: folder, language, pages: count } of manifest.bundles) {
+        expect(folder).toMatch(new RegExp(`^${language}(-[2-9]|-[1-9]\\d+)?$`));
+        expect(count, folder).toBeLessThanOrEqual(4);
+        expect(count, folder).toBeGreaterThan(0);
+        const urls = (await bundleUrls(path.join(dir, folder))).filter((u) => u !== '/search/');
+        expect(urls, folder).toHaveLength(count);
+        const entry = JSON.parse(await readFile(path.join(dir, folder, 'pagefind-entry.json'), 'utf8')) as {
+          languages: Record<string, { wasm: string }>;
+        };
+        // Every part of a language is stemmed with its rules.
+        expect(Object.keys(entry.languages), folder).toEqual([language]);
+        seen.push(...urls);
+      }
+      for (const [language, count] of expected)
+        expect(
+          manifest.bundles.filter((b) => b.language === language).reduce((n, b) => n + b.pages, 0),
+          language,
+        ).toBe(count);
+      expect(seen.sort(), 'every searchable page in exactly one bundle').toEqual(searchable.map((p) => p.path).sort());
+    } finally {
+      await rm(dir, { recursive: true, force: true });
     }
   });
 
