@@ -20,7 +20,7 @@ export interface Goal {
   direction: 'at-most' | 'at-least';
   target: number;
   met: boolean;
-  /** Peak RSS of the measured process, MiB, when known. */
+  /** Peak RSS of the measured process (a build: all its processes summed), MiB, when known. */
   peakRssMiB: number | null;
 }
 

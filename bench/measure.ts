@@ -1,34 +1,34 @@
 /**
- * A child process timed from outside: wall time, and its peak resident set
- * (the largest of the process tree's members, from GNU time) when
- * /usr/bin/time is there.
+ * A Node child process timed from outside: wall time, and the peak memory of
+ * it and every process it starts (tree-memory.ts).
  */
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { promisify } from 'node:util';
+import { watchTreeMemory } from './tree-memory.ts';
 
 export interface Measured {
   ms: number;
-  /** Peak RSS in MiB; null when /usr/bin/time is missing. */
+  /** Peak of the process tree's summed RSS, MiB; null where it cannot be read (no /proc). */
   peakRssMiB: number | null;
+  /** The largest peak of any one process of the tree, MiB (what GNU time reports). */
+  largestProcessMiB: number | null;
   /** stdout and stderr, without colour codes. */
   log: string;
 }
 
-const run = promisify(execFile);
-const GNU_TIME = '/usr/bin/time';
-
+/** Runs `node …args`; rejects, with its output, when it fails. */
 export async function measure(args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<Measured> {
-  const timed = existsSync(GNU_TIME);
   const started = performance.now();
-  const { stdout, stderr } = await run(timed ? GNU_TIME : process.execPath, timed ? ['-v', process.execPath, ...args] : args, {
-    ...options,
-    maxBuffer: 1024 * 1024 * 1024,
-  });
+  let memory: ReturnType<typeof watchTreeMemory> | undefined;
+  const { stdout, stderr } = await new Promise<{ stdout: string; stderr: string }>((resolve, reject) => {
+    const child = execFile(process.execPath, args, { ...options, maxBuffer: 1024 * 1024 * 1024 }, (error, stdout, stderr) =>
+      error ? reject(Object.assign(error, { stdout, stderr })) : resolve({ stdout, stderr }),
+    );
+    if (child.pid !== undefined) memory = watchTreeMemory(child.pid);
+  }).finally(() => memory?.stop());
   const ms = performance.now() - started;
+  const peaks = (await memory?.stop()) ?? { peakMiB: null, largestProcessMiB: null };
   const log = `${stdout}\n${stderr}`.replace(/\x1b\[[0-9;]*m/g, '');
-  const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(log);
-  return { ms, peakRssMiB: rss ? Math.round(Number(rss[1]) / 1024) : null, log };
+  return { ms, peakRssMiB: peaks.peakMiB, largestProcessMiB: peaks.largestProcessMiB, log };
 }
 
 /** Astro's "generating static routes … Completed in 297ms | 3.67s | 2m 58s" from a build log, in ms (NaN when absent). */
