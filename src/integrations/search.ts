@@ -27,6 +27,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration, AstroIntegrationLogger } from 'astro';
 import { detached } from '../lib/detached.ts';
+import { releaseFreedMemory } from '../lib/freed-memory.ts';
 import { PAGEFIND_DIR } from '../lib/search.ts';
 import { searchScripts } from '../search/bundle.ts';
 import { NOT_SEARCHED, searchDocument, sitePathOf } from '../search/documents.ts';
@@ -60,6 +61,9 @@ export default function search(options: SearchIndexOptions = {}): AstroIntegrati
       },
       'astro:build:done': async ({ dir, logger }) => {
         const siteDir = fileURLToPath(dir);
+        // The pages are written: what rendering freed goes back before Pagefind's process starts beside this one.
+        const { beforeMiB, afterMiB } = releaseFreedMemory();
+        logger.info(`memory: ${beforeMiB} MiB → ${afterMiB} MiB resident before indexing (freed pages returned)`);
         await writeSearchController(siteDir);
         await buildSearchIndex(siteDir, { exclude: options.exclude, logger });
       },
