@@ -13,12 +13,17 @@
  *   at 1456 MiB without the bound and at 1170 MiB with it, its heap never using more than about
  *   700 MB.
  *
- * Both are read once, when the process starts: the build replaces itself (`process.execve`: same
+ * - mimalloc (the allocator of Rolldown's and Astro's compiler's native code) to give memory back
+ *   as soon as it is freed (`MIMALLOC_PURGE_DELAY=0`; its default waits, and at 10,000 releases
+ *   left 245–263 MB resident in its arena through the whole build, 155 MB with the variable).
+ *
+ * All are read once, when the process starts: the build replaces itself (`process.execve`: same
  * process id, same standard streams, no parent left behind) with the same command, the Node flag
- * and the variable set. An operator's own `MALLOC_ARENA_MAX` or `--max-old-space-size` (a Node
- * flag or in `NODE_OPTIONS`) wins.
+ * and the variables set. An operator's own `MALLOC_ARENA_MAX`, `MIMALLOC_PURGE_DELAY` or
+ * `--max-old-space-size` (a Node flag or in `NODE_OPTIONS`) wins.
  */
 export const MALLOC_ARENA_MAX = '2';
+export const MIMALLOC_PURGE_DELAY = '0';
 export const MAX_OLD_SPACE_MIB = 1536;
 const OLD_SPACE_FLAG = /^--max[-_]old[-_]space[-_]size/;
 
@@ -27,6 +32,11 @@ export function needsArenaBound(env: NodeJS.ProcessEnv, platform: NodeJS.Platfor
   if (platform !== 'linux' || env.MALLOC_ARENA_MAX !== undefined) return false;
   const header = (process.report.getReport() as { header?: { glibcVersionRuntime?: string } }).header;
   return header?.glibcVersionRuntime !== undefined;
+}
+
+/** True when the environment does not set mimalloc's purge delay already. */
+export function needsPurgeBound(env: NodeJS.ProcessEnv): boolean {
+  return env.MIMALLOC_PURGE_DELAY === undefined;
 }
 
 /** True when neither Node's flags nor NODE_OPTIONS size V8's old space already. */
@@ -40,7 +50,8 @@ export function boundBuildMemory(): void {
   if (!process.execve) return;
   const arenas = needsArenaBound(process.env);
   const heap = needsHeapBound(process.execArgv, process.env);
-  if (!arenas && !heap) return;
+  const purge = needsPurgeBound(process.env);
+  if (!arenas && !heap && !purge) return;
   // Node makes piped stdout/stderr non-blocking and puts them back only when it exits; replaced, it
   // never does, and the caller's pipe stayed non-blocking: the next writer to it (GNU time's report,
   // a CI step's log) failed with EAGAIN. So they are made blocking again first.
@@ -50,5 +61,6 @@ export function boundBuildMemory(): void {
   process.execve(process.execPath, [process.execPath, ...heapFlag, ...process.execArgv, ...process.argv.slice(1)], {
     ...process.env,
     ...(arenas && { MALLOC_ARENA_MAX }),
+    ...(purge && { MIMALLOC_PURGE_DELAY }),
   });
 }

@@ -1,13 +1,20 @@
 /**
  * The build runs with its memory bounded (scripts/memory-bounds.ts): it replaces itself with the
- * same command, MALLOC_ARENA_MAX set and V8's old space sized, keeping its Node flags, arguments
+ * same command, MALLOC_ARENA_MAX and MIMALLOC_PURGE_DELAY set and V8's old space sized, keeping its Node flags, arguments
  * and process id, and leaves an operator's own values alone.
  */
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { MALLOC_ARENA_MAX, MAX_OLD_SPACE_MIB, needsArenaBound, needsHeapBound } from '../../scripts/memory-bounds.ts';
+import {
+  MALLOC_ARENA_MAX,
+  MAX_OLD_SPACE_MIB,
+  MIMALLOC_PURGE_DELAY,
+  needsArenaBound,
+  needsHeapBound,
+  needsPurgeBound,
+} from '../../scripts/memory-bounds.ts';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 const run = promisify(execFile);
@@ -15,13 +22,13 @@ const glibc = !!(process.report.getReport() as { header?: { glibcVersionRuntime?
 
 // Preloaded into every process the command becomes: what each one saw, printed as it exits.
 const REPORT =
-  "data:text/javascript,import v8 from 'node:v8';process.on('exit',()=>console.log('process '+process.pid+' arenas='+process.env.MALLOC_ARENA_MAX+' heapMiB='+Math.round(v8.getHeapStatistics().heap_size_limit/1048576)+' flags='+process.execArgv.filter(f=>!f.startsWith('data:')&&f!=='--import').join(',')))";
+  "data:text/javascript,import v8 from 'node:v8';process.on('exit',()=>console.log('process '+process.pid+' arenas='+process.env.MALLOC_ARENA_MAX+' purge='+process.env.MIMALLOC_PURGE_DELAY+' heapMiB='+Math.round(v8.getHeapStatistics().heap_size_limit/1048576)+' flags='+process.execArgv.filter(f=>!f.startsWith('data:')&&f!=='--import').join(',')))";
 
 /** `node --import REPORT scripts/build.ts --help` with the given environment additions; its report lines. */
 async function reports(extra: NodeJS.ProcessEnv = {}): Promise<string[]> {
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const name of Object.keys(env))
-    if (name.startsWith('PRESSROOM_') || name === 'MALLOC_ARENA_MAX' || name === 'NODE_OPTIONS') delete env[name];
+    if (name.startsWith('PRESSROOM_') || ['MALLOC_ARENA_MAX', 'MIMALLOC_PURGE_DELAY', 'NODE_OPTIONS'].includes(name)) delete env[name];
   Object.assign(env, extra);
   const { stdout } = await run(process.execPath, ['--import', REPORT, 'scripts/build.ts', '--help'], { cwd: root, env });
   expect(stdout).toMatch(/^usage: npm run build/m);
@@ -37,12 +44,13 @@ const sizedFor = (line: string | undefined, oldSpaceMiB: number) => {
 
 describe('memory bounds of the build', () => {
   it.runIf(process.platform === 'linux' && glibc)(
-    'restarts the build once, in the same process, with MALLOC_ARENA_MAX=2, V8 old space sized and its Node flags kept',
+    'restarts the build once, in the same process, with MALLOC_ARENA_MAX=2, mimalloc purging at once, V8 old space sized and its Node flags kept',
     async () => {
       const seen = await reports();
       // One exit report: the first image was replaced, not left as a parent; the preload (a Node flag) ran again.
       expect(seen).toHaveLength(1);
       expect(seen[0]).toContain(` arenas=${MALLOC_ARENA_MAX} `);
+      expect(seen[0]).toContain(` purge=${MIMALLOC_PURGE_DELAY} `);
       expect(sizedFor(seen[0], MAX_OLD_SPACE_MIB), seen[0]).toBe(true);
       expect(seen[0]).toMatch(new RegExp(` flags=--max-old-space-size=${MAX_OLD_SPACE_MIB}$`));
     },
@@ -68,8 +76,16 @@ describe('memory bounds of the build', () => {
     expect(seen[0]).toContain(' arenas=4 ');
   });
 
+  it("keeps an operator's own MIMALLOC_PURGE_DELAY", async () => {
+    const seen = await reports({ MIMALLOC_PURGE_DELAY: '10' });
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toContain(' purge=10 ');
+    expect(needsPurgeBound({ MIMALLOC_PURGE_DELAY: '10' })).toBe(false);
+    expect(needsPurgeBound({})).toBe(true);
+  });
+
   it("keeps an operator's own old space size from NODE_OPTIONS", async () => {
-    const seen = await reports({ NODE_OPTIONS: '--max-old-space-size=3072', MALLOC_ARENA_MAX: '2' });
+    const seen = await reports({ NODE_OPTIONS: '--max-old-space-size=3072', MALLOC_ARENA_MAX: '2', MIMALLOC_PURGE_DELAY: '0' });
     expect(seen).toHaveLength(1);
     expect(sizedFor(seen[0], 3072), seen[0]).toBe(true);
     expect(seen[0]).toMatch(/ flags=$/);
