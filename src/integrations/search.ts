@@ -105,7 +105,7 @@ export async function buildSearchIndex(
     await rm(outputPath, { recursive: true, force: true });
     for (const bundle of bundles) {
       const vocabulary = [...words].filter((word) => !bundle.words.has(word)).sort();
-      await writeBundle(pagefind, siteDir, bundle, vocabulary, path.join(outputPath, bundle.dir));
+      await unlessStalled(writeBundle(pagefind, siteDir, bundle, vocabulary, path.join(outputPath, bundle.dir)), bundle.dir);
       manifest.bundles.push({ dir: bundle.dir, language: bundle.language, pages: bundle.files.length, vocabulary: vocabulary.length > 0 });
     }
   } finally {
@@ -126,6 +126,31 @@ export async function buildSearchIndex(
     `search: ${report.pages} pages indexed, each language with its own stemming (${perBundle}), ${files} files in /${PAGEFIND_DIR}/, ${report.ms} ms`,
   );
   return report;
+}
+
+/**
+ * `work`, or an error once nothing is left that could settle it. Pagefind's service never answers the
+ * requests it was given when its process ends (a full disk or too little memory makes it panic),
+ * and its client then leaves their promises pending: the build would stop with nothing said and
+ * its staging folder left behind. When the event loop runs dry while `work` waits, it has stalled.
+ */
+async function unlessStalled<T>(work: Promise<T>, bundle: string): Promise<T> {
+  const stopped = new Error(
+    `search index (${bundle}): Pagefind's indexer stopped without an answer (its own message is above; a full disk or too little memory are the usual causes)`,
+  );
+  let stalled!: () => void;
+  const drained = new Promise<never>((_, reject) => {
+    stalled = () => reject(stopped);
+    process.once('beforeExit', stalled);
+  });
+  try {
+    return await Promise.race([work, drained]);
+  } catch (error) {
+    // What Pagefind's client says when its process was gone as a request was sent.
+    throw error instanceof Error && error.message === 'Pagefind backend closed' ? stopped : error;
+  } finally {
+    process.off('beforeExit', stalled);
+  }
 }
 
 interface BundlePlan {

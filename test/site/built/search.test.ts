@@ -5,10 +5,12 @@
  * mark their content, with the filters the search page offers, and the same
  * pages always give the same bytes.
  */
+import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildSearchIndex } from '../../../src/integrations/search.ts';
 import { PAGEFIND_MANIFEST, type PagefindManifest } from '../../../src/search/pagefind-bundles.ts';
@@ -127,6 +129,39 @@ describe('the search index', () => {
           language,
         ).toBe(count);
       expect(seen.sort(), 'every searchable page in exactly one bundle').toEqual(searchable.map((p) => p.path).sort());
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it.runIf(process.platform === 'linux')("fails with a message, not silently, when Pagefind's process dies", async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'pressroom-pagefind-killed-'));
+    // A process of its own: the failure is the event loop running dry, which a test worker's never does.
+    // Pagefind is killed as it writes the first bundle (as a full disk stops it): nothing more is asked of it then.
+    const script = `
+      import { existsSync, readdirSync, readFileSync } from 'node:fs';
+      import { buildSearchIndex } from ${JSON.stringify(path.resolve('src/integrations/search.ts'))};
+      const out = ${JSON.stringify(dir)};
+      const killer = setInterval(() => {
+        if (!existsSync(out) || readdirSync(out).length === 0) return;
+        for (const pid of readdirSync('/proc').filter((d) => /^\\d+$/.test(d))) {
+          try {
+            const stat = readFileSync('/proc/' + pid + '/stat', 'utf8');
+            const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+            if (parent === process.pid && stat.includes('(pagefind')) { process.kill(Number(pid), 'SIGKILL'); clearInterval(killer); }
+          } catch {}
+        }
+      }, 1);
+      try {
+        await buildSearchIndex(${JSON.stringify(siteDir)}, { outputPath: out });
+        console.log('indexed');
+      } catch (error) {
+        console.log('failed: ' + error.message);
+      }
+      clearInterval(killer);`;
+    try {
+      const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], { cwd: process.cwd() });
+      expect(stdout).toMatch(/^failed: search index \(\w+\): Pagefind's indexer stopped without an answer/m);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
