@@ -3,7 +3,7 @@
  * it and every process it starts (tree-memory.ts).
  */
 import { execFile } from 'node:child_process';
-import { watchTreeMemory } from './tree-memory.ts';
+import { watchTreeMemory, type TreeMemory } from './tree-memory.ts';
 
 export interface Measured {
   ms: number;
@@ -19,16 +19,24 @@ export interface Measured {
 export async function measure(args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<Measured> {
   const started = performance.now();
   let memory: ReturnType<typeof watchTreeMemory> | undefined;
-  const { stdout, stderr } = await new Promise<{ stdout: string; stderr: string }>((resolve, reject) => {
+  const output = new Promise<{ stdout: string; stderr: string }>((resolve, reject) => {
     const child = execFile(process.execPath, args, { ...options, maxBuffer: 1024 * 1024 * 1024 }, (error, stdout, stderr) =>
       error ? reject(Object.assign(error, { stdout, stderr })) : resolve({ stdout, stderr }),
     );
     if (child.pid !== undefined) memory = watchTreeMemory(child.pid);
-  }).finally(() => memory?.stop());
+  });
+  let peaks: TreeMemory | undefined;
+  let result: { stdout: string; stderr: string };
+  try {
+    result = await output;
+  } finally {
+    // Stopped once, whether the build succeeded or not.
+    peaks = await memory?.stop();
+  }
   const ms = performance.now() - started;
-  const peaks = (await memory?.stop()) ?? { peakMiB: null, largestProcessMiB: null };
+  const { stdout, stderr } = result;
   const log = `${stdout}\n${stderr}`.replace(/\x1b\[[0-9;]*m/g, '');
-  return { ms, peakRssMiB: peaks.peakMiB, largestProcessMiB: peaks.largestProcessMiB, log };
+  return { ms, peakRssMiB: peaks?.peakMiB ?? null, largestProcessMiB: peaks?.largestProcessMiB ?? null, log };
 }
 
 /** Astro's "generating static routes … Completed in 297ms | 3.67s | 2m 58s" from a build log, in ms (NaN when absent). */
