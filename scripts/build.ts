@@ -45,6 +45,7 @@ import {
   type Fingerprint,
 } from './fingerprint.ts';
 import { boundBuildMemory } from './memory-bounds.ts';
+import { settledOrStalled } from '../src/lib/stall-guard.ts';
 import { confirmUnchanged } from './no-change.ts';
 import { byPath, loadTree, readTree, storeTree, type Tree } from './output-tree.ts';
 
@@ -206,7 +207,7 @@ async function renderAndPublish({ out, id, siteUrl, recorded, locks, current }: 
   const media = originalsRecorder();
   try {
     const { build } = await import('astro');
-    await build({ root, outDir: staging, integrations: [planned.integration, media.integration] });
+    await settledOrStalled(build({ root, outDir: staging, integrations: [planned.integration, media.integration] }), stalledBuild);
     await checkSite(staging, planned.files());
     // The build's last lines: what the data policy did, and where its report is.
     const report = await writeDataReport(out);
@@ -315,6 +316,13 @@ async function recordFingerprint(
     media: originals!,
     output: storeTree(published),
   });
+}
+
+/** Astro's build waited on something that can no longer answer (a child process or worker that died). */
+function stalledBuild(): Error {
+  return new Error(
+    'the build stopped without finishing: a part of it waited on a process that is gone (any message of its own is above; a full disk or too little memory are the usual causes)',
+  );
 }
 
 function firstLine(error: unknown): string {

@@ -29,6 +29,7 @@ import type { AstroIntegration, AstroIntegrationLogger } from 'astro';
 import { detached } from '../lib/detached.ts';
 import { releaseFreedMemory } from '../lib/freed-memory.ts';
 import { PAGEFIND_DIR } from '../lib/search.ts';
+import { settledOrStalled } from '../lib/stall-guard.ts';
 import { searchScripts } from '../search/bundle.ts';
 import { NOT_SEARCHED, searchDocument, sitePathOf } from '../search/documents.ts';
 import { SEARCH_DIR, type PageMeta } from '../search/format.ts';
@@ -129,27 +130,20 @@ export async function buildSearchIndex(
 }
 
 /**
- * `work`, or an error once nothing is left that could settle it. Pagefind's service never answers the
+ * `work`, or an error that names the bundle once Pagefind's service stopped: it never answers the
  * requests it was given when its process ends (a full disk or too little memory makes it panic),
- * and its client then leaves their promises pending: the build would stop with nothing said and
- * its staging folder left behind. When the event loop runs dry while `work` waits, it has stalled.
+ * and its client leaves their promises pending (src/lib/stall-guard.ts).
  */
 async function unlessStalled<T>(work: Promise<T>, bundle: string): Promise<T> {
-  const stopped = new Error(
-    `search index (${bundle}): Pagefind's indexer stopped without an answer (its own message is above; a full disk or too little memory are the usual causes)`,
-  );
-  let stalled!: () => void;
-  const drained = new Promise<never>((_, reject) => {
-    stalled = () => reject(stopped);
-    process.once('beforeExit', stalled);
-  });
+  const stopped = () =>
+    new Error(
+      `search index (${bundle}): Pagefind's indexer stopped without an answer (its own message is above; a full disk or too little memory are the usual causes)`,
+    );
   try {
-    return await Promise.race([work, drained]);
+    return await settledOrStalled(work, stopped);
   } catch (error) {
     // What Pagefind's client says when its process was gone as a request was sent.
-    throw error instanceof Error && error.message === 'Pagefind backend closed' ? stopped : error;
-  } finally {
-    process.off('beforeExit', stalled);
+    throw error instanceof Error && error.message === 'Pagefind backend closed' ? stopped() : error;
   }
 }
 
