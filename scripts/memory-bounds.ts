@@ -7,25 +7,31 @@
  *   threads (libvips under sharp, Rolldown, libuv's pool) allocate and free hundreds of MB of
  *   pixels and modules, so without the bound a cold build at 1000 releases peaked at 1663 MiB,
  *   with it at 1119 MiB, for the same CPU time.
- * - V8's old space to 1.5 GiB. Allowed 2 GiB or more (on this 24 GiB machine Node allows 4),
- *   V8 lets the heap grow to four times what is live before it collects, and the pages it frees
- *   stay resident; below 2 GiB it grows by at most twice. A cold build at 10,000 releases peaked
- *   at 1456 MiB without the bound and at 1170 MiB with it, its heap never using more than about
- *   700 MB.
- *
+ * - V8's heap: its old space to 1.5 GiB, growing by 40 % of what is live before it collects, and a
+ *   young generation of 2 × 32 MiB. Allowed 2 GiB or more (on this 24 GiB machine Node allows 4),
+ *   V8 lets the old space grow to four times what is live before it collects, below that about
+ *   1.8 times, and the pages it frees stay resident; for an old space this size it also gives the
+ *   young generation 2 × 64 MiB. A cold build at 10,000 releases peaked at 1456 MiB without the
+ *   size and at 1170 MiB with it; a warm one, rendering its feeds, at 1520 MiB with the size alone
+ *   and at 1207 MiB with all three, for the same CPU time (docs/performance.md, "Memory").
  * - mimalloc (the allocator of Rolldown's and Astro's compiler's native code) to give memory back
  *   as soon as it is freed (`MIMALLOC_PURGE_DELAY=0`; its default waits, and at 10,000 releases
  *   left 245–263 MB resident in its arena through the whole build, 155 MB with the variable).
  *
  * All are read once, when the process starts: the build replaces itself (`process.execve`: same
- * process id, same standard streams, no parent left behind) with the same command, the Node flag
- * and the variables set. An operator's own `MALLOC_ARENA_MAX`, `MIMALLOC_PURGE_DELAY` or
- * `--max-old-space-size` (a Node flag or in `NODE_OPTIONS`) wins.
+ * process id, same standard streams, no parent left behind) with the same command, the Node flags
+ * and the variables set. An operator's own `MALLOC_ARENA_MAX`, `MIMALLOC_PURGE_DELAY` or V8 flag
+ * (`--max-old-space-size` as a Node flag or in `NODE_OPTIONS`, the others as Node flags) wins.
  */
 export const MALLOC_ARENA_MAX = '2';
 export const MIMALLOC_PURGE_DELAY = '0';
 export const MAX_OLD_SPACE_MIB = 1536;
-const OLD_SPACE_FLAG = /^--max[-_]old[-_]space[-_]size/;
+/** V8's heap flags of a build, each unless the operator gave it. */
+export const HEAP_FLAGS: ReadonlyArray<readonly [name: string, value: number]> = [
+  ['max-old-space-size', MAX_OLD_SPACE_MIB],
+  ['max-semi-space-size', 32],
+  ['heap-growing-percent', 40],
+];
 
 /** True on glibc Linux when the environment does not set MALLOC_ARENA_MAX already. */
 export function needsArenaBound(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): boolean {
@@ -39,9 +45,12 @@ export function needsPurgeBound(env: NodeJS.ProcessEnv): boolean {
   return env.MIMALLOC_PURGE_DELAY === undefined;
 }
 
-/** True when neither Node's flags nor NODE_OPTIONS size V8's old space already. */
-export function needsHeapBound(execArgv: readonly string[], env: NodeJS.ProcessEnv): boolean {
-  return ![...execArgv, ...(env.NODE_OPTIONS ?? '').split(/\s+/)].some((flag) => OLD_SPACE_FLAG.test(flag));
+/** The heap flags neither Node's flags nor NODE_OPTIONS give already, as Node flags. */
+export function missingHeapFlags(execArgv: readonly string[], env: NodeJS.ProcessEnv): string[] {
+  const given = [...execArgv, ...(env.NODE_OPTIONS ?? '').split(/\s+/)];
+  // V8 reads `--max_old_space_size` as well as `--max-old-space-size`.
+  const isGiven = (name: string) => given.some((flag) => new RegExp(`^--${name.replaceAll('-', '[-_]')}(=|$)`).test(flag));
+  return HEAP_FLAGS.filter(([name]) => !isGiven(name)).map(([name, value]) => `--${name}=${value}`);
 }
 
 /** Restarts this very command (same Node flags, script and arguments) with the bounds it lacks; else returns. */
@@ -49,16 +58,15 @@ export function boundBuildMemory(): void {
   // process.execve is there from Node 22.15 on, never on Windows.
   if (!process.execve) return;
   const arenas = needsArenaBound(process.env);
-  const heap = needsHeapBound(process.execArgv, process.env);
+  const heapFlags = missingHeapFlags(process.execArgv, process.env);
   const purge = needsPurgeBound(process.env);
-  if (!arenas && !heap && !purge) return;
+  if (!arenas && heapFlags.length === 0 && !purge) return;
   // Node makes piped stdout/stderr non-blocking and puts them back only when it exits; replaced, it
   // never does, and the caller's pipe stayed non-blocking: the next writer to it (GNU time's report,
   // a CI step's log) failed with EAGAIN. So they are made blocking again first.
   for (const stream of [process.stdout, process.stderr])
     (stream as { _handle?: { setBlocking?(on: boolean): unknown } })._handle?.setBlocking?.(true);
-  const heapFlag = heap ? [`--max-old-space-size=${MAX_OLD_SPACE_MIB}`] : [];
-  process.execve(process.execPath, [process.execPath, ...heapFlag, ...process.execArgv, ...process.argv.slice(1)], {
+  process.execve(process.execPath, [process.execPath, ...heapFlags, ...process.execArgv, ...process.argv.slice(1)], {
     ...process.env,
     ...(arenas && { MALLOC_ARENA_MAX }),
     ...(purge && { MIMALLOC_PURGE_DELAY }),

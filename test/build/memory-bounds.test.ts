@@ -9,10 +9,11 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import {
   MALLOC_ARENA_MAX,
+  HEAP_FLAGS,
   MAX_OLD_SPACE_MIB,
   MIMALLOC_PURGE_DELAY,
+  missingHeapFlags,
   needsArenaBound,
-  needsHeapBound,
   needsPurgeBound,
 } from '../../scripts/memory-bounds.ts';
 
@@ -52,7 +53,7 @@ describe('memory bounds of the build', () => {
       expect(seen[0]).toContain(` arenas=${MALLOC_ARENA_MAX} `);
       expect(seen[0]).toContain(` purge=${MIMALLOC_PURGE_DELAY} `);
       expect(sizedFor(seen[0], MAX_OLD_SPACE_MIB), seen[0]).toBe(true);
-      expect(seen[0]).toMatch(new RegExp(` flags=--max-old-space-size=${MAX_OLD_SPACE_MIB}$`));
+      expect(seen[0]).toMatch(new RegExp(` flags=${HEAP_FLAGS.map(([name, value]) => `--${name}=${value}`).join(',')}$`));
     },
   );
 
@@ -88,7 +89,7 @@ describe('memory bounds of the build', () => {
     const seen = await reports({ NODE_OPTIONS: '--max-old-space-size=3072', MALLOC_ARENA_MAX: '2', MIMALLOC_PURGE_DELAY: '0' });
     expect(seen).toHaveLength(1);
     expect(sizedFor(seen[0], 3072), seen[0]).toBe(true);
-    expect(seen[0]).toMatch(/ flags=$/);
+    expect(seen[0]).toMatch(/ flags=--max-semi-space-size=\d+,--heap-growing-percent=\d+$/);
   });
 
   it('asks for the arena bound only on glibc Linux without a value of its own', () => {
@@ -97,10 +98,12 @@ describe('memory bounds of the build', () => {
     expect(needsArenaBound({}, 'linux')).toBe(process.platform === 'linux' && glibc);
   });
 
-  it('asks for the heap bound unless a Node flag or NODE_OPTIONS sizes the old space', () => {
-    expect(needsHeapBound([], {})).toBe(true);
-    expect(needsHeapBound(['--cpu-prof'], { NODE_OPTIONS: '--import x' })).toBe(true);
-    expect(needsHeapBound(['--max-old-space-size=900'], {})).toBe(false);
-    expect(needsHeapBound([], { NODE_OPTIONS: '--import x --max_old_space_size=4096' })).toBe(false);
+  it('adds each heap flag unless a Node flag or NODE_OPTIONS gives it', () => {
+    const all = HEAP_FLAGS.map(([name, value]) => `--${name}=${value}`);
+    expect(missingHeapFlags([], {})).toEqual(all);
+    expect(missingHeapFlags(['--cpu-prof'], { NODE_OPTIONS: '--import x' })).toEqual(all);
+    expect(missingHeapFlags(['--max-old-space-size=900'], {})).toEqual(all.slice(1));
+    expect(missingHeapFlags([], { NODE_OPTIONS: '--import x --max_old_space_size=4096' })).toEqual(all.slice(1));
+    expect(missingHeapFlags(['--heap-growing-percent=100', '--max-semi-space-size=64'], {})).toEqual(all.slice(0, 1));
   });
 });
