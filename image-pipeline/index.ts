@@ -27,9 +27,10 @@
  *       Any recorded original by URL, e.g. a release's `pdf`.
  *   shareImage(media, { page })      → { src, width, height, mime } | null
  *       Site path of a JPEG (PNG with alpha) up to 1200 px wide, for Open Graph / JSON-LD (prefix the site URL).
- *   inlineImages(html, mediaItems, { page }) → (src) => { src, srcset, width, height } | null
+ *   inlineImages(html, [mediaItems, …], { page }) → (src) => { src, srcset, width, height } | null
  *       For upstream HTML: prepares site-local copies of every `<img src>` in `html` that is a rendition URL
- *       of one of `mediaItems`, and returns a synchronous lookup for the sanitizer (null = drop the image).
+ *       of an item of the lists (looked in in order), and returns a synchronous lookup for the sanitizer
+ *       (null = drop the image). Long lists are indexed once per array: pass the same one every time.
  *   stats()                          → counters of this build (downloads, 304s, sharp operations, ...)
  *
  * Pass `page: Astro.url.pathname`: a refused image is a warning naming its URL and that page.
@@ -174,10 +175,10 @@ export async function shareImage(media: MediaInput | null | undefined, options?:
 
 export async function inlineImages(
   html: string | Iterable<string>,
-  media: Iterable<MediaInput | null | undefined>,
+  lists: ReadonlyArray<ReadonlyArray<MediaInput | null | undefined>>,
   options?: CallOptions,
 ): Promise<(src: string) => InlineImage | null> {
-  return (await getImagePipeline()).inlineImages(html, media, options);
+  return (await getImagePipeline()).inlineImages(html, lists, options);
 }
 
 export async function stats(): Promise<PipelineStats> {

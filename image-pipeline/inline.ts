@@ -21,38 +21,48 @@ const decodeEntities = (text: string) =>
     (_m, e: string) => ({ amp: '&', quot: '"', '#39': "'", apos: "'", lt: '<', gt: '>' })[e] ?? _m,
   );
 
+/** Lists this long or longer are looked up through an index made once per list (the site's library). */
+const INDEXED_FROM = 16;
+
+/** Media lists to look in, in order: the first item of the first list that has a URL as a rendition wins. */
+export type MediaLists = ReadonlyArray<ReadonlyArray<MediaInput | null | undefined>>;
+
+/** Every rendition URL of a list's items → its first item and rendition name. */
+function renditionIndex(list: ReadonlyArray<MediaInput | null | undefined>): Map<string, RenditionHit> {
+  const index = new Map<string, RenditionHit>();
+  for (const media of list) {
+    if (!media) continue;
+    for (const [name, r] of Object.entries(media.sizes ?? {}))
+      if (r && typeof r.url === 'string' && !index.has(r.url)) index.set(r.url, { media, name });
+  }
+  return index;
+}
+
 export function createInlineImages(picture: ImagePipeline['picture']): ImagePipeline['inlineImages'] {
-  /** Per media item (kept for the build): rendition URL → rendition name. */
-  const renditionNames = new WeakMap<MediaInput, Map<string, string>>();
-  const namesOf = (m: MediaInput): Map<string, string> => {
-    let names = renditionNames.get(m);
-    if (!names) {
-      names = new Map();
-      for (const [name, r] of Object.entries(m.sizes ?? {}))
-        if (r && typeof r.url === 'string' && !names.has(r.url)) names.set(r.url, name);
-      renditionNames.set(m, names);
-    }
-    return names;
-  };
-  /** The first media item of the list each wanted URL is a rendition of (callers pass a fresh list per page). */
-  function findRenditions(wanted: ReadonlySet<string>, media: Iterable<MediaInput | null | undefined>): Map<string, RenditionHit> {
-    const hits = new Map<string, RenditionHit>();
-    if (wanted.size === 0) return hits;
-    for (const m of media) {
-      if (!m) continue;
-      const names = namesOf(m);
-      for (const src of wanted) {
-        const name = hits.has(src) ? undefined : names.get(src);
-        if (name !== undefined) hits.set(src, { media: m, name });
+  // By list, for the build: every release page and feed item looks in the whole library (thousands
+  // of items at 10,000 releases), and scanning it per body was the largest cost of rendering.
+  // A list is indexed as it is when first asked; the site's lists do not change during a build.
+  const indexes = new WeakMap<object, Map<string, RenditionHit>>();
+  function find(src: string, lists: MediaLists): RenditionHit | undefined {
+    for (const list of lists) {
+      if (list.length >= INDEXED_FROM) {
+        let index = indexes.get(list);
+        if (!index) indexes.set(list, (index = renditionIndex(list)));
+        const hit = index.get(src);
+        if (hit) return hit;
+        continue;
       }
-      if (hits.size === wanted.size) break;
+      for (const media of list) {
+        if (!media) continue;
+        for (const [name, r] of Object.entries(media.sizes ?? {})) if (r && r.url === src) return { media, name };
+      }
     }
-    return hits;
+    return undefined;
   }
 
   return async function inlineImages(
     html: string | Iterable<string>,
-    media: Iterable<MediaInput | null | undefined>,
+    lists: MediaLists,
     opts: CallOptions = {},
   ): Promise<(src: string) => InlineImage | null> {
     const wanted = new Set<string>();
@@ -61,11 +71,10 @@ export function createInlineImages(picture: ImagePipeline['picture']): ImagePipe
     } else {
       for (const src of html) wanted.add(src);
     }
-    const index = findRenditions(wanted, media);
     const found = new Map<string, InlineImage>();
     await Promise.all(
       [...wanted].map(async (src) => {
-        const hit = index.get(src);
+        const hit = find(src, lists);
         if (!hit) return;
         const pic = await picture(hit.media, { page: opts.page, shape: 'natural' });
         if (!pic.ok) return;

@@ -262,9 +262,10 @@ export interface ImagePipeline {
   mediaKitZip(kit: MediaKitInput | null | undefined, options?: CallOptions): Promise<MediaKitZip | null>;
   downloadUrl(url: string | null | undefined, options?: CallOptions & { title?: string | null }): Promise<Download | null>;
   shareImage(media: MediaInput | null | undefined, options?: CallOptions): Promise<ShareImage | null>;
+  /** `lists`: where to look for the images, in order (e.g. a release's featured images, then the library). */
   inlineImages(
     html: string | Iterable<string>,
-    media: Iterable<MediaInput | null | undefined>,
+    lists: ReadonlyArray<ReadonlyArray<MediaInput | null | undefined>>,
     options?: CallOptions,
   ): Promise<(src: string) => InlineImage | null>;
   stats(): PipelineStats;

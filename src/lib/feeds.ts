@@ -115,7 +115,7 @@ async function buildItem(ctx: Context, release: Release): Promise<FeedItem> {
   const { site, siteUrl } = ctx;
   const page = release.href;
   const storedBody = await readBody(release.body);
-  const rewriteInlineImage = await inlineImageRewriter(storedBody, [...release.featured_images, ...site.images], page);
+  const rewriteInlineImage = await inlineImageRewriter(storedBody, [release.featured_images, site.images], page);
   // Kept until the build ends (every feed and twin of the release reads it): a copy that holds on to nothing else.
   const contentHtml = detached(absoluteUrls(sanitizeArticle(storedBody, { rewriteInlineImage }), siteUrl));
   const published = iso(release.release_date) ?? iso(release.updated_at) ?? ctx.fallbackDate;

@@ -8,8 +8,15 @@
 import { inlineImages, type MediaInput } from '../../image-pipeline/index.ts';
 import type { InlineImageRewriter } from './sanitize.ts';
 
-/** rewriteInlineImage for `html`: the pipeline copies every `<img src>` that is a rendition of one of `media`. */
-export async function inlineImageRewriter(html: string, media: Iterable<MediaInput>, page: string): Promise<InlineImageRewriter> {
+/**
+ * rewriteInlineImage for `html`: the pipeline copies every `<img src>` that is a rendition of an item
+ * of `lists` (looked in in order; pass the site's library as the same array every time, it is indexed once).
+ */
+export async function inlineImageRewriter(
+  html: string,
+  lists: ReadonlyArray<readonly MediaInput[]>,
+  page: string,
+): Promise<InlineImageRewriter> {
   if (!/<img\b/i.test(html)) return () => null;
-  return inlineImages(html, media, { page });
+  return inlineImages(html, lists, { page });
 }

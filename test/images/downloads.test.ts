@@ -189,11 +189,26 @@ describe('downloads and media-kit zips', () => {
     const images = await get<Kit['media']>('images?limit=2');
     const large = images[0]!.sizes!.large!.url;
     const html = `<p>x</p><img alt="a" src="${large}"><img src="https://elsewhere.example/x.jpg">`;
-    const rewrite = await p.inlineImages(html, images, { page: '/1-release' });
+    const rewrite = await p.inlineImages(html, [images], { page: '/1-release' });
     const hit = rewrite(large);
     expect(hit).toMatchObject({ width: Number(images[0]!.sizes!.large!.width), height: Number(images[0]!.sizes!.large!.height) });
     expect(hit!.src).toMatch(/^\/_media\//);
     expect(hit!.srcset).toMatch(/ 600w, .* 1200w$/);
     expect(rewrite('https://elsewhere.example/x.jpg')).toBeNull();
+  });
+
+  it('finds inline images in a long list (indexed once) after the lists before it', async () => {
+    const p = testPipeline({ apiUrl: emulator.url, cacheDir: cacheA.dir });
+    const library = await get<Kit['media']>('images?limit=20');
+    expect(library.length).toBeGreaterThanOrEqual(16);
+    const late = library.findLast((m) => m.sizes?.large)!;
+    expect(library.indexOf(late)).toBeGreaterThan(0);
+    const html = `<img src="${late.sizes!.large!.url}"><img src="${library[0]!.sizes!.large!.url}">`;
+    // The same library array twice: the second page is answered from the index made for the first.
+    for (const page of ['/1-release', '/2-release']) {
+      const rewrite = await p.inlineImages(html, [[library[0]!], library], { page });
+      expect(rewrite(late.sizes!.large!.url)).toMatchObject({ width: Number(late.sizes!.large!.width) });
+      expect(rewrite(library[0]!.sizes!.large!.url)?.src).toMatch(/^\/_media\//);
+    }
   });
 });
