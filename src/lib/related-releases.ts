@@ -9,6 +9,10 @@ interface TagIndex {
   releases: Release[];
   /** Release time by release number (ms; -Infinity without a date). */
   times: Float64Array;
+  /** Language (as a number of `languageNumbers`) and API id by release number: compared for every candidate. */
+  languages: Int32Array;
+  languageNumbers: Map<string, number>;
+  ids: Float64Array;
   /** Tag id → the numbers of the releases listed under it. */
   numbersByTag: Map<number, Int32Array>;
   /** Scratch space of one scoring: shared tags per release number, and which numbers were touched. */
@@ -34,7 +38,23 @@ function tagIndex(releasesByTag: ReadonlyMap<number, Release[]>): TagIndex {
     numbersByTag.set(tagId, ids);
   }
   const times = Float64Array.from(releases, (r) => (r.release_date ? Date.parse(r.release_date) : Number.NEGATIVE_INFINITY));
-  index = { releases, times, numbersByTag, scores: new Uint32Array(releases.length), touched: new Int32Array(releases.length) };
+  const languageNumbers = new Map<string, number>();
+  const languages = Int32Array.from(releases, (r) => {
+    let n = languageNumbers.get(r.language);
+    if (n === undefined) languageNumbers.set(r.language, (n = languageNumbers.size));
+    return n;
+  });
+  const ids = Float64Array.from(releases, (r) => r.id);
+  index = {
+    releases,
+    times,
+    languages,
+    languageNumbers,
+    ids,
+    numbersByTag,
+    scores: new Uint32Array(releases.length),
+    touched: new Int32Array(releases.length),
+  };
   tagIndexes.set(releasesByTag, index);
   return index;
 }
@@ -45,7 +65,8 @@ function tagIndex(releasesByTag: ReadonlyMap<number, Release[]>): TagIndex {
  * candidate (a tag can hold thousands of releases).
  */
 export function relatedReleases(site: Pick<SiteData, 'releasesByTag'>, release: Release, count = 3): Release[] {
-  const { releases, times, numbersByTag, scores, touched } = tagIndex(site.releasesByTag);
+  const { releases, times, languages, languageNumbers, ids, numbersByTag, scores, touched } = tagIndex(site.releasesByTag);
+  const language = languageNumbers.get(release.language) ?? -1;
   let candidates = 0;
   for (const tagId of release.tag_ids) {
     const numbers = numbersByTag.get(tagId);
@@ -53,20 +74,15 @@ export function relatedReleases(site: Pick<SiteData, 'releasesByTag'>, release: 
     for (const n of numbers) if (scores[n]!++ === 0) touched[candidates++] = n;
   }
   // Negative when release number a goes before b: same language first, more shared tags, newer, lower id.
-  const before = (a: number, b: number): number => {
-    const ra = releases[a]!;
-    const rb = releases[b]!;
-    return (
-      Number(rb.language === release.language) - Number(ra.language === release.language) ||
-      scores[b]! - scores[a]! ||
-      times[b]! - times[a]! ||
-      ra.id - rb.id
-    );
-  };
+  const before = (a: number, b: number): number =>
+    Number(languages[b] === language) - Number(languages[a] === language) ||
+    scores[b]! - scores[a]! ||
+    times[b]! - times[a]! ||
+    ids[a]! - ids[b]!;
   const best: number[] = [];
   for (let i = 0; i < candidates; i++) {
     const n = touched[i]!;
-    if (releases[n]!.id === release.id) continue;
+    if (ids[n] === release.id) continue;
     if (best.length === count && before(n, best[count - 1]!) >= 0) continue;
     let at = best.length;
     while (at > 0 && before(n, best[at - 1]!) < 0) at--;
