@@ -12,8 +12,9 @@
  *   V8 lets the old space grow to four times what is live before it collects, below that about
  *   1.8 times, and the pages it frees stay resident; for an old space this size it also gives the
  *   young generation 2 × 64 MiB. A cold build at 10,000 releases peaked at 1456 MiB without the
- *   size and at 1170 MiB with it; a warm one, rendering its feeds, at 1520 MiB with the size alone
- *   and at 1207 MiB with all three, for the same CPU time (docs/performance.md, "Memory").
+ *   size and at 1170 MiB with it; a warm one, rendering its feeds, at 1501 MiB with the size alone
+ *   and at 1135 MiB with all three, its route generation 113 s → 122 s in that pair (the same code
+ *   moved 100–122 s between runs) (docs/performance.md, "Memory").
  * - mimalloc (the allocator of Rolldown's and Astro's compiler's native code) to give memory back
  *   as soon as it is freed (`MIMALLOC_PURGE_DELAY=0`; its default waits, and at 10,000 releases
  *   left 245–263 MB resident in its arena through the whole build, 155 MB with the variable).
