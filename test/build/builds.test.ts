@@ -115,6 +115,25 @@ describe('building from a snapshot', () => {
       expect(await tree(path.join(tmp, 'a'))).toEqual(a);
     }
 
+    // A part of the build that never answers (a child process gone, here the search manifest's write)
+    // fails the build with a message instead of Node's silent exit 13: staging removed, site kept.
+    type Outcome = { code: number; stdout: string; stderr: string };
+    const stalled: Outcome = await run(
+      node,
+      ['--import', './test/helpers/stalled-write.ts', 'scripts/build.ts', '--out', path.join(tmp, 'a'), '--force'],
+      { cwd: root, env: { ...offline, STALLED_WRITE_ENDING: path.join('pagefind', 'bundles.json') }, timeout: 300_000 },
+    ).then(
+      ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+      (e: Outcome) => e,
+    );
+    expect(stalled.code).toBe(1);
+    expect(stalled.stderr).toContain('build failed: the build stopped without finishing');
+    expect(stalled.stderr).toContain(`${path.join(tmp, 'a')} was left exactly as it was.`);
+    expect(await tree(path.join(tmp, 'a'))).toEqual(a);
+    const staging = /\[build\] directory: (\S+)/.exec(stalled.stdout)?.[1];
+    expect(staging).toContain(`${path.sep}.building${path.sep}`);
+    expect(existsSync(staging!)).toBe(false);
+
     // --out never replaces a folder that is not a built site (`--out .` must not delete a project).
     const project = path.join(tmp, 'a-project');
     await mkdir(project, { recursive: true });
