@@ -53,6 +53,7 @@ import type {
   MediaItemInput,
   MediaKitInput,
   MediaKitZip,
+  MediaLists,
   InlineImage,
   ShareImage,
   Picture,
@@ -76,6 +77,7 @@ export type {
   MediaItemInput,
   MediaKitInput,
   MediaKitZip,
+  MediaLists,
   Picture,
   PictureOptions,
   PictureRendition,
@@ -175,7 +177,7 @@ export async function shareImage(media: MediaInput | null | undefined, options?:
 
 export async function inlineImages(
   html: string | Iterable<string>,
-  lists: ReadonlyArray<ReadonlyArray<MediaInput | null | undefined>>,
+  lists: MediaLists,
   options?: CallOptions,
 ): Promise<(src: string) => InlineImage | null> {
   return (await getImagePipeline()).inlineImages(html, lists, options);

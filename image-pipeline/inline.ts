@@ -5,7 +5,7 @@
  * synchronous lookup from the upstream `src` to the copy (null: drop the image).
  */
 import { fallbackFormat } from './encode.ts';
-import type { CallOptions, ImagePipeline, InlineImage, MediaInput } from './types.ts';
+import type { CallOptions, ImagePipeline, InlineImage, MediaInput, MediaLists } from './types.ts';
 
 /** Where a rendition URL comes from: its media item and the rendition's name. */
 interface RenditionHit {
@@ -23,9 +23,6 @@ const decodeEntities = (text: string) =>
 
 /** Lists this long or longer are looked up through an index made once per list (the site's library). */
 const INDEXED_FROM = 16;
-
-/** Media lists to look in, in order: the first item of the first list that has a URL as a rendition wins. */
-export type MediaLists = ReadonlyArray<ReadonlyArray<MediaInput | null | undefined>>;
 
 /** Every rendition URL of a list's items → its first item and rendition name. */
 function renditionIndex(list: ReadonlyArray<MediaInput | null | undefined>): Map<string, RenditionHit> {

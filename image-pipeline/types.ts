@@ -255,6 +255,13 @@ export interface ImagePipelineOptions {
 export type OriginalOutcome =
   { url: string; as: 'image' | 'file'; sha256: string } | { url: string; as: 'image' | 'file'; refused: RefusalKind; retryable: boolean };
 
+/**
+ * Where `inlineImages` looks for the images of upstream HTML, in order (a release's featured images,
+ * then the library): the first item of the first list with the URL as a rendition wins. A long list
+ * is indexed once per array, so pass the same one (the site's library) every time.
+ */
+export type MediaLists = ReadonlyArray<ReadonlyArray<MediaInput | null | undefined>>;
+
 export interface ImagePipeline {
   picture(media: MediaInput | null | undefined, options?: PictureOptions): Promise<Picture>;
   download(item: MediaItemInput | null | undefined, options?: CallOptions): Promise<Download | null>;
@@ -262,12 +269,7 @@ export interface ImagePipeline {
   mediaKitZip(kit: MediaKitInput | null | undefined, options?: CallOptions): Promise<MediaKitZip | null>;
   downloadUrl(url: string | null | undefined, options?: CallOptions & { title?: string | null }): Promise<Download | null>;
   shareImage(media: MediaInput | null | undefined, options?: CallOptions): Promise<ShareImage | null>;
-  /** `lists`: where to look for the images, in order (e.g. a release's featured images, then the library). */
-  inlineImages(
-    html: string | Iterable<string>,
-    lists: ReadonlyArray<ReadonlyArray<MediaInput | null | undefined>>,
-    options?: CallOptions,
-  ): Promise<(src: string) => InlineImage | null>;
+  inlineImages(html: string | Iterable<string>, lists: MediaLists, options?: CallOptions): Promise<(src: string) => InlineImage | null>;
   stats(): PipelineStats;
   refused(): RefusedImage[];
   /** Output name → cached file, for everything asked for so far. */

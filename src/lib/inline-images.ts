@@ -5,18 +5,14 @@
  * copies of them; the sanitizer then calls the returned `rewriteInlineImage(src)`
  * for each `<img>` and drops any image without a copy (and a figure left empty).
  */
-import { inlineImages, type MediaInput } from '../../image-pipeline/index.ts';
+import { inlineImages, type MediaLists } from '../../image-pipeline/index.ts';
 import type { InlineImageRewriter } from './sanitize.ts';
 
 /**
  * rewriteInlineImage for `html`: the pipeline copies every `<img src>` that is a rendition of an item
  * of `lists` (looked in in order; pass the site's library as the same array every time, it is indexed once).
  */
-export async function inlineImageRewriter(
-  html: string,
-  lists: ReadonlyArray<readonly MediaInput[]>,
-  page: string,
-): Promise<InlineImageRewriter> {
+export async function inlineImageRewriter(html: string, lists: MediaLists, page: string): Promise<InlineImageRewriter> {
   if (!/<img\b/i.test(html)) return () => null;
   return inlineImages(html, lists, { page });
 }
