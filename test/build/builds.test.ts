@@ -130,7 +130,8 @@ describe('building from a snapshot', () => {
     expect(stalled.stderr).toContain('build failed: the build stopped without finishing');
     expect(stalled.stderr).toContain(`${path.join(tmp, 'a')} was left exactly as it was.`);
     expect(await tree(path.join(tmp, 'a'))).toEqual(a);
-    const staging = /\[build\] directory: (\S+)/.exec(stalled.stdout)?.[1];
+    // Astro colours its log when CI is set.
+    const staging = /\[build\] directory: (\S+)/.exec(stalled.stdout.replace(/\x1b\[[0-9;]*m/g, ''))?.[1];
     expect(staging).toContain(`${path.sep}.building${path.sep}`);
     expect(existsSync(staging!)).toBe(false);
 
