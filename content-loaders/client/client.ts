@@ -209,6 +209,7 @@ export function createNewsroomClient(options: NewsroomClientOptions): NewsroomCl
       return { data: envelopeData(body, endpoint), endpoint, total: pagingTotal(body) };
     },
     forgetAnswer: (endpoint) => answers.delete(endpoint),
+    spare: { slots: () => limit.spare(), concurrency: settings.concurrency },
   });
 
   return {

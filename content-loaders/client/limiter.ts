@@ -23,7 +23,11 @@ export interface QueuePlace {
   signal?: AbortSignal;
 }
 
-export type Limiter = <T>(task: () => Promise<T>, place?: QueuePlace) => Promise<T>;
+export interface Limiter {
+  <T>(task: () => Promise<T>, place?: QueuePlace): Promise<T>;
+  /** Slots a task added now would start in at once: the free ones while nothing waits, else none. */
+  spare(): number;
+}
 
 /** The `concurrency` option when unset. */
 export const DEFAULT_CONCURRENCY = 8;
@@ -35,7 +39,7 @@ export function createLimiter(concurrency: number): Limiter {
   }
   const queue = new PQueue({ concurrency });
   // Not p-queue's own `signal`: it also rejects a task already running, whose request would then outlive its caller.
-  return (task, { priority = 0, signal } = {}) =>
+  const limit = <T>(task: () => Promise<T>, { priority = 0, signal }: QueuePlace = {}): Promise<T> =>
     queue.add(
       () => {
         signal?.throwIfAborted();
@@ -43,6 +47,7 @@ export function createLimiter(concurrency: number): Limiter {
       },
       { priority },
     );
+  return Object.assign(limit, { spare: () => (queue.size > 0 ? 0 : concurrency - queue.pending) });
 }
 
 /**

@@ -19,9 +19,11 @@ export interface PagerContext {
   fetchPage(path: string, query: Query, options: ListOptions, place: QueuePlace): Promise<FetchedPage>;
   /** A page fetched but never needed: not one of the answers the build used. */
   forgetAnswer(endpoint: string): void;
+  /** The client's limiter, for reading ahead into slots nothing waits for. */
+  spare: { slots(): number; concurrency: number };
 }
 
-export function createPager({ settings, stats, named, fetchPage, forgetAnswer }: PagerContext) {
+export function createPager({ settings, stats, named, fetchPage, forgetAnswer, spare }: PagerContext) {
   return function pagesOf<T>(
     path: string,
     query: Query | undefined,
@@ -41,6 +43,7 @@ export function createPager({ settings, stats, named, fetchPage, forgetAnswer }:
         maxPages: listOptions.maxPages ?? paging.maxPages,
         readAhead: listOptions.readAhead ?? paging.readAhead,
         unused: ({ endpoint }) => forgetAnswer(endpoint),
+        spare,
       },
     );
     return (async function* counted() {

@@ -14,7 +14,10 @@
  * - `maxPages` is a hard ceiling.
  * - `readAhead`: once a full page proves the list goes on, up to this many
  *   following pages are requested at once (latency-bound lists get faster; at
- *   most `readAhead` requests are wasted past the end).
+ *   most `readAhead` requests are wasted past the end). Slots of the client's
+ *   limiter that nothing waits for are read ahead into as well (`spare`), no
+ *   further than the list has already proven long nor `concurrency` pages past
+ *   the one received: then at most concurrency − 1 requests are wasted.
  * - A `paging.total` is believed only when it cannot be the live service's
  *   echo of the limit: an integer larger than `limit`, on a full page, and not
  *   below the items already received. Then every page up to the one that
@@ -57,6 +60,14 @@ export interface PagingOptions {
    * it among the answers a build used, which must be the same for the same data.
    */
   unused?: (page: FetchedPage) => void;
+  /**
+   * The client's limiter. With `readAhead` above 0, the pager also reads ahead into its spare
+   * slots (free while nothing waits for one), never further than the list has proven long and
+   * never more than `concurrency` pages past the one just received: requests that would otherwise
+   * not run at all, so a long list left alone at the end of a load is not held to `readAhead + 1`
+   * pages in flight.
+   */
+  spare?: { slots(): number; concurrency: number };
 }
 
 export interface PageInfo<T> {
@@ -145,8 +156,14 @@ export async function* pageInfos<T>(fetchPage: PageFetcher, options: PagingOptio
       pagesYielded++;
       const full = data.length >= limit;
       // Start the next pages before handing this one out: up to where the total says the list ends, or the read-ahead window.
-      if (full)
-        pages.launchThrough(page + 1, lastPageByTotal(total, { page, limit, received: pagesYielded * limit }) ?? page + 1 + readAhead);
+      if (full) {
+        const byTotal = lastPageByTotal(total, { page, limit, received: pagesYielded * limit });
+        const end = byTotal ?? page + 1 + readAhead;
+        const { spare } = options;
+        pages.launchThrough(page + 1, end);
+        if (spare && byTotal === undefined && readAhead > 0)
+          pages.launchThrough(end + 1, Math.min(end + Math.min(spare.slots(), pagesYielded), page + spare.concurrency));
+      }
       yield { page, items, received: data.length, endpoint };
       if (!full) return;
       page++;

@@ -4,7 +4,8 @@
  * at once (the limiter bounding them), the live service's `total` = `limit`
  * and garbage totals change nothing, a list that changes while it is paged is
  * read as it is, the ceiling holds, nothing outlives the generator, and a
- * list's pages do not queue behind single requests.
+ * list's pages do not queue behind single requests, and free slots are read
+ * ahead into only as far as a list has proven long.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -206,6 +207,37 @@ describe('the order queued requests are served in', () => {
     const positions = ['1', '2', '3'].map((page) => server.hits.indexOf(page));
     expect(positions[0]).toBeLessThanOrEqual(1);
     expect(positions[2]).toBeLessThanOrEqual(3 + 2); // FIFO would have put page 3 after all 12 singles
+  });
+});
+
+describe('reading ahead into spare slots', () => {
+  it('a long list alone in the limiter fills the free slots, wasting at most concurrency − 1 requests', async () => {
+    // 20 full pages and the live service's total: read-ahead 1 alone would keep 2 pages in flight.
+    const server = await pagingServer({ list: () => ids(1, 200), total: (_list, limit) => limit });
+    const c = clientOf(server, { readAhead: 1 });
+    expect(await c.list<Item>('clippings')).toEqual(ids(1, 200));
+    expect(server.peak()).toBeGreaterThanOrEqual(4);
+    expect(server.peak()).toBeLessThanOrEqual(8);
+    expect(Math.max(...pagesHit(server))).toBeLessThanOrEqual(20 + 8); // page 21 (empty) and at most 7 more
+    expect(new Set(server.hits).size).toBe(server.hits.length);
+    expect(c.stats()).toMatchObject({ requests: server.hits.length, errors: 0 });
+  });
+
+  it('never further ahead than the list has proven long', async () => {
+    // Page 1 proves one page: page 2 (next), page 3 (read-ahead 1) and one spare page, not 7.
+    const server = await pagingServer({ list: () => ids(1, 15), total: (_list, limit) => limit, delayMs: 30 });
+    expect(await clientOf(server, { readAhead: 1 }).list<Item>('clippings')).toEqual(ids(1, 15));
+    expect(pagesHit(server)).toEqual([1, 2, 3, 4]);
+  });
+
+  it('takes no slot that queued requests wait for', async () => {
+    const server = await pagingServer({ list: () => ids(1, 45), total: (_list, limit) => limit, delayMs: 5 });
+    const c = clientOf(server, { concurrency: 4, readAhead: 1 });
+    const singles = Promise.all(Array.from({ length: 100 }, (_, i) => c.get(`media_kits/${i + 1}`)));
+    expect(await c.list<Item>('clippings')).toEqual(ids(1, 45));
+    await singles;
+    // Pages 1–5 hold the list (page 5 is short); read-ahead 1 may add page 6, spare slots nothing.
+    expect(Math.max(...server.hits.filter((hit) => /^\d+$/.test(hit)).map(Number))).toBeLessThanOrEqual(6);
   });
 });
 
