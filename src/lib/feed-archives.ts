@@ -82,7 +82,8 @@ export function archivePlan<T>(newestFirst: readonly T[], budget: Counts = FEED_
 /** One document of a feed, and its bytes in every format. */
 export interface FeedDocument {
   feed: Feed;
-  bodies: Record<FeedFile, string>;
+  /** Each format's file as UTF-8: encoded once, measured against the byte budget and written as it is. */
+  bodies: Record<FeedFile, Uint8Array<ArrayBuffer>>;
 }
 
 /**
@@ -129,17 +130,18 @@ export function feedDocuments(
 
 const later = (a: string, b: string) => (b > a ? b : a);
 const byteLength = (text: string) => Buffer.byteLength(text, 'utf8');
+const utf8 = new TextEncoder();
 
 function render(feed: Feed): FeedDocument {
   return {
     feed,
-    bodies: Object.fromEntries(FEED_FILES.map((file) => [file, FEED_FORMATS[file].render(feed)])) as Record<FeedFile, string>,
+    bodies: Object.fromEntries(FEED_FILES.map((file) => [file, utf8.encode(FEED_FORMATS[file].render(feed))])) as FeedDocument['bodies'],
   };
 }
 
 /** The largest of a document's renderings, in bytes. */
 export function documentBytes(document: FeedDocument): number {
-  return Math.max(...Object.values(document.bodies).map(byteLength));
+  return Math.max(...Object.values(document.bodies).map((body) => body.byteLength));
 }
 
 /** What an item's full content adds to a document at most (escaped in XML, quoted in JSON, plus the element around it). */

@@ -277,13 +277,13 @@ export async function feedRoutes(): Promise<FeedRoute[]> {
  * its byte budget once, in all three formats (the budget holds for each), and each
  * body is let go as soon as its file is written.
  */
-const rendered = new Map<string, Promise<Map<FeedFile, string>>>();
+const rendered = new Map<string, Promise<Map<FeedFile, Uint8Array<ArrayBuffer>>>>();
 
-async function documentBody(scope: FeedScope, file: FeedFile, siteUrl: URL, archive: number | null): Promise<string> {
+async function documentBody(scope: FeedScope, file: FeedFile, siteUrl: URL, archive: number | null): Promise<Uint8Array<ArrayBuffer>> {
   const key = `${siteUrl.href}|${scopeKeyOf(scope)}|${archive ?? 'current'}`;
   const render = async () => {
     const feed = await feedOf(scope, siteUrl);
-    return new Map(Object.entries(feedDocument(feed, archive, (n) => documentUrls(scope, siteUrl, n)).bodies) as Array<[FeedFile, string]>);
+    return new Map(Object.entries(feedDocument(feed, archive, (n) => documentUrls(scope, siteUrl, n)).bodies) as Array<[FeedFile, Uint8Array<ArrayBuffer>]>);
   };
   let bodies = rendered.get(key);
   if (!bodies) {

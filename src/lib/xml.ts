@@ -9,9 +9,16 @@
 /** Characters outside XML 1.0's `Char` production (with /u, lone surrogates match too). */
 const INVALID = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
 
+/**
+ * Every character INVALID can match, and surrogates: checked first without /u, which is many
+ * times faster over the long texts of feed items (1.5 s of a 10,000-release build's route generation
+ * went to the /u expression over texts that nearly always have nothing to remove).
+ */
+const SUSPECT = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
+
 /** The string with every character XML 1.0 cannot carry removed. */
 export function xmlChars(value: string): string {
-  return value.replace(INVALID, '');
+  return SUSPECT.test(value) ? value.replace(INVALID, '') : value;
 }
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };

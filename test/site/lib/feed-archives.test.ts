@@ -68,7 +68,7 @@ function feedOf(count: number, make: (n: number) => FeedItem = release): Feed {
 /** Every document of a feed by its URL, in one format. */
 function served(documents: { current: FeedDocument; archives: FeedDocument[] }, file: FeedFile): Map<string, string> {
   const format = { 'rss.xml': 'rss', 'atom.xml': 'atom', 'feed.json': 'json' } as const;
-  return new Map([documents.current, ...documents.archives].map((d) => [d.feed.urls[format[file]], d.bodies[file]]));
+  return new Map([documents.current, ...documents.archives].map((d) => [d.feed.urls[format[file]], text(d.bodies[file])]));
 }
 
 /** A document as a reader sees it: item ids and the RFC 5005 links. */
@@ -123,7 +123,9 @@ function readJson(body: string): Read {
   };
 }
 
-const read = (body: string, file: FeedFile): Read => (file === 'feed.json' ? readJson(body) : readXml(body, file));
+/** A document's file as text (documents hold their files as the UTF-8 bytes the build writes). */
+const text = (body: Uint8Array | string): string => (typeof body === 'string' ? body : new TextDecoder().decode(body));
+const read = (body: Uint8Array | string, file: FeedFile): Read => (file === 'feed.json' ? readJson(text(body)) : readXml(text(body), file));
 
 /** Walks a feed as an RFC 5005 reader does: the subscription document, then `prev-archive` until there is none. */
 function walk(documents: Map<string, string>, start: string, file: FeedFile): Array<Read & { url: string }> {
@@ -200,8 +202,8 @@ describe('feed archives (RFC 5005)', () => {
       expect(doc.ids).toHaveLength(FEED_BUDGET.currentItems);
       expect([doc.archive, doc.prev, doc.next, doc.current]).toEqual([false, undefined, undefined, undefined]);
     }
-    expect(small.current.bodies['feed.json']).not.toContain('_feed_history');
-    expect(small.current.bodies['rss.xml']).not.toContain(FH);
+    expect(text(small.current.bodies['feed.json'])).not.toContain('_feed_history');
+    expect(text(small.current.bodies['rss.xml'])).not.toContain(FH);
   });
 
   it('gives the same bytes for the same items', () => {
@@ -231,7 +233,7 @@ describe('archive stability', () => {
   it('an archive never changes again once it is full, release after release across archive boundaries', () => {
     const budget: FeedBudget = { currentItems: 10, archiveItems: 7, bytes: 1 << 30 };
     /** Archive number → its bodies, from the build in which it was first full. */
-    const frozen = new Map<number, Record<FeedFile, string>>();
+    const frozen = new Map<number, FeedDocument['bodies']>();
     for (let count = 1; count <= 60; count++) {
       const { archives } = bodiesOf(count, budget);
       const plan = archivePlan(feedOf(count).items, budget);
@@ -258,7 +260,7 @@ describe('byte budget', () => {
   it('keeps every document within its bytes in every format, and every item in it', () => {
     for (const doc of [documents.current, ...documents.archives]) {
       for (const file of FEED_FILES) {
-        expect(Buffer.byteLength(doc.bodies[file]), `${doc.feed.urls.rss} ${file}`).toBeLessThanOrEqual(budget.bytes);
+        expect(doc.bodies[file].byteLength, `${doc.feed.urls.rss} ${file}`).toBeLessThanOrEqual(budget.bytes);
         expect(read(doc.bodies[file], file).ids, `${doc.feed.urls.rss} ${file}`).toEqual(doc.feed.items.map((i) => i.id));
       }
     }
@@ -282,7 +284,7 @@ describe('byte budget', () => {
   });
 
   it('writes an item without its content with its summary (JSON Feed: content_text)', () => {
-    const json = JSON.parse(documents.current.bodies['feed.json']) as { items: Array<Record<string, string>> };
+    const json = JSON.parse(text(documents.current.bodies['feed.json'])) as { items: Array<Record<string, string>> };
     const bare = json.items.find((i) => i.content_html === undefined)!;
     expect(bare.content_text).toMatch(/^Summary of release \d+\.$/);
     expect(bare.summary).toBe(bare.content_text);
