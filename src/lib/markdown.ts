@@ -107,7 +107,9 @@ export function htmlToBlocks(html: string, site: URL): Block[] {
   if (!html.trim()) return [];
   // Parsed without source positions: the tree is converted, not reported on, and hast-util-to-mdast
   // clones its input (positions made the parse and that clone about three times slower).
-  const tree = toMdast(fromParse5(parseFragment(html)));
+  // `document`: text and inline markup outside any block become paragraphs. Left at the top level,
+  // one such node made the serializer write the whole document it was placed in as a single line.
+  const tree = toMdast(fromParse5(parseFragment(html)), { document: true });
   clean(tree, site);
   return tree.type === 'root' ? tree.children : [];
 }

@@ -114,6 +114,19 @@ describe('htmlToBlocks + serialize', () => {
     expect(before).toBe('## A\n\n> ### B\n\n- #### C\n');
   });
 
+  it('makes a body without block markup a paragraph, so the document around it keeps its lines', () => {
+    for (const html of ['plain text body', 'one<br>two', '<b>bold</b> and text']) {
+      const blocks = htmlToBlocks(html, SITE);
+      expect(blocks.map((b) => b.type)).toEqual(['paragraph']);
+      const markdown = serialize([
+        { type: 'heading', depth: 1, children: [{ type: 'text', value: 'Title' }] },
+        ...blocks,
+        { type: 'thematicBreak' },
+      ]);
+      expect(markdown).toMatch(/^# Title\n\n.+\n\n---\n$/s);
+    }
+  });
+
   it('gives the same bytes for the same input', () => {
     const html = HOSTILE.join('') + LOOKS_LIKE_MARKUP.join('');
     expect(toMarkdown(html)).toBe(toMarkdown(html));
