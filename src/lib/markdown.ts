@@ -11,6 +11,7 @@
  *   shiftHeadings(blocks, n)   the same blocks with headings moved down (new nodes only on
  *                              the way to a heading: the input is shared, never changed)
  *   serialize(blocks)          mdast → Markdown (CommonMark, GFM tables)
+ *   serializedBlocks(blocks)   blocks serialized once, for the parts every document repeats
  *   text, paragraph, heading, link, list, …   small builders for the documents' own parts
  *
  * Why not turndown: it leaves `<` in text as it is, so a sanitized body's
@@ -36,7 +37,7 @@ import type {
   RootContent,
   Text,
 } from 'mdast';
-import { safeText } from './markdown-text.ts';
+import { rootWithPatternFilter } from './markdown-text.ts';
 
 export type Block = RootContent;
 export type Inline = PhrasingContent;
@@ -127,6 +128,29 @@ export function shiftHeadings(blocks: readonly Block[], offset: number): Block[]
   return offset === 0 ? [...blocks] : blocks.map((block) => shifted(block) as Block);
 }
 
+/** Blocks serialized once, written as they are wherever the node is placed (see `serializedBlocks`). */
+export interface SerializedBlocks {
+  type: 'serializedBlocks';
+  value: string;
+}
+
+declare module 'mdast' {
+  interface RootContentMap {
+    serializedBlocks: SerializedBlocks;
+  }
+}
+
+/**
+ * Blocks every document of a kind repeats (a twin's boilerplate and press contacts), serialized
+ * once: the serializer writes each top-level block the same whatever surrounds it (after a blank
+ * line, from the start of a line), except a list right after a list, which takes the other bullet.
+ * So the node goes at the top level, never starting with a list right after one, nor ending with
+ * one right before one. No blocks give no node.
+ */
+export function serializedBlocks(blocks: readonly Block[]): Block[] {
+  return blocks.length === 0 ? [] : [{ type: 'serializedBlocks', value: serialize(blocks).replace(/\n$/, '') }];
+}
+
 /** The serializer's options (exported for the tests of its text handler). */
 export const SERIALIZE_OPTIONS: ToMarkdownOptions = {
   bullet: '-',
@@ -137,7 +161,7 @@ export const SERIALIZE_OPTIONS: ToMarkdownOptions = {
   fences: true,
   resourceLink: true,
   extensions: [gfmTableToMarkdown()],
-  handlers: { text: safeText },
+  handlers: { root: rootWithPatternFilter, serializedBlocks: (node: SerializedBlocks) => node.value },
 };
 
 /** Blocks as one Markdown document (LF line ends, one final newline). */

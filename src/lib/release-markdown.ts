@@ -59,7 +59,7 @@ export function boilerplateBlocks(site: SiteData, siteUrl: URL, depth: number, l
 
 /**
  * Blocks made once a build and shared (never changed: headings are shifted on copies): the
- * boilerplate and the contacts, which every twin repeats, and the bodies of the releases that both
+ * boilerplate and the contacts, which every twin repeats (as blocks, and serialized), and the bodies of the releases that both
  * have a twin and are a section of llms-full.txt. Other bodies are converted when needed and not
  * kept, so memory does not grow with the number of releases.
  */
@@ -73,12 +73,18 @@ function converted(site: SiteData) {
 function conversionCache(site: SiteData) {
   let boilerplate: md.Block[] | undefined;
   const contacts = new Map<string, md.Block[]>();
+  const pressroomParts = new Map<string, md.Block[]>();
   const bodies = new Map<number, md.Block[] | null>(site.releases.slice(0, LLMS_FULL_BUDGET.releases).map((r) => [r.id, null]));
   return {
     boilerplate: (convert: () => md.Block[]) => (boilerplate ??= convert()),
     contacts(key: string, make: () => md.Block[]): md.Block[] {
       let blocks = contacts.get(key);
       if (!blocks) contacts.set(key, (blocks = make()));
+      return blocks;
+    },
+    pressroomParts(key: string, make: () => md.Block[]): md.Block[] {
+      let blocks = pressroomParts.get(key);
+      if (!blocks) pressroomParts.set(key, (blocks = make()));
       return blocks;
     },
     body(releaseId: number, convert: () => md.Block[]): md.Block[] {
@@ -89,6 +95,16 @@ function conversionCache(site: SiteData) {
       return blocks;
     },
   };
+}
+
+/** The boilerplate (when shown) and the press contacts, serialized once (`md.serializedBlocks`): what every twin repeats. */
+function pressroomBlocks(site: SiteData, siteUrl: URL, depth: number, lang: string, boilerplate: boolean): md.Block[] {
+  return converted(site).pressroomParts(`${depth} ${lang} ${boilerplate}`, () =>
+    md.serializedBlocks([
+      ...(boilerplate ? boilerplateBlocks(site, siteUrl, depth, lang) : []),
+      ...contactBlocks(site, siteUrl, depth, lang),
+    ]),
+  );
 }
 
 /** The press contacts as a list under a heading of `depth`, or none. */
@@ -151,10 +167,8 @@ export async function releaseBlocks(
   );
   const gallery = moreBlocks.flat();
   if (gallery.length > 0) blocks.push(md.heading(depth + 1, md.text(t('images'))), ...gallery);
-  if (pressroomParts) {
-    if (release.show_boilerplate_text) blocks.push(...boilerplateBlocks(site, siteUrl, depth + 1, release.language));
-    blocks.push(...contactBlocks(site, siteUrl, depth + 1, release.language));
-  }
+  // Serialized once per language for all twins: they start with a heading, and the rule below keeps a list from following them.
+  if (pressroomParts) blocks.push(...pressroomBlocks(site, siteUrl, depth + 1, release.language, release.show_boilerplate_text));
 
   const facts: md.Inline[][] = [[md.text(`Published: ${item.published}`)]];
   if (item.updated !== item.published) facts.push([md.text(`Updated: ${item.updated}`)]);

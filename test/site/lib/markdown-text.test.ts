@@ -1,6 +1,7 @@
 /**
- * The serializer's text handler (src/lib/markdown-text.ts) runs only the "unsafe" patterns whose
- * character a text contains, and must write exactly what mdast-util-to-markdown's own writes.
+ * The serializer's root handler (src/lib/markdown-text.ts) makes every value safe against only the
+ * "unsafe" patterns whose character it contains, and must write exactly what
+ * mdast-util-to-markdown's own handlers write.
  */
 import type { Nodes, Paragraph, PhrasingContent, RootContent } from 'mdast';
 import { toMarkdown, type Unsafe } from 'mdast-util-to-markdown';
@@ -9,7 +10,7 @@ import { SERIALIZE_OPTIONS, htmlToBlocks } from '../../../src/lib/markdown.ts';
 import { possiblePatterns } from '../../../src/lib/markdown-text.ts';
 import { HOSTILE } from '../../helpers/hostile-html.ts';
 
-// The site's serializer, and the same with the library's own text handler.
+// The site's serializer, and the same with the library's own handlers.
 const filtered = (tree: Nodes) => toMarkdown(tree, SERIALIZE_OPTIONS);
 const library = (tree: Nodes) => toMarkdown(tree, { ...SERIALIZE_OPTIONS, handlers: {} });
 
@@ -30,6 +31,9 @@ function documentsWith(value: string): RootContent[][] {
     [paragraph({ type: 'text', value: 'a' }, t(), { type: 'emphasis', children: [t()] })],
     [{ type: 'heading', depth: 2, children: [t()] }],
     [paragraph({ type: 'link', url: 'https://example.com/', title: null, children: [t()] }, t())],
+    [paragraph({ type: 'link', url: `https://example.com/${value}`, title: value, children: [t()] })],
+    [paragraph({ type: 'link', url: value, title: null, children: [{ type: 'text', value: 'x' }] })],
+    [paragraph({ type: 'image', url: `https://example.com/${value}.png`, alt: value, title: null })],
     [paragraph({ type: 'strong', children: [t()] }), paragraph(t(), { type: 'inlineCode', value: 'x' }, t())],
     [{ type: 'list', ordered: false, spread: false, children: [{ type: 'listItem', spread: false, children: [paragraph(t())] }] }],
     [{ type: 'blockquote', children: [paragraph(t())] }],
@@ -45,8 +49,8 @@ function documentsWith(value: string): RootContent[][] {
   ];
 }
 
-describe('safeText', () => {
-  it('writes what the library writes, for texts of every ASCII character in every place', () => {
+describe('rootWithPatternFilter', () => {
+  it('writes what the library writes, for values of every ASCII character in every place', () => {
     for (const value of texts(400)) {
       for (const children of documentsWith(value)) {
         const tree: Nodes = { type: 'root', children };

@@ -6,7 +6,7 @@
  */
 import { HtmlRenderer, Parser, type Node } from 'commonmark';
 import { describe, expect, it } from 'vitest';
-import { htmlToBlocks, serialize, shiftHeadings } from '../../../src/lib/markdown.ts';
+import { htmlToBlocks, serialize, serializedBlocks, shiftHeadings, type Block } from '../../../src/lib/markdown.ts';
 import { sanitizeArticle } from '../../../src/lib/sanitize.ts';
 import { HOSTILE } from '../../helpers/hostile-html.ts';
 
@@ -130,5 +130,36 @@ describe('htmlToBlocks + serialize', () => {
   it('gives the same bytes for the same input', () => {
     const html = HOSTILE.join('') + LOOKS_LIKE_MARKUP.join('');
     expect(toMarkdown(html)).toBe(toMarkdown(html));
+  });
+});
+
+describe('serializedBlocks', () => {
+  const parts = [
+    ...HOSTILE.map((html) => htmlToBlocks(html, SITE)),
+    htmlToBlocks('<ul><li>one</li><li>two</li></ul>', SITE),
+    htmlToBlocks('<p>About</p><ol><li>first</li></ol>', SITE),
+    htmlToBlocks('<h2>Press contacts</h2><ul><li><a href="mailto:a@b.example">a_b*c</a> · <a href="tel:+31">+31</a></li></ul>', SITE),
+    htmlToBlocks(LOOKS_LIKE_MARKUP.join('<br>'), SITE),
+  ].filter((blocks) => blocks.length > 0);
+  const endsInText = htmlToBlocks('<ul><li>a list</li></ul><p>Body</p>', SITE);
+  const endsInList = htmlToBlocks('<p>Body</p><ul><li>a list</li></ul>', SITE);
+  const after: Block[] = [{ type: 'thematicBreak' }, ...htmlToBlocks('<ul><li>Published: 2026</li></ul>', SITE)];
+  const same = (before: Block[], blocks: Block[]) =>
+    expect(serialize([...before, ...serializedBlocks(blocks), ...after])).toBe(serialize([...before, ...blocks, ...after]));
+
+  it('writes the same document as the blocks it stands for, at the top level and not next to a list', () => {
+    for (const blocks of parts) same(endsInText, blocks);
+    // After a list too, when it does not start with one (a twin's parts start with their heading).
+    for (const blocks of parts.filter((b) => b[0]!.type !== 'list')) same(endsInList, blocks);
+  });
+
+  it('is where a list next to a list would take the other bullet: why it must not be placed so', () => {
+    const list = htmlToBlocks('<ul><li>one</li></ul>', SITE);
+    expect(serialize([...endsInList, ...list])).toContain('* one');
+    expect(serialize([...endsInList, ...serializedBlocks(list)])).toContain('- one');
+  });
+
+  it('is no node for no blocks', () => {
+    expect(serializedBlocks([])).toEqual([]);
   });
 });
