@@ -46,16 +46,37 @@ function decodeRefusal(error: unknown): RefusedError {
   return refusal;
 }
 
+interface ReadSizes {
+  declared: Declared[];
+  url: string | undefined;
+  /** Original and declared sizes: with the shape, what a picture is made from. */
+  key: string;
+}
+
+function readSizes(sizes: MediaInput['sizes']): ReadSizes {
+  const declared = declaredOf(sizes);
+  const url = originalOf(sizes);
+  return { declared, url, key: `${url} ${JSON.stringify(declared)}` };
+}
+
 export function createPicture(ctx: PictureContext): ImagePipeline['picture'] {
   const { refusals } = ctx;
   // One picture per original, declared sizes and shape a build: listings show the same image on many pages.
   const made = new Map<string, Promise<Picture | RefusedError>>();
+  // The same media items are asked for on many pages (a build's data is one set of objects): their
+  // sizes are read once (1.4 s of a 10,000-release build's route generation when read every time).
+  const read = new WeakMap<object, ReadSizes>();
+  const sizesOf = (sizes: MediaInput['sizes']): ReadSizes => {
+    if (!sizes || typeof sizes !== 'object') return readSizes(sizes);
+    let known = read.get(sizes);
+    if (!known) read.set(sizes, (known = readSizes(sizes)));
+    return known;
+  };
   return async function picture(media: MediaInput | null | undefined, opts: PictureOptions = {}): Promise<Picture> {
-    const declared = declaredOf(media?.sizes);
-    const url = originalOf(media?.sizes);
+    const { declared, url, key: sizesKey } = sizesOf(media?.sizes);
     if (!url) return placeholder('missing', 'no image', declared);
     const shape = opts.shape ?? 'auto';
-    const key = `${shape} ${url} ${JSON.stringify(declared)}`;
+    const key = `${shape} ${sizesKey}`;
     let result = made.get(key);
     if (!result) made.set(key, (result = pictureOf(ctx, url, declared, shape)));
     const outcome = await result;
