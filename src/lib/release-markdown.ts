@@ -59,9 +59,9 @@ export function boilerplateBlocks(site: SiteData, siteUrl: URL, depth: number, l
 
 /**
  * Blocks made once a build and shared (never changed: headings are shifted on copies): the
- * boilerplate and the contacts, which every twin repeats (as blocks, and serialized), and the bodies of the releases that both
- * have a twin and are a section of llms-full.txt. Other bodies are converted when needed and not
- * kept, so memory does not grow with the number of releases.
+ * boilerplate and the contacts, which every twin repeats (as blocks, and serialized), and the
+ * bodies of the releases that both have a twin and are a section of llms-full.txt. Other bodies
+ * are converted when needed and not kept, so memory does not grow with the number of releases.
  */
 const conversions = new WeakMap<SiteData, ReturnType<typeof conversionCache>>();
 function converted(site: SiteData) {
@@ -72,21 +72,11 @@ function converted(site: SiteData) {
 
 function conversionCache(site: SiteData) {
   let boilerplate: md.Block[] | undefined;
-  const contacts = new Map<string, md.Block[]>();
-  const pressroomParts = new Map<string, md.Block[]>();
   const bodies = new Map<number, md.Block[] | null>(site.releases.slice(0, LLMS_FULL_BUDGET.releases).map((r) => [r.id, null]));
   return {
     boilerplate: (convert: () => md.Block[]) => (boilerplate ??= convert()),
-    contacts(key: string, make: () => md.Block[]): md.Block[] {
-      let blocks = contacts.get(key);
-      if (!blocks) contacts.set(key, (blocks = make()));
-      return blocks;
-    },
-    pressroomParts(key: string, make: () => md.Block[]): md.Block[] {
-      let blocks = pressroomParts.get(key);
-      if (!blocks) pressroomParts.set(key, (blocks = make()));
-      return blocks;
-    },
+    contacts: madeOnce(),
+    pressroomParts: madeOnce(),
     body(releaseId: number, convert: () => md.Block[]): md.Block[] {
       const kept = bodies.get(releaseId);
       if (kept) return kept;
@@ -94,6 +84,16 @@ function conversionCache(site: SiteData) {
       if (kept === null) bodies.set(releaseId, blocks);
       return blocks;
     },
+  };
+}
+
+/** `(key, make)`: the blocks made for `key` the first time it is asked for. */
+function madeOnce(): (key: string, make: () => md.Block[]) => md.Block[] {
+  const made = new Map<string, md.Block[]>();
+  return (key, make) => {
+    let blocks = made.get(key);
+    if (!blocks) made.set(key, (blocks = make()));
+    return blocks;
   };
 }
 
@@ -167,7 +167,8 @@ export async function releaseBlocks(
   );
   const gallery = moreBlocks.flat();
   if (gallery.length > 0) blocks.push(md.heading(depth + 1, md.text(t('images'))), ...gallery);
-  // Serialized once per language for all twins: they start with a heading, and the rule below keeps a list from following them.
+  // Serialized once per language for all twins: they start with a heading, and the rule below
+  // keeps a list from following them.
   if (pressroomParts) blocks.push(...pressroomBlocks(site, siteUrl, depth + 1, release.language, release.show_boilerplate_text));
 
   const facts: md.Inline[][] = [[md.text(`Published: ${item.published}`)]];
