@@ -283,7 +283,11 @@ async function documentBody(scope: FeedScope, file: FeedFile, siteUrl: URL, arch
   const key = `${siteUrl.href}|${scopeKeyOf(scope)}|${archive ?? 'current'}`;
   const render = async () => {
     const feed = await feedOf(scope, siteUrl);
-    return new Map(Object.entries(feedDocument(feed, archive, (n) => documentUrls(scope, siteUrl, n)).bodies) as Array<[FeedFile, Uint8Array<ArrayBuffer>]>);
+    return new Map(
+      Object.entries(feedDocument(feed, archive, (n) => documentUrls(scope, siteUrl, n)).bodies) as Array<
+        [FeedFile, Uint8Array<ArrayBuffer>]
+      >,
+    );
   };
   let bodies = rendered.get(key);
   if (!bodies) {
