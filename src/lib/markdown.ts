@@ -151,7 +151,7 @@ export function serializedBlocks(blocks: readonly Block[]): Block[] {
   return blocks.length === 0 ? [] : [{ type: 'serializedBlocks', value: serialize(blocks).replace(/\n$/, '') }];
 }
 
-/** The serializer's options (exported for the tests of its text handler). */
+/** The serializer's options (exported for the tests of its root handler). */
 export const SERIALIZE_OPTIONS: ToMarkdownOptions = {
   bullet: '-',
   emphasis: '_',
