@@ -5,6 +5,7 @@
  * synchronous lookup from the upstream `src` to the copy (null: drop the image).
  */
 import { fallbackFormat } from './encode.ts';
+import { declaredOf } from './media-input.ts';
 import type { CallOptions, ImagePipeline, InlineImage, MediaInput, MediaLists } from './types.ts';
 
 /** Where a rendition URL comes from: its media item and the rendition's name. */
@@ -29,8 +30,7 @@ function renditionIndex(list: ReadonlyArray<MediaInput | null | undefined>): Map
   const index = new Map<string, RenditionHit>();
   for (const media of list) {
     if (!media) continue;
-    for (const [name, r] of Object.entries(media.sizes ?? {}))
-      if (r && typeof r.url === 'string' && !index.has(r.url)) index.set(r.url, { media, name });
+    for (const { name, url } of declaredOf(media.sizes)) if (!index.has(url)) index.set(url, { media, name });
   }
   return index;
 }
@@ -51,7 +51,8 @@ export function createInlineImages(picture: ImagePipeline['picture']): ImagePipe
       }
       for (const media of list) {
         if (!media) continue;
-        for (const [name, r] of Object.entries(media.sizes ?? {})) if (r && r.url === src) return { media, name };
+        const rendition = declaredOf(media.sizes).find((d) => d.url === src);
+        if (rendition) return { media, name: rendition.name };
       }
     }
     return undefined;
