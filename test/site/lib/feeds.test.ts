@@ -29,6 +29,12 @@ describe('xml writer', () => {
   it('drops characters XML 1.0 cannot carry and keeps the rest', () => {
     expect(xmlChars(NASTY)).toBe(NASTY_CLEAN);
     expect(xmlChars('tab\tnl\ncr\r')).toBe('tab\tnl\ncr\r');
+    // Each forbidden character alone in a long text (what the quick pre-check must still notice).
+    const prose = 'Northwind opens a hub. '.repeat(40);
+    for (const bad of ['\u0000', '\u0008', '\u000b', '\u000c', '\u001f', '\uFFFE', '\uFFFF', '\uD800', '\uDFFF']) {
+      expect(xmlChars(`${prose}${bad}${prose}`), JSON.stringify(bad)).toBe(`${prose}${prose}`);
+    }
+    expect(xmlChars(`${prose}🚲é\u00a0${prose}`)).toBe(`${prose}🚲é\u00a0${prose}`);
     expect(escapeXml('<a href="x">&\'')).toBe('&lt;a href=&quot;x&quot;&gt;&amp;&apos;');
   });
 
