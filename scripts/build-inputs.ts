@@ -77,6 +77,11 @@ export async function codeInputs(root: string): Promise<CodeInputs> {
   return { node: process.version, files };
 }
 
+/** The code in 16 hex digits: names what it made in caches that must not outlive it. */
+export function codeDigest(code: CodeInputs): string {
+  return createHash('sha256').update(JSON.stringify(code)).digest('hex').slice(0, 16);
+}
+
 /**
  * The configuration that decides what is written, by variable name (values as the build reads
  * them). Left out: PRESSROOM_API_KEY (what it can read is in the answers), PRESSROOM_CONCURRENCY,

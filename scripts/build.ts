@@ -32,7 +32,8 @@ import {
   sweepBeside,
 } from '../src/output/staged-output.ts';
 import { startedBuildRuntime } from '../src/config/build-runtime.ts';
-import { codeInputs, configurationOf, type CodeInputs } from './build-inputs.ts';
+import { codeDigest, codeInputs, configurationOf, type CodeInputs } from './build-inputs.ts';
+import markdownCache from '../src/integrations/markdown-cache.ts';
 import { changeReport, changeReportPath, changeSummary, writeChangeReport, type ChangeReport } from './change-report.ts';
 import {
   FINGERPRINT_FORMAT,
@@ -191,6 +192,7 @@ interface RenderRun {
   locks: HeldLocks;
   /** The staging folder while there is one, for the signal handler to remove. */
   current: { staging?: string };
+  code: CodeInputs;
 }
 
 interface Rendered {
@@ -201,13 +203,14 @@ interface Rendered {
 type OriginalOutcomes = ReturnType<ReturnType<typeof originalsRecorder>['originals']>;
 
 /** Renders into a staging folder, checks it and swaps it in; a number is the exit code of a failed build. */
-async function renderAndPublish({ out, id, siteUrl, recorded, locks, current }: RenderRun): Promise<Rendered | number> {
+async function renderAndPublish({ out, id, siteUrl, recorded, locks, current, code }: RenderRun): Promise<Rendered | number> {
   const staging = (current.staging = await createStaging(root, id));
   const planned = plannedOutput();
   const media = originalsRecorder();
   try {
     const { build } = await import('astro');
-    await settledOrStalled(build({ root, outDir: staging, integrations: [planned.integration, media.integration] }), stalledBuild);
+    const integrations = [planned.integration, media.integration, markdownCache({ code: codeDigest(code) })];
+    await settledOrStalled(build({ root, outDir: staging, integrations }), stalledBuild);
     await checkSite(staging, planned.files());
     // The build's last lines: what the data policy did, and where its report is.
     const report = await writeDataReport(out);
@@ -261,7 +264,7 @@ async function main(): Promise<number> {
     const siteUrl = loadConfig(process.env).siteUrl;
     const recorded = await readFingerprint(out);
     if (await confirmedUnchanged({ plan, code, recorded, siteUrl, started })) return EXIT.ok;
-    const rendered = await renderAndPublish({ out, id, siteUrl, recorded, locks, current });
+    const rendered = await renderAndPublish({ out, id, siteUrl, recorded, locks, current, code });
     if (typeof rendered === 'number') return rendered;
     try {
       console.log(`build: changes: ${changeSummary(rendered.changes)}; report: ${await writeChangeReport(out, rendered.changes)}`);

@@ -11,7 +11,9 @@
  *   shiftHeadings(blocks, n)   the same blocks with headings moved down (new nodes only on
  *                              the way to a heading: the input is shared, never changed)
  *   serialize(blocks)          mdast → Markdown (CommonMark, GFM tables)
- *   serializedBlocks(blocks)   blocks serialized once, for the parts every document repeats
+ *   serializedBlocks(blocks)   blocks serialized once, for the parts every document repeats;
+ *                              (serializedText + written: the same in two steps, the text kept
+ *                              between builds in src/lib/markdown-cache.ts)
  *   text, paragraph, heading, link, list, …   small builders for the documents' own parts
  *
  * Why not turndown: it leaves `<` in text as it is, so a sanitized body's
@@ -148,7 +150,17 @@ declare module 'mdast' {
  * one right before one. No blocks give no node.
  */
 export function serializedBlocks(blocks: readonly Block[]): Block[] {
-  return blocks.length === 0 ? [] : [{ type: 'serializedBlocks', value: serialize(blocks).replace(/\n$/, '') }];
+  return blocks.length === 0 ? [] : [{ type: 'serializedBlocks', value: serializedText(blocks) }];
+}
+
+/** What a `serializedBlocks` node of `blocks` writes: text to keep (src/lib/markdown-cache.ts). */
+export function serializedText(blocks: readonly Block[]): string {
+  return serialize(blocks).replace(/\n$/, '');
+}
+
+/** A node writing `serializedText`'s text, or none when it is empty (blocks that write nothing add no blank lines either). */
+export function written(value: string): Block[] {
+  return value === '' ? [] : [{ type: 'serializedBlocks', value }];
 }
 
 /** The serializer's options (exported for the tests of its root handler). */

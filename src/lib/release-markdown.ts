@@ -17,7 +17,7 @@ import { releaseFeedItem } from './feeds.ts';
 import { mailtoHref, telHref } from './format.ts';
 import { translator } from './i18n.ts';
 import { altFor, type PictureSource } from './images.ts';
-import { LLMS_FULL_BUDGET } from './llms-rules.ts';
+import { cachedMarkdown } from './markdown-cache.ts';
 import * as md from './markdown.ts';
 import { contactAnchor, contactVcfHref, contactsHref } from './paths.ts';
 import { sanitizeBasic } from './sanitize.ts';
@@ -59,31 +59,21 @@ export function boilerplateBlocks(site: SiteData, siteUrl: URL, depth: number, l
 
 /**
  * Blocks made once a build and shared (never changed: headings are shifted on copies): the
- * boilerplate and the contacts, which every twin repeats (as blocks, and serialized), and the
- * bodies of the releases that both have a twin and are a section of llms-full.txt. Other bodies
- * are converted when needed and not kept, so memory does not grow with the number of releases.
+ * boilerplate and the contacts, which every twin repeats (as blocks, and serialized).
  */
 const conversions = new WeakMap<SiteData, ReturnType<typeof conversionCache>>();
 function converted(site: SiteData) {
   let cache = conversions.get(site);
-  if (!cache) conversions.set(site, (cache = conversionCache(site)));
+  if (!cache) conversions.set(site, (cache = conversionCache()));
   return cache;
 }
 
-function conversionCache(site: SiteData) {
+function conversionCache() {
   let boilerplate: md.Block[] | undefined;
-  const bodies = new Map<number, md.Block[] | null>(site.releases.slice(0, LLMS_FULL_BUDGET.releases).map((r) => [r.id, null]));
   return {
     boilerplate: (convert: () => md.Block[]) => (boilerplate ??= convert()),
     contacts: madeOnce(),
     pressroomParts: madeOnce(),
-    body(releaseId: number, convert: () => md.Block[]): md.Block[] {
-      const kept = bodies.get(releaseId);
-      if (kept) return kept;
-      const blocks = convert();
-      if (kept === null) bodies.set(releaseId, blocks);
-      return blocks;
-    },
   };
 }
 
@@ -131,6 +121,19 @@ async function pictureBlocks(
   ];
 }
 
+/**
+ * A release's body (its feed item's HTML) under a title of `depth`, serialized (`md.written`): it
+ * follows a paragraph or heading and comes before a heading or rule, never next to a list. The
+ * conversion is the twins' largest cost and its text is kept between builds (markdown-cache.ts).
+ */
+async function bodyBlocks(html: string, siteUrl: URL, depth: number): Promise<md.Block[]> {
+  return md.written(
+    await cachedMarkdown([siteUrl.href, String(depth), html], () =>
+      md.serializedText(md.shiftHeadings(md.htmlToBlocks(html, siteUrl), depth - 1)),
+    ),
+  );
+}
+
 /** A release as Markdown blocks (see the module comment). */
 export async function releaseBlocks(
   site: SiteData,
@@ -159,12 +162,7 @@ export async function releaseBlocks(
   blocks.push(...(leadBlocks ?? []));
   const summary = md.oneLine(release.summary);
   if (summary) blocks.push(md.paragraph(md.strong(md.text(summary))));
-  blocks.push(
-    ...md.shiftHeadings(
-      converted(site).body(release.id, () => md.htmlToBlocks(item.contentHtml, siteUrl)),
-      depth - 1,
-    ),
-  );
+  blocks.push(...(await bodyBlocks(item.contentHtml, siteUrl, depth)));
   const gallery = moreBlocks.flat();
   if (gallery.length > 0) blocks.push(md.heading(depth + 1, md.text(t('images'))), ...gallery);
   // Serialized once per language for all twins: they start with a heading, and the rule below

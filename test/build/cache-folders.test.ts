@@ -1,8 +1,8 @@
 /**
  * Every cache a build writes lives under PRESSROOM_CACHE_DIR (or `.cache/` in
  * the project), so a CI job that keeps that one folder keeps them all: the
- * HTTP answers, the image pipeline's originals, renditions and zips, and the
- * site icons. Read from the integrations as Astro configures them.
+ * HTTP answers, the image pipeline's originals, renditions and zips, the
+ * site icons and the release bodies' Markdown. Read from the integrations as Astro configures them.
  */
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import imagePipeline from '../../image-pipeline/integration.ts';
 import { loadConfig } from '../../src/config/environment.ts';
 import { httpCacheDir } from '../../src/config/loader-options.ts';
+import markdownCache from '../../src/integrations/markdown-cache.ts';
 import siteIcons from '../../src/integrations/site-icons.ts';
 import { imageCacheDir } from '../../scripts/no-change.ts';
 
@@ -18,13 +19,15 @@ const root = '/srv/project';
 /** The cache folder each part of a build uses once Astro has configured it from `root`. */
 function cacheFoldersOfABuild(): Record<string, string | undefined> {
   const config = { root: pathToFileURL(`${root}/`), outDir: pathToFileURL(`${root}/dist/`), base: '/' };
-  for (const integration of [imagePipeline(), siteIcons()]) (integration.hooks['astro:config:done'] as any)({ config, logger: console });
+  for (const integration of [imagePipeline(), siteIcons(), markdownCache({ code: 'c0de' })])
+    (integration.hooks['astro:config:done'] as any)({ config, logger: console });
   const held = (name: string) => (globalThis as any)[Symbol.for(`pressroom-static.${name}`)];
   return {
     http: httpCacheDir(loadConfig(process.env)),
     images: held('image-pipeline').settings.cacheDir,
     noChangeImages: imageCacheDir(root, process.env),
     siteIcons: held('site-icons').cacheDir,
+    markdown: held('markdown-cache').dir,
   };
 }
 
@@ -38,6 +41,7 @@ describe('cache folders', () => {
       images: '/mnt/ci-cache/images',
       noChangeImages: '/mnt/ci-cache/images',
       siteIcons: '/mnt/ci-cache/site-icons',
+      markdown: '/mnt/ci-cache/markdown/c0de',
     });
   });
 
@@ -50,6 +54,7 @@ describe('cache folders', () => {
         images: path.join(root, '.cache', 'images'),
         noChangeImages: path.join(root, '.cache', 'images'),
         siteIcons: path.join(root, '.cache', 'site-icons'),
+        markdown: path.join(root, '.cache', 'markdown', 'c0de'),
       });
     } finally {
       spy.mockRestore();
