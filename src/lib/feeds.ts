@@ -12,7 +12,7 @@
  *   /feeds/tags/<slug>/archive/<n>/rss.xml  …
  *
  * An item carries the release's full body, sanitized with the pages' allow-list
- * (sanitizeArticle, inline images through the image pipeline) and then made
+ * (src/lib/release-body.ts: inline images through the image pipeline) and then made
  * absolute (links and images point at this site's URL, so they work in a feed
  * reader); its featured image is the same JPEG/PNG the page's Open Graph tag
  * names, its PDF the same file the page offers. Items are built once per build
@@ -24,7 +24,6 @@
  */
 import { stat } from 'node:fs/promises';
 import { getImagePipeline, shareImage } from '../../image-pipeline/index.ts';
-import { readBody } from '@pressroom-static/content-loaders';
 import { detached } from './detached.ts';
 import { getSite, pressroomUrl, tagsOf, type Release, type SiteData, type Tag } from './data.ts';
 import { archiveCount, feedDocument } from './feed-archives.ts';
@@ -42,9 +41,9 @@ import {
 } from './feed-formats.ts';
 import { languageName, translator } from './i18n.ts';
 import { hasPicture, logoMedia, pdfDownload, type PictureSource } from './images.ts';
-import { inlineImageRewriter } from './inline-images.ts';
 import { languageHref, releasesHref, sitePath, tagSegment, tagsHref } from './paths.ts';
-import { htmlToText, sanitizeArticle, truncate } from './sanitize.ts';
+import { sanitizedBody } from './release-body.ts';
+import { htmlToText, truncate } from './sanitize.ts';
 
 export type FeedScope = { kind: 'all' } | { kind: 'language'; language: string } | { kind: 'tag'; tag: Tag };
 
@@ -114,10 +113,8 @@ interface Context {
 async function buildItem(ctx: Context, release: Release): Promise<FeedItem> {
   const { site, siteUrl } = ctx;
   const page = release.href;
-  const storedBody = await readBody(release.body);
-  const rewriteInlineImage = await inlineImageRewriter(storedBody, [release.featured_images, site.images], page);
   // Kept until the build ends (every feed and twin of the release reads it): a copy that holds on to nothing else.
-  const contentHtml = detached(absoluteUrls(sanitizeArticle(storedBody, { rewriteInlineImage }), siteUrl));
+  const contentHtml = detached(absoluteUrls(await sanitizedBody(release, site), siteUrl));
   const published = iso(release.release_date) ?? iso(release.updated_at) ?? ctx.fallbackDate;
   const tags = tagsOf(site, release.tag_ids);
   const pdf = await pdfDownload(release.pdf, release.title, page);
