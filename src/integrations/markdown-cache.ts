@@ -32,7 +32,7 @@ export default function markdownCache({ code }: { code: string }): AstroIntegrat
         const pruned = await pruneMarkdownCache(UNUSED_KEEP_MS);
         if (hits + misses > 0)
           logger.info(
-            `markdown: ${hits} release bodies from the cache, ${misses} converted${pruned?.removed ? `; ${pruned.removed} unused entries removed` : ''}`,
+            `Markdown twins and llms-full.txt: ${hits} release bodies from the cache, ${misses} converted${pruned?.removed ? `; ${pruned.removed} unused entries removed` : ''}`,
           );
         configureMarkdownCache(undefined);
       },

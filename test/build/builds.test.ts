@@ -74,7 +74,7 @@ describe('building from a snapshot', () => {
     expect(first.stdout).toMatch(/entries from the snapshot/);
     const second = await run(node, ['scripts/build.ts', '--out', path.join(tmp, 'b')], { cwd: root, env: offline });
     // The second build reads every release body's Markdown the first one kept, and writes the same bytes.
-    expect(second.stdout).toMatch(/markdown: [1-9]\d* release bodies from the cache, 0 converted/);
+    expect(second.stdout).toMatch(/Markdown twins and llms-full\.txt: [1-9]\d* release bodies from the cache, 0 converted/);
     const [a, b] = [await tree(path.join(tmp, 'a')), await tree(path.join(tmp, 'b'))];
     expect(Object.keys(a).length).toBeGreaterThan(1);
     expect(b).toEqual(a);
