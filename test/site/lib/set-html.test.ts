@@ -1,7 +1,8 @@
 /**
  * Every `set:html` in the site gets sanitized HTML (or JSON-LD/CSS/script built by
  * the site itself), and the sanitizer is the last step: a variable passed to
- * set:html is assigned straight from sanitizeArticle()/sanitizeBasic().
+ * set:html is assigned straight from sanitizeArticle()/sanitizeBasic(), or from
+ * sanitizedBody() (src/lib/release-body.ts), which returns sanitizeArticle()'s result.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -22,11 +23,16 @@ it('passes only sanitized HTML to set:html', async () => {
       const expression = match[1]!.trim();
       if (SELF_MADE.has(expression)) continue;
       const assignment = new RegExp(`const ${expression.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} = (.+);`).exec(source)?.[1] ?? '';
-      const sanitized = /^(release\.show_boilerplate_text \? )?sanitize(Article|Basic)\(/.test(assignment);
+      const sanitized = /^(release\.show_boilerplate_text \? )?(sanitize(Article|Basic)\(|await sanitizedBody\()/.test(assignment);
       if (!sanitized)
         problems.push(`${path.relative(root, file)}: set:html={${expression}} (${assignment || 'not assigned in this file'})`);
     }
   }
   expect(uses).toBeGreaterThan(4);
   expect(problems).toEqual([]);
+  // sanitizedBody() gives what sanitizeArticle() returned, as its last step.
+  const releaseBody = await readFile(path.join(root, 'lib', 'release-body.ts'), 'utf8');
+  expect(releaseBody).toMatch(
+    /async function sanitized\([^)]*\): Promise<string> \{[^}]*\n {2}return sanitizeArticle\(storedBody, \{ rewriteInlineImage \}\);\n\}/,
+  );
 });
