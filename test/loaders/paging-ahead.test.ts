@@ -45,7 +45,7 @@ afterEach(async () => {
 const ids = (from: number, count: number): Item[] => Array.from({ length: count }, (_, i) => ({ id: from + i }));
 
 /** A list endpoint on 127.0.0.1:0 that answers every request after `delayMs`, counting what is in flight. */
-async function pagingServer({ list, total, delayMs = 15 }: ServerSetup): Promise<PagingServer> {
+async function pagingServer({ list, total, delayMs = 50 }: ServerSetup): Promise<PagingServer> {
   const hits: string[] = [];
   let served = 0;
   let active = 0;
