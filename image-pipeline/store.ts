@@ -18,8 +18,8 @@
  * while, so a cache fed by scheduled rebuilds does not grow forever.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readFile, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
-import { statSync } from 'node:fs';
+import { mkdir, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { pruneUnused, type PruneResult } from '@pressroom-static/content-loaders';
 import type { RefusalKind } from './errors.ts';
@@ -160,8 +160,9 @@ export function createStore(dir: string): Store {
   return {
     tmpDir,
     async readRecord(url) {
+      // Synchronous like `exists` below: a small local file, read once per original a build uses.
       try {
-        const record = JSON.parse(await readFile(recordPath(url), 'utf8')) as SourceRecord;
+        const record = JSON.parse(readFileSync(recordPath(url), 'utf8')) as SourceRecord;
         return record.v === RECORD_VERSION && record.url === url ? use(recordPath(url), record) : undefined;
       } catch {
         return undefined;
@@ -177,7 +178,7 @@ export function createStore(dir: string): Store {
     async readBlobInfo(hash) {
       try {
         const file = path.join(blobs, `${hash}.json`);
-        const info = JSON.parse(await readFile(file, 'utf8')) as BlobInfo & { v?: number };
+        const info = JSON.parse(readFileSync(file, 'utf8')) as BlobInfo & { v?: number };
         return info.v === RECORD_VERSION ? use(file, info) : undefined;
       } catch {
         return undefined;

@@ -12,7 +12,8 @@
  * `prune` removes the files no build has used for a while.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { access, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { access, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pruneUnused, type PruneResult } from '../cache-pruning.ts';
 
@@ -78,7 +79,9 @@ export function createBodyFiles(folder: string): BodyFiles {
 export async function readBody(body: StoredBody): Promise<string> {
   if ('html' in body) return body.html;
   try {
-    return await readFile(body.file, 'utf8');
+    // Synchronous: a local file of a few kB, where the promise API's round trips through libuv's
+    // threads cost more than the read (every release page asks for its body).
+    return readFileSync(body.file, 'utf8');
   } catch (error) {
     throw new Error(
       `release body ${body.file} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); ` +
