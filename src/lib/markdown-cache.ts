@@ -63,14 +63,14 @@ export async function cachedMarkdown(inputs: readonly string[], convert: () => s
   }
   h.misses++;
   const markdown = convert();
-  const dir = h.dir;
+  const tmp = path.join(h.dir, `.${name}.${process.pid}-${randomBytes(4).toString('hex')}`);
   try {
-    await (h.folder ??= mkdir(dir, { recursive: true }));
-    const tmp = path.join(dir, `.${name}.${process.pid}-${randomBytes(4).toString('hex')}`);
+    await (h.folder ??= mkdir(h.dir, { recursive: true }));
     await writeFile(tmp, markdown);
     await rename(tmp, file);
   } catch {
     // A full disk or a read-only cache: the next build converts this body again.
+    await rm(tmp, { force: true }).catch(() => undefined);
   }
   return markdown;
 }

@@ -77,6 +77,7 @@ describe('cachedMarkdown', () => {
     await mkdir(path.join(dir, entry!)); // a folder where the entry was: reading and renaming onto it fail
     configureMarkdownCache(dir);
     expect(await cachedMarkdown(['y'], counted('second'))).toBe('second');
+    expect(await readdir(dir)).toEqual([entry]); // the text written beside it is not left behind
   });
 });
 
