@@ -12,7 +12,7 @@ import { cacheFolder } from '../config/cache-folders.ts';
 import { loadConfig } from '../config/environment.ts';
 import { configureMarkdownCache, markdownCacheStats, pruneMarkdownCache } from '../lib/markdown-cache.ts';
 
-/** Entries no build used are removed once written this long ago (as the HTTP cache's and the bodies'). */
+/** Entries no build has used for this long are removed (as the HTTP cache's and the bodies'). */
 const UNUSED_KEEP_MS = 30 * 24 * 60 * 60 * 1000;
 
 export default function markdownCache({ code }: { code: string }): AstroIntegration {
@@ -32,7 +32,7 @@ export default function markdownCache({ code }: { code: string }): AstroIntegrat
         const pruned = await pruneMarkdownCache(UNUSED_KEEP_MS);
         if (hits + misses > 0)
           logger.info(
-            `Markdown twins and llms-full.txt: ${hits} release bodies from the cache, ${misses} converted${pruned?.removed ? `; ${pruned.removed} unused entries removed` : ''}`,
+            `Markdown twins and llms-full.txt: ${hits} release bodies from the cache, ${misses} converted${pruned?.files ? `; ${pruned.files} unused entries removed` : ''}`,
           );
         configureMarkdownCache(undefined);
       },

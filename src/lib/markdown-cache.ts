@@ -15,13 +15,14 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { pruneUnused, type PruneResult } from '@pressroom-static/content-loaders';
 
 interface Holder {
   /** This code's folder; unset: no cache. */
   dir?: string;
-  /** Entries this build read or wrote, kept when the build prunes. */
+  /** Entries this build read or wrote (paths), kept when the build prunes. */
   used: Set<string>;
   hits: number;
   misses: number;
@@ -51,7 +52,7 @@ export async function cachedMarkdown(inputs: readonly string[], convert: () => s
   for (const input of inputs) hash.update(`${input.length}:`).update(input);
   const name = `${hash.digest('hex')}.md`;
   const file = path.join(h.dir, name);
-  h.used.add(name);
+  h.used.add(file);
   try {
     // Synchronous: a local file of a few kB, read in microseconds, where the promise API's four
     // round trips through libuv's threads kept the route waiting (10,000 twins a build at L).
@@ -76,27 +77,16 @@ export async function cachedMarkdown(inputs: readonly string[], convert: () => s
 }
 
 /**
- * After a build that rendered: the folders of other code go, and entries of this code's folder
- * that this build did not use and that were written more than `unusedMs` ago (bodies since
- * changed or gone; another press room sharing the cache folder keeps what it made lately).
- * Best effort; how many entries this build used and how many went.
+ * After a build that rendered: the folders of other code go, and this code's folder is pruned like
+ * the build's other caches (`pruneUnused`: entries this build used are marked fresh, others go once
+ * no build has used them for `unusedMs`, so press rooms sharing the folder keep theirs). Best effort.
  */
-export async function pruneMarkdownCache(unusedMs: number): Promise<{ used: number; removed: number } | undefined> {
+export async function pruneMarkdownCache(unusedMs: number): Promise<PruneResult | undefined> {
   const { dir, used } = holder();
   if (!dir) return undefined;
   const parent = path.dirname(dir);
   for (const other of await readdir(parent).catch(() => [] as string[])) {
     if (other !== path.basename(dir)) await rm(path.join(parent, other), { recursive: true, force: true }).catch(() => undefined);
   }
-  let removed = 0;
-  const before = Date.now() - unusedMs;
-  for (const name of await readdir(dir).catch(() => [] as string[])) {
-    if (used.has(name)) continue;
-    const file = path.join(dir, name);
-    const written = await stat(file).catch(() => undefined);
-    if (!written || written.mtimeMs > before) continue;
-    await rm(file, { force: true }).catch(() => undefined);
-    removed++;
-  }
-  return { used: used.size, removed };
+  return pruneUnused([dir], used, unusedMs);
 }
