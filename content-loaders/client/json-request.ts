@@ -81,7 +81,9 @@ export function createJsonRequester(context: JsonRequestContext): (call: JsonCal
           advice: 'nothing to do',
           cause: sanitizeCause(signal.reason, settings.secrets),
         });
-      return limit(async () => {
+      // The slot is held while the request is on the wire, not while its answer is parsed, hashed and
+      // stored: those run on this thread between other requests, so the next one goes out at once.
+      const { response, body } = await limit(async () => {
         started = true;
         stats.attemptStarted();
         try {
@@ -102,15 +104,16 @@ export function createJsonRequester(context: JsonRequestContext): (call: JsonCal
           if (response.status === 304 && !cached) conditional = false; // the entry vanished: ask again, unconditionally
           const body = answerBody(response, cached);
           if (response.status === 304) stats.bump(group, 'notModified', 1, tally);
-          const parsed = parseJson(body, response);
-          answers.set(endpoint, createHash('sha256').update(body).digest('hex'));
-          const etag = response.headers.get('etag');
-          if (cache && response.status === 200 && etag) await cache.store(url, etag, body).catch(context.onCacheWriteError);
-          return parsed;
+          return { response, body };
         } finally {
           stats.attemptFinished();
         }
       }, place);
+      const parsed = parseJson(body, response);
+      answers.set(endpoint, createHash('sha256').update(body).digest('hex'));
+      const etag = response.headers.get('etag');
+      if (cache && response.status === 200 && etag) await cache.store(url, etag, body).catch(context.onCacheWriteError);
+      return parsed;
     };
 
     try {
