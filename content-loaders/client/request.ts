@@ -58,11 +58,13 @@ export async function attemptRequest(options: AttemptOptions): Promise<RawRespon
   const deadline = setTimeout(() => controller.abort(TIMEOUT), options.timeoutMs);
   let stallTimer: ReturnType<typeof setTimeout> | undefined;
   const disarmStall = (): void => {
-    if (stallTimer !== undefined) clearTimeout(stallTimer);
+    clearTimeout(stallTimer);
+    stallTimer = undefined;
   };
+  // Re-armed with every chunk of the body: refreshing the one timer costs less than a new one per chunk.
   const armStall = (): void => {
-    disarmStall();
-    stallTimer = setTimeout(() => controller.abort(STALL), options.stallTimeoutMs);
+    if (stallTimer === undefined) stallTimer = setTimeout(() => controller.abort(STALL), options.stallTimeoutMs);
+    else stallTimer.refresh();
   };
   const failure: FailureContext = {
     callerSignal: options.signal,
