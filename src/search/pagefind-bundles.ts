@@ -29,10 +29,11 @@ export interface PagefindManifest {
 /**
  * The most pages one bundle holds. Pagefind writes a bundle from memory it
  * holds until the end (about 190 KB a page, 1.6 GB for 8,600 pages): bundles of
- * this size keep it under 0.6 GB whatever the press room's size, for a few more
- * files fetched by a search that spans them.
+ * this size keep it near 0.4 GB whatever the press room's size (2,000 pages:
+ * 0.55 GB, and the peak of a warm 10,000-release build's processes summed, at
+ * indexing, 84 MiB higher), for a few more files fetched by a search that spans them.
  */
-export const PAGES_PER_BUNDLE = 2000;
+export const PAGES_PER_BUNDLE = 1500;
 
 /** The folder of a language's `part`-th bundle (from 0): `en`, `en-2`, `en-3`, … */
 export function bundleDir(language: string, part: number): string {
