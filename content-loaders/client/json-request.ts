@@ -82,7 +82,7 @@ export function createJsonRequester(context: JsonRequestContext): (call: JsonCal
           cause: sanitizeCause(signal.reason, settings.secrets),
         });
       // The slot is held while the request is on the wire, not while its answer is parsed, hashed and
-      // stored: those run on this thread between other requests, so the next one goes out at once.
+      // stored: a queued request goes out at once, and a slow disk under the HTTP cache holds no slot.
       const { response, body } = await limit(async () => {
         started = true;
         stats.attemptStarted();

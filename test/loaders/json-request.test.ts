@@ -51,8 +51,6 @@ it('parses and stores an answer after its slot is free, so the next request is n
   const storedWhileInSlot: number[] = [];
   const cache: HttpCache = {
     ...realCache,
-    dir: realCache.dir,
-    lookup: (u) => realCache.lookup(u),
     store: (u, etag, body) => {
       storedWhileInSlot.push(inSlot);
       return realCache.store(u, etag, body);
