@@ -20,6 +20,8 @@ import { pruneUnused, type PruneResult } from '../cache-pruning.ts';
 export interface CachedResponse {
   etag: string;
   body: Buffer;
+  /** The body's SHA-256 (hex), checked against the body as the entry was read. */
+  sha256: string;
 }
 
 export interface HttpCacheStats {
@@ -34,7 +36,8 @@ export interface HttpCacheStats {
 export interface HttpCache {
   readonly dir: string;
   lookup(url: string): Promise<CachedResponse | undefined>;
-  store(url: string, etag: string, body: Buffer): Promise<void>;
+  /** `sha256`: the body's SHA-256 (hex), which the caller has already computed for its answers. */
+  store(url: string, etag: string, body: Buffer, sha256: string): Promise<void>;
   stats(): HttpCacheStats;
   /** Removes entries no build has used for `maxAgeMs`; this build's entries are marked fresh. */
   prune(maxAgeMs: number): Promise<PruneResult>;
@@ -86,17 +89,17 @@ export function createHttpCache(options: { dir: string; apiKey?: string }): Http
         if (createHash('sha256').update(body).digest('hex') !== header.sha256) throw new Error('bad body');
         counters.found++;
         used.add(fileFor(url));
-        return { etag: header.etag, body };
+        return { etag: header.etag, body, sha256: header.sha256 };
       } catch {
         counters.damaged++;
         return undefined;
       }
     },
 
-    async store(url, etag, body) {
+    async store(url, etag, body, sha256) {
       ready ??= mkdir(dir, { recursive: true });
       await ready;
-      const header: EntryHeader = { v: 1, etag, length: body.length, sha256: createHash('sha256').update(body).digest('hex') };
+      const header: EntryHeader = { v: 1, etag, length: body.length, sha256 };
       const file = fileFor(url);
       const temp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
       try {

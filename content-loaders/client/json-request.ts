@@ -34,9 +34,12 @@ export interface JsonCall {
   place?: QueuePlace;
 }
 
-/** The body of a 200, or the cached one for a 304; throws when the cache lost the entry meanwhile. */
-function answerBody(response: RawResponse, cached: CachedResponse | undefined): Buffer {
-  if (response.status !== 304) return response.body;
+/**
+ * The body of a 200, or the cached one for a 304 with the digest the cache checked it against;
+ * throws when the cache lost the entry meanwhile.
+ */
+function answerBody(response: RawResponse, cached: CachedResponse | undefined): { body: Buffer; sha256?: string } {
+  if (response.status !== 304) return { body: response.body };
   if (!cached) {
     throw new AttemptFailure({
       kind: 'http',
@@ -46,7 +49,7 @@ function answerBody(response: RawResponse, cached: CachedResponse | undefined): 
       advice: 'the HTTP cache folder changed during the build; retry',
     });
   }
-  return cached.body;
+  return { body: cached.body, sha256: cached.sha256 };
 }
 
 function parseJson(body: Buffer, response: RawResponse): unknown {
@@ -83,7 +86,11 @@ export function createJsonRequester(context: JsonRequestContext): (call: JsonCal
         });
       // The slot is held while the request is on the wire, not while its answer is parsed, hashed and
       // stored: a queued request goes out at once, and a slow disk under the HTTP cache holds no slot.
-      const { response, body } = await limit(async () => {
+      const {
+        response,
+        body,
+        sha256: cachedSha256,
+      } = await limit(async () => {
         started = true;
         stats.attemptStarted();
         try {
@@ -102,17 +109,18 @@ export function createJsonRequester(context: JsonRequestContext): (call: JsonCal
             onBytes: (n) => stats.bump(group, 'bytes', n, tally),
           });
           if (response.status === 304 && !cached) conditional = false; // the entry vanished: ask again, unconditionally
-          const body = answerBody(response, cached);
           if (response.status === 304) stats.bump(group, 'notModified', 1, tally);
-          return { response, body };
+          return { response, ...answerBody(response, cached) };
         } finally {
           stats.attemptFinished();
         }
       }, place);
       const parsed = parseJson(body, response);
-      answers.set(endpoint, createHash('sha256').update(body).digest('hex'));
+      // Hashed once: a 304's body was checked against its digest as the cache read it.
+      const sha256 = cachedSha256 ?? createHash('sha256').update(body).digest('hex');
+      answers.set(endpoint, sha256);
       const etag = response.headers.get('etag');
-      if (cache && response.status === 200 && etag) await cache.store(url, etag, body).catch(context.onCacheWriteError);
+      if (cache && response.status === 200 && etag) await cache.store(url, etag, body, sha256).catch(context.onCacheWriteError);
       return parsed;
     };
 

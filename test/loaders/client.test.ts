@@ -548,6 +548,8 @@ describe('conditional requests with the on-disk cache', () => {
     const mark2 = await logMark();
     const two = await run(second);
     expect(two).toEqual(one);
+    // The answers a build used (its no-change fingerprint) are the same whether fetched or revalidated.
+    expect(second.answers()).toEqual(first.answers());
     const log2 = await logSince(mark2);
     expect(log2.length).toBe(log1.length);
     expect(log2.every((e) => e.status === 304 && e.ifNoneMatch)).toBe(true);

@@ -51,9 +51,9 @@ it('parses and stores an answer after its slot is free, so the next request is n
   const storedWhileInSlot: number[] = [];
   const cache: HttpCache = {
     ...realCache,
-    store: (u, etag, body) => {
+    store: (u, etag, body, sha256) => {
       storedWhileInSlot.push(inSlot);
-      return realCache.store(u, etag, body);
+      return realCache.store(u, etag, body, sha256);
     },
   };
   const answers = new Map<string, string>();
