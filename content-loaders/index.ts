@@ -28,7 +28,7 @@ export type {
 export { OPTION_SETTING_NAMES, errorCode, innermostMessage, oneLine } from './client/errors.ts';
 export type { SettingNames } from './client/errors.ts';
 export { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './client/limiter.ts';
-export type { FetchLike } from './client/request.ts';
+export type { FetchLike } from './client/transport.ts';
 export { defaultSleep, parseRetryAfter, retrying } from './client/retry.ts';
 export type { RetryPolicy } from './client/retry.ts';
 

@@ -7,7 +7,7 @@
  */
 import { z } from 'astro/zod';
 import { OPTION_SETTING_NAMES, type SettingNames } from './client/errors.ts';
-import type { FetchLike } from './client/request.ts';
+import type { FetchLike } from './client/transport.ts';
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './client/limiter.ts';
 
 /** Where lines outside a collection's own logger go (Astro's `AstroIntegrationLogger` fits). */

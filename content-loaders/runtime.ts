@@ -11,7 +11,7 @@
  */
 import path from 'node:path';
 import { createNewsroomClient, type NewsroomClient } from './client/index.ts';
-import type { FetchLike } from './client/request.ts';
+import type { FetchLike } from './client/transport.ts';
 import { openSnapshot } from './snapshot/replay.ts';
 import type { Manifest } from './snapshot/manifest.ts';
 import { DataIssues } from './data-policy/issues.ts';

@@ -28,8 +28,14 @@ export interface FailureContext {
   attemptSignal: AbortSignal;
   timeoutMs: number;
   stallTimeoutMs: number;
+  /** The size cap of a 2xx body. */
+  maxResponseBytes: number;
   secrets: readonly string[];
 }
+
+/** undici's own codes for its stall bound (`bodyTimeout`) and size caps (`maxResponseSize`, decompress `maxSize`). */
+const UNDICI_STALL = 'UND_ERR_BODY_TIMEOUT';
+const UNDICI_TOO_LARGE = 'UND_ERR_RES_EXCEEDED_MAX_SIZE';
 
 export function tooLarge(size: string, cap: number): AttemptFailure {
   return new AttemptFailure({
@@ -49,7 +55,7 @@ export function truncated(received: number, declared: number): AttemptFailure {
   });
 }
 
-/** Maps an exception from fetch (`connect`) or the body stream (`body`) to an AttemptFailure. */
+/** Maps an exception from sending (`connect`) or reading the body (`body`) to an AttemptFailure. */
 export function failureFrom(error: unknown, phase: 'connect' | 'body', context: FailureContext): AttemptFailure {
   const { callerSignal, attemptSignal, secrets } = context;
   if (callerSignal?.aborted) {
@@ -62,6 +68,7 @@ export function failureFrom(error: unknown, phase: 'connect' | 'body', context: 
     });
   }
   const reason: unknown = attemptSignal.aborted ? attemptSignal.reason : undefined;
+  const code = errorCode(error);
   if (reason === TIMEOUT) {
     return new AttemptFailure({
       kind: 'timeout',
@@ -70,7 +77,7 @@ export function failureFrom(error: unknown, phase: 'connect' | 'body', context: 
       advice: 'the API is slow; retry later or raise the request timeout',
     });
   }
-  if (reason === STALL) {
+  if (reason === STALL || code === UNDICI_STALL) {
     return new AttemptFailure({
       kind: 'stall',
       retryable: true,
@@ -78,7 +85,7 @@ export function failureFrom(error: unknown, phase: 'connect' | 'body', context: 
       advice: 'the API or network is stalling; retry later',
     });
   }
-  const code = errorCode(error);
+  if (code === UNDICI_TOO_LARGE) return tooLarge(`more than ${formatBytes(context.maxResponseBytes)}`, context.maxResponseBytes);
   const message = redact(innermostMessage(error), secrets);
   const what = code && !message.includes(code) ? `${code}: ${message}` : message;
   if (phase === 'body') {
@@ -118,7 +125,12 @@ function errorBodyMessage(body: Buffer, secrets: readonly string[]): string | un
 }
 
 /** A non-2xx answer: its status, the server's own message if it gave one, Retry-After. */
-export function httpFailure(response: Response, body: Buffer, secrets: readonly string[], now: number): AttemptFailure {
+export function httpFailure(
+  response: Pick<Response, 'status' | 'statusText' | 'headers'>,
+  body: Buffer,
+  secrets: readonly string[],
+  now: number,
+): AttemptFailure {
   const status = response.status;
   const reason = response.statusText || '';
   const serverSays = errorBodyMessage(body, secrets);

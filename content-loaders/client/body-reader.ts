@@ -1,26 +1,13 @@
 /**
- * Reads a response body as a stream, bounded: the stall timer is re-armed
+ * Reads a fetch response's body as a stream, bounded: the stall timer is re-armed
  * with every chunk, and the size cap is checked as the body grows. An error
  * body only matters for its message, so it is cut short at the cap instead
  * of failing the attempt.
  */
 import { AttemptFailure } from './errors.ts';
-import { TOO_LARGE, failureFrom, tooLarge, type FailureContext } from './attempt-failures.ts';
+import { TOO_LARGE, failureFrom, tooLarge } from './attempt-failures.ts';
+import type { BodyLimits } from './transport.ts';
 import { formatBytes } from '../format-bytes.ts';
-
-export interface BodyLimits {
-  /** Bytes allowed. */
-  cap: number;
-  /** A 2xx answer: over the cap fails; an error answer is cut short. */
-  ok: boolean;
-  /** Aborts the attempt (TOO_LARGE) when a 2xx body grows past the cap. */
-  controller: AbortController;
-  /** (Re)starts the stall timer; `disarmStall` stops it. */
-  armStall(): void;
-  disarmStall(): void;
-  onBytes?: ((n: number) => void) | undefined;
-  failure: FailureContext;
-}
 
 export async function readBody(stream: ReadableStream<Uint8Array> | null, limits: BodyLimits): Promise<Buffer> {
   if (!stream) return Buffer.alloc(0);

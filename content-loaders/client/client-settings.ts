@@ -7,7 +7,9 @@ import type { NewsroomClientOptions } from './client.ts';
 import type { SettingNames } from './errors.ts';
 import { DEFAULT_CONCURRENCY } from './limiter.ts';
 import { DEFAULT_MAX_PAGES, DEFAULT_PAGE_LIMIT } from './paging.ts';
-import type { FetchLike } from './request.ts';
+import { createFetchTransport } from './fetch-transport.ts';
+import type { Transport } from './transport.ts';
+import { createUndiciTransport } from './undici-transport.ts';
 import { defaultSleep, type RetryPolicy } from './retry.ts';
 
 export interface ClientSettings {
@@ -25,7 +27,8 @@ export interface ClientSettings {
   timeoutMs: number;
   stallTimeoutMs: number;
   maxResponseBytes: number;
-  fetch: FetchLike;
+  /** undici's request, or the `fetch` of the options. */
+  transport: Transport;
   policy: RetryPolicy;
   paging: { limit: number; firstPage: number; maxPages: number; readAhead: number };
   /** Sent with every attempt (the bearer key among them). */
@@ -65,6 +68,8 @@ export function clientSettings(options: NewsroomClientOptions): ClientSettings {
     random: options.random ?? Math.random,
     sleep: options.sleep ?? defaultSleep,
   };
+  const stallTimeoutMs = options.stallTimeoutMs ?? 10_000;
+  const maxResponseBytes = options.maxResponseBytes ?? 64 * 1024 * 1024;
   if (!Number.isInteger(policy.retries) || policy.retries < 0)
     throw new RangeError(`retries must be a non-negative integer, got ${String(policy.retries)}`);
   const headers: Record<string, string> = {
@@ -81,9 +86,9 @@ export function clientSettings(options: NewsroomClientOptions): ClientSettings {
     secrets: apiKey === undefined ? [] : [apiKey],
     concurrency,
     timeoutMs: options.timeoutMs ?? 30_000,
-    stallTimeoutMs: options.stallTimeoutMs ?? 10_000,
-    maxResponseBytes: options.maxResponseBytes ?? 64 * 1024 * 1024,
-    fetch: options.fetch ?? ((input, init) => fetch(input, init)),
+    stallTimeoutMs,
+    maxResponseBytes,
+    transport: options.fetch ? createFetchTransport(options.fetch) : createUndiciTransport({ stallTimeoutMs, maxResponseBytes }),
     policy,
     paging: {
       limit: options.pageLimit ?? DEFAULT_PAGE_LIMIT,

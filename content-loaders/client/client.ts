@@ -21,7 +21,7 @@ import { createLimiter, type Limiter, type QueuePlace } from './limiter.ts';
 import { encodeQuery, normaliseApiPath, pathGroup } from './api-paths.ts';
 import { createPager } from './list-pages.ts';
 import type { PageInfo } from './paging.ts';
-import type { FetchLike } from './request.ts';
+import type { FetchLike } from './transport.ts';
 
 export type QueryValue = string | number | boolean | null | undefined | ReadonlyArray<string | number>;
 export type Query = Record<string, QueryValue>;
@@ -58,8 +58,9 @@ export interface NewsroomClientOptions {
   maxPages?: number;
   /** Extra pages requested ahead once a list is known to go on (default min(2, concurrency - 1)). */
   readAhead?: number;
-  /** Injected for tests: the fetch implementation, random source and sleep. */
+  /** Requests go through this fetch instead of undici's request (a snapshot's replay, an in-process API, tests). */
   fetch?: FetchLike;
+  /** Injected for tests: the random source and sleep. */
   random?: () => number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Told about every retry (for a log line; holds no secret). */

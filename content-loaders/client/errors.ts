@@ -22,6 +22,7 @@ export type FailureKind =
   | 'bad-envelope' // JSON, but not the `{data: ...}` shape
   | 'repeated-page' // paging: the server answered a page already seen
   | 'page-ceiling' // paging: more pages than the safety net allows
+  | 'undecodable' // Content-Encoding the client cannot decode, or a damaged compressed body
   | 'aborted'; // the caller's AbortSignal fired
 
 /** Kinds that describe the transport; their message says "after N attempts". */
@@ -34,6 +35,7 @@ const TRANSPORT_KINDS: ReadonlySet<FailureKind> = new Set([
   'too-large',
   'invalid-json',
   'bad-envelope',
+  'undecodable',
 ]);
 
 /** Statuses worth another attempt. Every other 4xx/5xx is final. */

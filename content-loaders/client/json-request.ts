@@ -103,7 +103,7 @@ export function createJsonRequester(context: JsonRequestContext): (call: JsonCal
             timeoutMs: settings.timeoutMs,
             stallTimeoutMs: settings.stallTimeoutMs,
             maxResponseBytes: settings.maxResponseBytes,
-            fetch: settings.fetch,
+            transport: settings.transport,
             secrets: settings.secrets,
             signal,
             onBytes: (n) => stats.bump(group, 'bytes', n, tally),

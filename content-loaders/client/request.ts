@@ -1,10 +1,11 @@
 /**
- * One HTTP attempt with `fetch`, bounded in time and size.
+ * One HTTP attempt over a transport (undici's request, or a fetch), bounded in
+ * time and size.
  *
  * - `timeoutMs`: the whole attempt (headers and body) must finish in time.
- * - `stallTimeoutMs`: once the headers are in, the body is read as a stream and
- *   the attempt is aborted when no bytes arrive for this long. (Waiting for the
- *   headers is covered by `timeoutMs`: a slow server is not a stalled one.)
+ * - `stallTimeoutMs`: once the headers are in, the attempt is aborted when no
+ *   body bytes arrive for this long. (Waiting for the headers is covered by
+ *   `timeoutMs`: a slow server is not a stalled one.)
  * - `maxResponseBytes`: a declared Content-Length over the cap fails before any
  *   byte is read; a body that grows past the cap is aborted at that point.
  *
@@ -13,10 +14,8 @@
  * `sanitizeCause` with the secrets given.
  */
 import { STALL, TIMEOUT, failureFrom, httpFailure, tooLarge, truncated, type FailureContext } from './attempt-failures.ts';
-import { readBody } from './body-reader.ts';
 import { formatBytes } from '../format-bytes.ts';
-
-export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
+import type { SentRequest, Transport } from './transport.ts';
 
 export interface AttemptOptions {
   url: string;
@@ -24,7 +23,7 @@ export interface AttemptOptions {
   timeoutMs: number;
   stallTimeoutMs: number;
   maxResponseBytes: number;
-  fetch: FetchLike;
+  transport: Transport;
   /** Strings that must never appear in a failure (the API key). */
   secrets: readonly string[];
   /** The caller's cancellation; aborts the attempt and is never retried. */
@@ -46,8 +45,10 @@ export interface RawResponse {
 /** Error bodies are read for their message, but only this much of them. */
 const ERROR_BODY_CAP = 64 * 1024;
 
-/** The body's declared size, when the header is a plain number. */
+/** The body's declared size, when the header is a plain number and counts the bytes read (not an encoded size). */
 function declaredLength(headers: Headers): number | undefined {
+  const encoding = headers.get('content-encoding')?.trim().toLowerCase();
+  if (encoding && encoding !== 'identity') return undefined;
   const header = headers.get('content-length');
   return header !== null && /^\d+$/.test(header.trim()) ? Number(header) : undefined;
 }
@@ -71,18 +72,19 @@ export async function attemptRequest(options: AttemptOptions): Promise<RawRespon
     attemptSignal: controller.signal,
     timeoutMs: options.timeoutMs,
     stallTimeoutMs: options.stallTimeoutMs,
+    maxResponseBytes: options.maxResponseBytes,
     secrets: options.secrets,
   };
 
   try {
-    let response: Response;
+    let response: SentRequest;
     try {
-      response = await options.fetch(options.url, { method: 'GET', headers: options.headers, signal, redirect: 'follow' });
+      response = await options.transport.send(options.url, { headers: options.headers, signal });
     } catch (error) {
       throw failureFrom(error, 'connect', failure);
     }
     if (response.status === 304) {
-      await response.body?.cancel().catch(() => undefined);
+      await response.discard();
       return { status: 304, statusText: response.statusText, headers: response.headers, body: Buffer.alloc(0) };
     }
 
@@ -90,10 +92,10 @@ export async function attemptRequest(options: AttemptOptions): Promise<RawRespon
     const cap = ok ? options.maxResponseBytes : Math.min(options.maxResponseBytes, ERROR_BODY_CAP);
     const declared = declaredLength(response.headers);
     if (ok && declared !== undefined && declared > cap) {
-      await response.body?.cancel().catch(() => undefined);
+      await response.discard();
       throw tooLarge(formatBytes(declared), cap);
     }
-    const body = await readBody(response.body, { cap, ok, controller, armStall, disarmStall, onBytes: options.onBytes, failure });
+    const body = await response.readBody({ cap, ok, controller, armStall, disarmStall, onBytes: options.onBytes, failure });
     if (ok && declared !== undefined && body.length !== declared) throw truncated(body.length, declared);
     if (!ok) throw httpFailure(response, body, options.secrets, options.now?.() ?? Date.now());
     return { status: response.status, statusText: response.statusText, headers: response.headers, body };

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-import type { FetchLike } from '../client/request.ts';
+import type { FetchLike } from '../client/transport.ts';
 import { formatBytes } from '../format-bytes.ts';
 import { MANIFEST_FILE, SNAPSHOT_FORMAT, filePath, recordedUrl, sha256Hex, type Manifest, type ManifestEntry } from './manifest.ts';
 

@@ -11,7 +11,7 @@
 import { createReadStream } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import type { FetchLike } from '../client/request.ts';
+import type { FetchLike } from '../client/transport.ts';
 import { filePath, readManifest, recordedUrl, sha256Hex, type Manifest, type ManifestEntry } from './manifest.ts';
 
 export interface SnapshotReplay {

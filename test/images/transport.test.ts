@@ -8,7 +8,7 @@
  */
 import pLimit from 'p-limit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FetchLike } from '../../content-loaders/client/request.ts';
+import type { FetchLike } from '../../content-loaders/client/transport.ts';
 import { guardedDownload } from '../../image-pipeline/download.ts';
 import { RefusedError } from '../../image-pipeline/errors.ts';
 import { createHostPolicy, type LookupFn } from '../../image-pipeline/host-policy.ts';

@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { inspect } from 'node:util';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../emulator/server.ts';
 import { createNewsroomClient, type NewsroomClientOptions } from '../../content-loaders/client/client.ts';
@@ -677,6 +678,84 @@ describe('bounds: size, JSON, concurrency', () => {
     expect(stats.requests).toBe(Math.ceil(trueCount / PAGE) + 2);
     expect(stats.bytes).toBeGreaterThan(0);
     expect(stats.elapsedMs).toBeGreaterThan(0);
+  });
+});
+
+describe('transport: encodings and redirects', () => {
+  const DATA = { data: items(1, 200), paging: { page: 1, limit: 200, total: 200 } };
+  const ENCODERS: Record<string, (body: Buffer) => Buffer> = { gzip: gzipSync, deflate: deflateSync, br: brotliCompressSync };
+
+  it('asks for gzip, deflate and br and decodes each to the same data', async () => {
+    const accepted: Array<string | undefined> = [];
+    const tiny = await tinyServer((req, res, url) => {
+      accepted.push(req.headers['accept-encoding']);
+      const coding = url.pathname.split('/').at(-1) ?? '';
+      const encoded = ENCODERS[coding]!(Buffer.from(JSON.stringify(DATA)));
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': coding, 'content-length': encoded.length }).end(encoded);
+    });
+    try {
+      const api = createNewsroomClient({ baseUrl: tiny.url, pressroomId: 1 });
+      for (const coding of Object.keys(ENCODERS)) expect(await api.get(coding)).toEqual(DATA.data);
+      expect(accepted).toEqual(['gzip, deflate, br', 'gzip, deflate, br', 'gzip, deflate, br']);
+    } finally {
+      await tiny.close();
+    }
+  });
+
+  it('a small compressed body that decodes past the cap fails as too-large, once', async () => {
+    const bomb = gzipSync(Buffer.alloc(4 * 1024 * 1024, 0x20));
+    const tiny = await tinyServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(bomb);
+    });
+    try {
+      expect(bomb.length).toBeLessThan(64 * 1024);
+      const error = await failure(createNewsroomClient({ baseUrl: tiny.url, pressroomId: 1, maxResponseBytes: 1024 * 1024 }).get('x'));
+      expect(error).toMatchObject({ kind: 'too-large', attempts: 1, retryable: false });
+      expect(error.message).toContain('once decoded');
+      expect(tiny.hits).toHaveLength(1);
+    } finally {
+      await tiny.close();
+    }
+  });
+
+  it('a damaged gzip body is retried, an encoding never asked for is not', async () => {
+    const tiny = await tinyServer((_req, res, url) => {
+      const damaged = url.pathname.endsWith('damaged');
+      const body = damaged ? gzipSync(Buffer.from(JSON.stringify(DATA))).subarray(0, 40) : Buffer.from('{}');
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': damaged ? 'gzip' : 'zstd-x' }).end(body);
+    });
+    try {
+      const api = createNewsroomClient({ baseUrl: tiny.url, pressroomId: 1, retries: 2, baseDelayMs: 1, maxDelayMs: 2 });
+      expect(await failure(api.get('damaged'))).toMatchObject({ kind: 'undecodable', attempts: 3 });
+      const unknown = await failure(api.get('unknown'));
+      expect(unknown).toMatchObject({ kind: 'undecodable', attempts: 1, retryable: false });
+      expect(unknown.message).toContain('Content-Encoding: zstd-x');
+    } finally {
+      await tiny.close();
+    }
+  });
+
+  it('follows redirects, and never takes the key to another origin', async () => {
+    const other = await tinyServer((req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: { auth: req.headers.authorization ?? null } }));
+    });
+    const origin = await tinyServer((req, res, url) => {
+      if (url.pathname.endsWith('/moved')) res.writeHead(301, { location: `${url.pathname}-here` }).end();
+      else if (url.pathname.endsWith('/away')) res.writeHead(302, { location: `${other.url}/elsewhere` }).end();
+      else
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ data: { auth: req.headers.authorization ?? null } }));
+    });
+    try {
+      const api = createNewsroomClient({ baseUrl: origin.url, pressroomId: 1, apiKey: KEY });
+      expect(await api.get('moved')).toEqual({ auth: `Bearer ${KEY}` });
+      expect(origin.hits.map((hit) => hit.pathname)).toEqual(['/v1/pressrooms/1/moved', '/v1/pressrooms/1/moved-here']);
+      expect(await api.get('away')).toEqual({ auth: null });
+      expect(other.hits.map((hit) => hit.pathname)).toEqual(['/elsewhere']);
+    } finally {
+      await Promise.all([origin.close(), other.close()]);
+    }
   });
 });
 
