@@ -33,7 +33,7 @@ export interface FailureContext {
   secrets: readonly string[];
 }
 
-/** undici's own codes for its stall bound (`bodyTimeout`) and size caps (`maxResponseSize`, decompress `maxSize`). */
+/** undici's own codes for its stall bound (`bodyTimeout`) and its size cap (the Agent's `maxResponseSize`). */
 const UNDICI_STALL = 'UND_ERR_BODY_TIMEOUT';
 const UNDICI_TOO_LARGE = 'UND_ERR_RES_EXCEEDED_MAX_SIZE';
 
