@@ -113,3 +113,30 @@ it('builds a fresh Astro project from the packed package against the emulator', 
   expect(wantSharp.every((key) => key === 'node_modules/astro')).toBe(true);
   expect(await readdir(path.join(project, 'node_modules', '@pressroom-static'))).toEqual(['content-loaders']);
 }, 180_000);
+
+it('declares every package its modules import (a dependency astro happens to bring is not enough)', async () => {
+  const manifest = JSON.parse(await readFile(path.join(root, 'content-loaders', 'package.json'), 'utf8')) as {
+    dependencies: Record<string, string>;
+    peerDependencies: Record<string, string>;
+  };
+  const declared = new Set([...Object.keys(manifest.dependencies), ...Object.keys(manifest.peerDependencies)]);
+  const files = (await readdir(path.join(root, 'content-loaders'), { recursive: true })).filter(
+    (file) => file.endsWith('.ts') && !file.includes('node_modules'),
+  );
+  const imported = new Set<string>();
+  for (const file of files) {
+    const source = await readFile(path.join(root, 'content-loaders', file), 'utf8');
+    const statements = /\bfrom\s+'([^'.][^']*)'|^\s*import\s+'([^'.][^']*)'|\bimport\(\s*'([^'.][^']*)'\s*\)/gm;
+    for (const [, fromStatement, sideEffect, dynamic] of source.matchAll(statements)) {
+      const specifier = fromStatement ?? sideEffect ?? dynamic;
+      if (!specifier || specifier.startsWith('node:')) continue;
+      const parts = specifier.split('/');
+      imported.add(specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!);
+    }
+  }
+  expect(imported.has('undici')).toBe(true);
+  expect(
+    [...imported].filter((name) => !declared.has(name)),
+    [...imported].join(' '),
+  ).toEqual([]);
+});
