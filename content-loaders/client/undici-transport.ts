@@ -13,7 +13,7 @@
  */
 import { STATUS_CODES } from 'node:http';
 import type { Readable } from 'node:stream';
-import { Agent, interceptors, request } from 'undici';
+import { Agent, EnvHttpProxyAgent, interceptors, request } from 'undici';
 import { failureFrom } from './attempt-failures.ts';
 import { ACCEPT_ENCODING, decodeBody } from './content-decoding.ts';
 import { AttemptFailure } from './errors.ts';
@@ -49,7 +49,10 @@ async function readCutShort(body: Readable, cap: number): Promise<Buffer> {
 
 export function createUndiciTransport({ stallTimeoutMs, maxResponseBytes }: UndiciTransportOptions): Transport {
   // HTTP/1.1 only, as Node's own fetch speaks (undici 8 would offer HTTP/2 to https hosts).
-  const dispatcher = new Agent({ allowH2: false, maxResponseSize: maxResponseBytes }).compose(
+  const options = { allowH2: false, maxResponseSize: maxResponseBytes };
+  // As Node's fetch does: HTTP_PROXY, HTTPS_PROXY and NO_PROXY are followed when NODE_USE_ENV_PROXY is set.
+  const useEnvProxy = ['1', 'true'].includes(process.env.NODE_USE_ENV_PROXY ?? '');
+  const dispatcher = (useEnvProxy ? new EnvHttpProxyAgent(options) : new Agent(options)).compose(
     interceptors.redirect({ maxRedirections: MAX_REDIRECTIONS }),
   );
   return {

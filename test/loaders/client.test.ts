@@ -735,6 +735,39 @@ describe('transport: encodings and redirects', () => {
     }
   });
 
+  it('goes through HTTP_PROXY when NODE_USE_ENV_PROXY is set, as the fetch of Node does', async () => {
+    const api = await tinyServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: { direct: true } }));
+    });
+    // A forward proxy: asked for an absolute URL, it fetches it and answers with what it got.
+    const proxy = await tinyServer((req, res) => {
+      void fetch(req.url!, { headers: { authorization: req.headers.authorization ?? '' } }).then(async (upstream) => {
+        res.writeHead(upstream.status, { 'content-type': 'application/json' }).end(Buffer.from(await upstream.arrayBuffer()));
+      });
+    });
+    const saved = { flag: process.env.NODE_USE_ENV_PROXY, proxy: process.env.HTTP_PROXY, lower: process.env.http_proxy };
+    try {
+      process.env.HTTP_PROXY = proxy.url;
+      delete process.env.http_proxy;
+      expect(await createNewsroomClient({ baseUrl: api.url, pressroomId: 1 }).get('x')).toEqual({ direct: true });
+      expect(proxy.hits).toHaveLength(0); // not without the flag
+      process.env.NODE_USE_ENV_PROXY = '1';
+      expect(await createNewsroomClient({ baseUrl: api.url, pressroomId: 1 }).get('x')).toEqual({ direct: true });
+      expect(proxy.hits.map((hit) => hit.pathname)).toEqual(['/v1/pressrooms/1/x']);
+      expect(api.hits).toHaveLength(2);
+    } finally {
+      for (const [name, value] of [
+        ['NODE_USE_ENV_PROXY', saved.flag],
+        ['HTTP_PROXY', saved.proxy],
+        ['http_proxy', saved.lower],
+      ] as const) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+      await Promise.all([api.close(), proxy.close()]);
+    }
+  });
+
   it('follows redirects, and never takes the key to another origin', async () => {
     const other = await tinyServer((req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: { auth: req.headers.authorization ?? null } }));
