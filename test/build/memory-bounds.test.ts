@@ -1,6 +1,6 @@
 /**
  * The build runs with its memory bounded (scripts/memory-bounds.ts): it replaces itself with the
- * same command, MALLOC_ARENA_MAX and MIMALLOC_PURGE_DELAY set and V8's old space sized, keeping its Node flags, arguments
+ * same command, MALLOC_ARENA_MAX and mimalloc's options set and V8's old space sized, keeping its Node flags, arguments
  * and process id, and leaves an operator's own values alone.
  */
 import { execFile } from 'node:child_process';
@@ -11,10 +11,10 @@ import {
   MALLOC_ARENA_MAX,
   HEAP_FLAGS,
   MAX_OLD_SPACE_MIB,
-  MIMALLOC_PURGE_DELAY,
+  MIMALLOC_BOUNDS,
   missingHeapFlags,
   needsArenaBound,
-  needsPurgeBound,
+  missingMimallocBounds,
 } from '../../scripts/memory-bounds.ts';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
@@ -23,13 +23,14 @@ const glibc = !!(process.report.getReport() as { header?: { glibcVersionRuntime?
 
 // Preloaded into every process the command becomes: what each one saw, printed as it exits.
 const REPORT =
-  "data:text/javascript,import v8 from 'node:v8';process.on('exit',()=>console.log('process '+process.pid+' arenas='+process.env.MALLOC_ARENA_MAX+' purge='+process.env.MIMALLOC_PURGE_DELAY+' heapMiB='+Math.round(v8.getHeapStatistics().heap_size_limit/1048576)+' flags='+process.execArgv.filter(f=>!f.startsWith('data:')&&f!=='--import').join(',')))";
+  "data:text/javascript,import v8 from 'node:v8';process.on('exit',()=>console.log('process '+process.pid+' arenas='+process.env.MALLOC_ARENA_MAX+' purge='+process.env.MIMALLOC_PURGE_DELAY+' thp='+process.env.MIMALLOC_ALLOW_THP+' heapMiB='+Math.round(v8.getHeapStatistics().heap_size_limit/1048576)+' flags='+process.execArgv.filter(f=>!f.startsWith('data:')&&f!=='--import').join(',')))";
 
 /** `node --import REPORT scripts/build.ts --help` with the given environment additions; its report lines. */
 async function reports(extra: NodeJS.ProcessEnv = {}): Promise<string[]> {
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const name of Object.keys(env))
-    if (name.startsWith('PRESSROOM_') || ['MALLOC_ARENA_MAX', 'MIMALLOC_PURGE_DELAY', 'NODE_OPTIONS'].includes(name)) delete env[name];
+    if (name.startsWith('PRESSROOM_') || ['MALLOC_ARENA_MAX', 'MIMALLOC_PURGE_DELAY', 'MIMALLOC_ALLOW_THP', 'NODE_OPTIONS'].includes(name))
+      delete env[name];
   Object.assign(env, extra);
   const { stdout } = await run(process.execPath, ['--import', REPORT, 'scripts/build.ts', '--help'], { cwd: root, env });
   expect(stdout).toMatch(/^usage: npm run build/m);
@@ -51,7 +52,8 @@ describe('memory bounds of the build', () => {
       // One exit report: the first image was replaced, not left as a parent; the preload (a Node flag) ran again.
       expect(seen).toHaveLength(1);
       expect(seen[0]).toContain(` arenas=${MALLOC_ARENA_MAX} `);
-      expect(seen[0]).toContain(` purge=${MIMALLOC_PURGE_DELAY} `);
+      expect(seen[0]).toContain(` purge=${MIMALLOC_BOUNDS.MIMALLOC_PURGE_DELAY} `);
+      expect(seen[0]).toContain(` thp=${MIMALLOC_BOUNDS.MIMALLOC_ALLOW_THP} `);
       expect(sizedFor(seen[0], MAX_OLD_SPACE_MIB), seen[0]).toBe(true);
       expect(seen[0]).toMatch(new RegExp(` flags=${HEAP_FLAGS.map(([name, value]) => `--${name}=${value}`).join(',')}$`));
     },
@@ -77,12 +79,13 @@ describe('memory bounds of the build', () => {
     expect(seen[0]).toContain(' arenas=4 ');
   });
 
-  it("keeps an operator's own MIMALLOC_PURGE_DELAY", async () => {
-    const seen = await reports({ MIMALLOC_PURGE_DELAY: '10' });
+  it("keeps an operator's own MIMALLOC_PURGE_DELAY and MIMALLOC_ALLOW_THP", async () => {
+    const seen = await reports({ MIMALLOC_PURGE_DELAY: '10', MIMALLOC_ALLOW_THP: '1' });
     expect(seen).toHaveLength(1);
-    expect(seen[0]).toContain(' purge=10 ');
-    expect(needsPurgeBound({ MIMALLOC_PURGE_DELAY: '10' })).toBe(false);
-    expect(needsPurgeBound({})).toBe(true);
+    expect(seen[0]).toContain(' purge=10 thp=1 ');
+    expect(missingMimallocBounds({ MIMALLOC_PURGE_DELAY: '10' })).toEqual({ MIMALLOC_ALLOW_THP: '0' });
+    expect(missingMimallocBounds({ MIMALLOC_PURGE_DELAY: '10', MIMALLOC_ALLOW_THP: '1' })).toEqual({});
+    expect(missingMimallocBounds({})).toEqual(MIMALLOC_BOUNDS);
   });
 
   it("keeps an operator's own old space size from NODE_OPTIONS", async () => {
