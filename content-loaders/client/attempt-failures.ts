@@ -16,10 +16,8 @@ import {
 import { parseRetryAfter } from './retry.ts';
 import { formatBytes } from '../format-bytes.ts';
 
-/** Abort reasons of an attempt's own controller. */
+/** The abort reason of an attempt's own controller when its deadline passes. */
 export const TIMEOUT = Symbol('timeout');
-export const STALL = Symbol('stall');
-export const TOO_LARGE = Symbol('too-large');
 
 export interface FailureContext {
   /** The caller's cancellation, if any. */
@@ -43,6 +41,15 @@ export function tooLarge(size: string, cap: number): AttemptFailure {
     retryable: false,
     detail: `response body of ${size} exceeds the cap of ${formatBytes(cap)}`,
     advice: 'lower the page limit or raise maxResponseBytes',
+  });
+}
+
+export function stalled(stallTimeoutMs: number): AttemptFailure {
+  return new AttemptFailure({
+    kind: 'stall',
+    retryable: true,
+    detail: `the response stalled (no body bytes for ${stallTimeoutMs} ms)`,
+    advice: 'the API or network is stalling; retry later',
   });
 }
 
@@ -77,14 +84,7 @@ export function failureFrom(error: unknown, phase: 'connect' | 'body', context: 
       advice: 'the API is slow; retry later or raise the request timeout',
     });
   }
-  if (reason === STALL || code === UNDICI_STALL) {
-    return new AttemptFailure({
-      kind: 'stall',
-      retryable: true,
-      detail: `the response stalled (no body bytes for ${context.stallTimeoutMs} ms)`,
-      advice: 'the API or network is stalling; retry later',
-    });
-  }
+  if (code === UNDICI_STALL) return stalled(context.stallTimeoutMs);
   if (code === UNDICI_TOO_LARGE) return tooLarge(`more than ${formatBytes(context.maxResponseBytes)}`, context.maxResponseBytes);
   const message = redact(innermostMessage(error), secrets);
   const what = code && !message.includes(code) ? `${code}: ${message}` : message;

@@ -88,7 +88,9 @@ export function clientSettings(options: NewsroomClientOptions): ClientSettings {
     timeoutMs: options.timeoutMs ?? 30_000,
     stallTimeoutMs,
     maxResponseBytes,
-    transport: options.fetch ? createFetchTransport(options.fetch) : createUndiciTransport({ stallTimeoutMs, maxResponseBytes }),
+    transport: options.fetch
+      ? createFetchTransport(options.fetch, { stallTimeoutMs })
+      : createUndiciTransport({ stallTimeoutMs, maxResponseBytes }),
     policy,
     paging: {
       limit: options.pageLimit ?? DEFAULT_PAGE_LIMIT,

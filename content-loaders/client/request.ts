@@ -3,9 +3,10 @@
  * time and size.
  *
  * - `timeoutMs`: the whole attempt (headers and body) must finish in time.
- * - `stallTimeoutMs`: once the headers are in, the attempt is aborted when no
- *   body bytes arrive for this long. (Waiting for the headers is covered by
- *   `timeoutMs`: a slow server is not a stalled one.)
+ * - `stallTimeoutMs`: once the headers are in, the transport aborts the attempt
+ *   when no body bytes arrive for this long (undici's `bodyTimeout`, or the
+ *   fetch transport's own timer); named here in the failure. (Waiting for the
+ *   headers is covered by `timeoutMs`: a slow server is not a stalled one.)
  * - `maxResponseBytes`: a declared Content-Length over the cap fails before any
  *   byte is read; a body that grows past the cap is aborted at that point.
  *
@@ -13,7 +14,7 @@
  * help. The attempt never puts a secret in a failure: causes are copied by
  * `sanitizeCause` with the secrets given.
  */
-import { STALL, TIMEOUT, failureFrom, httpFailure, tooLarge, truncated, type FailureContext } from './attempt-failures.ts';
+import { TIMEOUT, failureFrom, httpFailure, tooLarge, truncated, type FailureContext } from './attempt-failures.ts';
 import { formatBytes } from '../format-bytes.ts';
 import type { SentRequest, Transport } from './transport.ts';
 
@@ -57,16 +58,6 @@ export async function attemptRequest(options: AttemptOptions): Promise<RawRespon
   const controller = new AbortController();
   const signal = options.signal ? AbortSignal.any([controller.signal, options.signal]) : controller.signal;
   const deadline = setTimeout(() => controller.abort(TIMEOUT), options.timeoutMs);
-  let stallTimer: ReturnType<typeof setTimeout> | undefined;
-  const disarmStall = (): void => {
-    clearTimeout(stallTimer);
-    stallTimer = undefined;
-  };
-  // Re-armed with every chunk of the body: refreshing the one timer costs less than a new one per chunk.
-  const armStall = (): void => {
-    if (stallTimer === undefined) stallTimer = setTimeout(() => controller.abort(STALL), options.stallTimeoutMs);
-    else stallTimer.refresh();
-  };
   const failure: FailureContext = {
     callerSignal: options.signal,
     attemptSignal: controller.signal,
@@ -95,12 +86,11 @@ export async function attemptRequest(options: AttemptOptions): Promise<RawRespon
       await response.discard();
       throw tooLarge(formatBytes(declared), cap);
     }
-    const body = await response.readBody({ cap, ok, controller, armStall, disarmStall, onBytes: options.onBytes, failure });
+    const body = await response.readBody({ cap, ok, onBytes: options.onBytes, failure });
     if (ok && declared !== undefined && body.length !== declared) throw truncated(body.length, declared);
     if (!ok) throw httpFailure(response, body, options.secrets, options.now?.() ?? Date.now());
     return { status: response.status, statusText: response.statusText, headers: response.headers, body };
   } finally {
     clearTimeout(deadline);
-    disarmStall();
   }
 }

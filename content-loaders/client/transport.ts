@@ -13,11 +13,6 @@ export interface BodyLimits {
   cap: number;
   /** A 2xx answer: over the cap fails (too-large); an error answer is cut short at the cap. */
   ok: boolean;
-  /** Aborts the attempt (the stall bound of a stack without its own). */
-  controller: AbortController;
-  /** (Re)starts the stall timer with every chunk; `disarmStall` stops it. */
-  armStall(): void;
-  disarmStall(): void;
   onBytes?: ((n: number) => void) | undefined;
   failure: FailureContext;
 }

@@ -681,6 +681,41 @@ describe('bounds: size, JSON, concurrency', () => {
   });
 });
 
+describe('the fetch transport (a fetch in the options) holds the same bounds', () => {
+  const viaFetch: NewsroomClientOptions['fetch'] = (input, init) => fetch(input, init);
+
+  it('a persistent stall ends as a stall', async () => {
+    await fault({ kind: 'stall' });
+    const error = await failure(client({ fetch: viaFetch, retries: 1, stallTimeoutMs: 80 }).get('press_releases'));
+    expect(error).toMatchObject({ kind: 'stall', attempts: 2 });
+    expect(error.message).toContain('the response stalled (no body bytes for 80 ms)');
+  });
+
+  it('a stall shorter than the bound is no failure', async () => {
+    await fault({ kind: 'latency', latencyMs: 30 });
+    expect(await client({ fetch: viaFetch, stallTimeoutMs: 2_000 }).list<Release>('press_releases', {}, { limit: PAGE })).toEqual(clean);
+  });
+
+  it('a streamed body without Content-Length is cut at the cap', async () => {
+    const tiny = await tinyServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const timer = setInterval(() => {
+        if (!res.write(`${'x'.repeat(1024)}`)) clearInterval(timer);
+      }, 1);
+      res.on('close', () => clearInterval(timer));
+    });
+    try {
+      const error = await failure(
+        createNewsroomClient({ baseUrl: tiny.url, pressroomId: 1, maxResponseBytes: 8 * 1024, fetch: viaFetch }).get(''),
+      );
+      expect(error).toMatchObject({ kind: 'too-large', attempts: 1 });
+      expect(error.message).toContain('more than 8.1 kB');
+    } finally {
+      await tiny.close();
+    }
+  });
+});
+
 describe('transport: encodings and redirects', () => {
   const DATA = { data: items(1, 200), paging: { page: 1, limit: 200, total: 200 } };
   const ENCODERS: Record<string, (body: Buffer) => Buffer> = { gzip: gzipSync, deflate: deflateSync, br: brotliCompressSync };
