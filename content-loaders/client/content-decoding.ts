@@ -21,14 +21,18 @@ const DECODERS: Readonly<Record<string, Decoder>> = {
 /** What a request offers to accept: every coding `decodeBody` decodes. */
 export const ACCEPT_ENCODING = 'gzip, deflate, br';
 
-/** The body as sent before the codings named by `contentEncoding` (applied in order, so undone in reverse). */
-export async function decodeBody(body: Buffer, contentEncoding: string | null, maxBytes: number): Promise<Buffer> {
-  const codings = (contentEncoding ?? '')
+/** The codings a Content-Encoding header names, in the order they were applied (`identity` is none). */
+export function contentCodings(contentEncoding: string | null): string[] {
+  return (contentEncoding ?? '')
     .split(',')
     .map((coding) => coding.trim().toLowerCase())
     .filter((coding) => coding !== '' && coding !== 'identity');
+}
+
+/** The body as sent before the codings named by `contentEncoding` (applied in order, so undone in reverse). */
+export async function decodeBody(body: Buffer, contentEncoding: string | null, maxBytes: number): Promise<Buffer> {
   let decoded = body;
-  for (const coding of codings.reverse()) {
+  for (const coding of contentCodings(contentEncoding).reverse()) {
     const decode = DECODERS[coding];
     if (!decode) {
       throw new AttemptFailure({

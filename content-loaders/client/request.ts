@@ -16,6 +16,7 @@
  */
 import { TIMEOUT, failureFrom, httpFailure, tooLarge, truncated, type FailureContext } from './attempt-failures.ts';
 import { formatBytes } from '../format-bytes.ts';
+import { contentCodings } from './content-decoding.ts';
 import type { SentRequest, Transport } from './transport.ts';
 
 export interface AttemptOptions {
@@ -48,8 +49,7 @@ const ERROR_BODY_CAP = 64 * 1024;
 
 /** The body's declared size, when the header is a plain number and counts the bytes read (not an encoded size). */
 function declaredLength(headers: Headers): number | undefined {
-  const encoding = headers.get('content-encoding')?.trim().toLowerCase();
-  if (encoding && encoding !== 'identity') return undefined;
+  if (contentCodings(headers.get('content-encoding')).length > 0) return undefined;
   const header = headers.get('content-length');
   return header !== null && /^\d+$/.test(header.trim()) ? Number(header) : undefined;
 }
