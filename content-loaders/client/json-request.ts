@@ -111,9 +111,6 @@ export function createJsonRequester(context: JsonRequestContext): (call: JsonCal
           });
           if (response.status === 304 && !cached) conditional = false; // the entry vanished: ask again, unconditionally
           if (response.status === 304) stats.bump(group, 'notModified', 1, tally);
-          // undici frees the connection a tick after the body is read: wait for it, so the request that takes
-          // this slot reuses the connection instead of opening another.
-          await nextTurn();
           return { response, ...answerBody(response, cached) };
         } finally {
           stats.attemptFinished();

@@ -13,6 +13,7 @@
  */
 import { STATUS_CODES } from 'node:http';
 import type { Readable } from 'node:stream';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Agent, EnvHttpProxyAgent, interceptors, request } from 'undici';
 import { failureFrom } from './attempt-failures.ts';
 import { ACCEPT_ENCODING, decodeBody } from './content-decoding.ts';
@@ -78,6 +79,9 @@ export function createUndiciTransport({ stallTimeoutMs, maxResponseBytes }: Undi
           } catch (error) {
             throw failureFrom(error, 'body', limits.failure);
           }
+          // undici frees the connection a tick after the body is read: wait for it, so the request that takes
+          // this attempt's slot reuses the connection instead of opening another.
+          await nextTurn();
           limits.onBytes?.(received.length);
           const encoding = responseHeaders.get('content-encoding');
           if (limits.ok) return decodeBody(received, encoding, limits.cap);
