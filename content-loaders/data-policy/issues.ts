@@ -8,8 +8,12 @@
  * is an API change, not one bad value.
  */
 
-/** A field dropped (invalid or unsafe optional value), replaced (an unusable permalink becomes a safe path), or a whole item skipped. */
-export type WarningKind = 'field-dropped' | 'field-replaced' | 'item-skipped';
+/**
+ * A field dropped (invalid or unsafe optional value), replaced (an unusable permalink becomes a safe
+ * path), a whole item skipped, or an item (or a kit's media) kept out because a visibility signal in
+ * it cannot be read.
+ */
+export type WarningKind = 'field-dropped' | 'field-replaced' | 'item-skipped' | 'item-hidden';
 
 export interface DataWarning {
   kind: WarningKind;
@@ -23,12 +27,12 @@ export interface DataWarning {
   value: string;
   /** Why, e.g. `expected an absolute http(s) URL`. */
   reason: string;
-  /** What replaced it (`field-replaced`). */
+  /** What replaced it (`field-replaced`), or what was kept out (`item-hidden`). */
   replacement?: string;
 }
 
-/** Why an item is not public. */
-export type HiddenReason = 'draft' | 'private' | 'embargoed' | 'hidden-category' | 'locked-media';
+/** Why an item is not public; `unreadable`: a visibility signal in it could not be read (it fails closed). */
+export type HiddenReason = 'draft' | 'private' | 'embargoed' | 'hidden-category' | 'locked-media' | 'unreadable';
 
 export interface CollectionTally {
   /** Items received from the API (before anything was filtered or skipped). */
@@ -88,6 +92,8 @@ export function warningLine(w: DataWarning): string {
       return w.field === '(item)'
         ? `${where}: skipped (${w.reason}); the rest is published`
         : `${where}: skipped, '${w.field}' is required (${w.reason}, got ${w.value}); the rest is published`;
+    case 'item-hidden':
+      return `${where}: visibility field '${w.field}' cannot be read (${w.reason}, got ${w.value}); ${w.replacement ?? 'the item'} is kept out, the rest is published`;
   }
 }
 
@@ -121,7 +127,8 @@ export class DataIssues {
     const t = this.tally(warning.collection);
     if (warning.kind === 'field-dropped') t.fieldsDropped++;
     else if (warning.kind === 'item-skipped') t.itemsSkipped++;
-    else t.fieldsReplaced++;
+    else if (warning.kind === 'field-replaced') t.fieldsReplaced++;
+    else t.hidden.unreadable = (t.hidden.unreadable ?? 0) + 1;
     const key = `${warning.collection}\u0000${warning.itemId}`;
     if (!this.repairedItems.has(key)) {
       this.repairedItems.add(key);

@@ -4,6 +4,8 @@
  * idempotent, so parsing their own output again gives the same value.
  */
 import { z } from 'astro/zod';
+import { FLAG_FORMS, readFlag } from '../data-policy/flags.ts';
+import { readInstant } from '../data-policy/instants.ts';
 
 /** A number, or a string holding one (`"200"`), stored as a number. */
 export const numeric = z.preprocess(
@@ -17,11 +19,16 @@ const blankAsNull = <S extends z.ZodType>(schema: S) =>
 
 export const id = z.union([z.number().int(), z.string().trim().regex(/^\d+$/, 'expected an integer id').transform(Number)]);
 
-/** ISO-8601 instant, normalised to UTC with milliseconds. */
-export const isoDate = z
-  .string()
-  .refine((value) => !Number.isNaN(Date.parse(value)), 'expected an ISO-8601 date')
-  .transform((value) => new Date(value).toISOString());
+/**
+ * An instant in any form the live API sends (ISO 8601 extended or basic, epoch seconds or
+ * milliseconds), normalised to ISO 8601 UTC with milliseconds; a time without offset is UTC.
+ */
+export const isoDate = z.union([z.string(), z.number()]).transform((value, ctx) => {
+  const reading = readInstant(value);
+  if (reading.kind === 'instant') return new Date(reading.at).toISOString();
+  ctx.addIssue({ code: 'custom', message: 'expected an ISO-8601 date or epoch seconds/milliseconds' });
+  return z.NEVER;
+});
 
 /** A string the API may send as null, as `""` or leave out; stored as null unless it holds text. */
 export const optionalText = z
@@ -32,11 +39,18 @@ export const optionalText = z
 /** An optional instant; `""` (older answers) counts as absent. */
 export const optionalDate = blankAsNull(isoDate);
 
+/** A yes/no value in any spelling `readFlag` knows; `fallback` when missing, null or blank. */
 export const flag = (fallback: boolean) =>
   z
-    .union([z.boolean(), z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1')])
+    .union([z.boolean(), z.number(), z.string()])
     .nullish()
-    .transform((value) => value ?? fallback);
+    .transform((value, ctx) => {
+      const reading = readFlag(value);
+      if (reading === 'absent') return fallback;
+      if (reading !== 'unreadable') return reading;
+      ctx.addIssue({ code: 'custom', message: FLAG_FORMS });
+      return z.NEVER;
+    });
 
 /** Text that must be there: not missing, not empty or blank (a title, a name). */
 export const requiredText = z.string().refine((value) => value.trim() !== '', 'expected text, not an empty string');

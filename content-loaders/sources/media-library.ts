@@ -3,7 +3,8 @@ import { z } from 'astro/zod';
 import { NewsroomApiError } from '../client/errors.ts';
 import type { NewsroomClient } from '../client/client.ts';
 import { safeSlug } from '../data-policy/safe-paths.ts';
-import { hiddenReason, isLockedKit } from '../data-policy/visibility.ts';
+import { warnUnreadableSignal } from '../data-policy/admit.ts';
+import { hiddenReason, kitLock, type UnreadableSignal } from '../data-policy/visibility.ts';
 import { mediaItem } from '../schemas/media.ts';
 import { mediaKit, mediaKitCategory } from '../schemas/media-kit.ts';
 import { count, id, numeric } from '../schemas/primitives.ts';
@@ -15,11 +16,15 @@ export const mediaKitsSource = defineSource({
   fetch: listOf('media_kits', { includes: 'tags' }),
   schema: mediaKit.extend({ tags: z.array(z.object({ id })).optional() }),
   nested: ['media'],
-  // A locked or password-protected kit never carries media into the site, whatever the API sent.
-  screen: (raw, context) => {
-    if (!isLockedKit(raw) || !Array.isArray(raw.media) || raw.media.length === 0) return raw;
-    for (let i = 0; i < raw.media.length; i++) context.issues.hidden('mediaKits.media', 'locked-media');
-    return { ...raw, media: [] };
+  // A locked or password-protected kit never carries media into the site, whatever the API sent; a
+  // lock flag that cannot be read locks it (and the kit is shown as locked).
+  screen: (raw, context, where) => {
+    const lock = kitLock(raw);
+    if (!lock) return raw;
+    if (lock.unreadable) warnUnreadableSignal(raw, lock.unreadable, where, context, 'its media');
+    const media = Array.isArray(raw.media) ? raw.media : [];
+    for (let i = 0; i < media.length; i++) context.issues.hidden('mediaKits.media', 'locked-media');
+    return { ...raw, ...(lock.unreadable ? { [lock.unreadable.field]: true } : {}), media: [] };
   },
   entryId: (item) => String(item.id),
   toEntry: ({ tags, ...kit }) => ({
@@ -50,14 +55,18 @@ const isNotFound = (error: unknown) => error instanceof NewsroomApiError && erro
 /**
  * Where each public category sits in the tree, and the ids of categories that are not public: a
  * category is public only when it and every ancestor are (an embargoed or draft parent hides its
- * whole subtree, as the public API does).
+ * whole subtree, as the public API does). `unreadable`: categories hidden because a visibility
+ * signal of their own cannot be read.
  */
 function placesInTree(nodes: TreeNode[], now: number) {
   const places = new Map<number, TreePlace>();
   const hidden = new Set<number>();
+  const unreadable = new Map<number, { raw: Record<string, unknown>; signal: UnreadableSignal }>();
   const visit = (list: TreeNode[], ancestors: number[], hiddenAbove: boolean) => {
     for (const node of list) {
-      const isHidden = hiddenAbove || hiddenReason(node.raw, now) !== null;
+      const own = hiddenAbove ? null : hiddenReason(node.raw, now);
+      if (own?.unreadable) unreadable.set(node.id, { raw: node.raw, signal: own.unreadable });
+      const isHidden = hiddenAbove || own !== null;
       if (isHidden) hidden.add(node.id);
       else places.set(node.id, { depth: ancestors.length, child_ids: [], ancestor_ids: ancestors });
       if (!isHidden && ancestors.length > 0) places.get(ancestors.at(-1)!)?.child_ids.push(node.id);
@@ -65,7 +74,7 @@ function placesInTree(nodes: TreeNode[], now: number) {
     }
   };
   visit(nodes, [], false);
-  return { places, hidden };
+  return { places, hidden, unreadable };
 }
 
 async function categoryTree(client: NewsroomClient, context: SourceContext): Promise<TreeNode[]> {
@@ -88,12 +97,15 @@ export const mediaKitCategoriesSource = defineSource({
   collection: 'mediaKitCategories',
   fetch: fetchedTogether(async (client, context) => {
     const [list, tree] = await Promise.all([client.list('media_kit_categories'), categoryTree(client, context)]);
-    const { places, hidden } = placesInTree(tree, context.now);
+    const { places, hidden, unreadable } = placesInTree(tree, context.now);
+    const where = { collection: 'mediaKitCategories', endpoint: client.endpoint('media_kit_categories/tree') };
     const items: unknown[] = [];
     for (const item of list as Array<{ id?: unknown }>) {
       const itemId = Number(item?.id);
       if (hidden.has(itemId)) {
-        context.issues.hidden('mediaKitCategories', 'hidden-category');
+        const signal = unreadable.get(itemId);
+        if (signal) warnUnreadableSignal(signal.raw, signal.signal, where, context, 'the category and everything under it');
+        else context.issues.hidden('mediaKitCategories', 'hidden-category');
         continue;
       }
       // Not in the tree (an older API, or a tree that lags the list): shown at the top level.

@@ -6,7 +6,7 @@
 import type { z } from 'astro/zod';
 import type { NewsroomClient } from '../client/client.ts';
 import { DataIssues } from '../data-policy/issues.ts';
-import type { Rescue } from '../data-policy/repair.ts';
+import type { Rescue, Where } from '../data-policy/repair.ts';
 import { readEagerly } from './read-eagerly.ts';
 
 export interface RawItems {
@@ -49,8 +49,8 @@ export interface CollectionSource<Api extends z.ZodType = z.ZodType, Entry exten
   toEntry(item: z.output<Api>, index: number): Entry;
   /** Lists inside an item that hold other items (`includes`): each element is kept only when public, like an item. */
   nested?: readonly string[];
-  /** A last look at a raw, public item before validation (a locked kit's media are taken out here). */
-  screen?(raw: Record<string, unknown>, context: SourceContext): Record<string, unknown>;
+  /** A last look at a raw, public item before validation (a locked kit's media are taken out here); `where` names it in warnings. */
+  screen?(raw: Record<string, unknown>, context: SourceContext, where: Where): Record<string, unknown>;
   /** Replacements for required top-level fields that cannot be used (a safe path for an unusable permalink). */
   rescues?: Readonly<Record<string, Rescue>>;
 }

@@ -137,6 +137,45 @@ export function release(view: Json): Json {
   };
 }
 
+/** How other upstreams spell "true" and "false", one spelling per item. */
+const TRUE_SPELLINGS = [true, 'TRUE', 'yes', 1, ' True ', 'on'] as const;
+const FALSE_SPELLINGS = [false, 'no', 0, 'FALSE', 'off', 'f'] as const;
+
+const spellingOf = <T>(spellings: readonly T[], label: string, id: number): T =>
+  spellings[hash32('spelling', label, id) % spellings.length]!;
+
+function spelledFlag(value: unknown, label: string, id: number): unknown {
+  if (typeof value !== 'boolean') return value;
+  return spellingOf(value ? TRUE_SPELLINGS : FALSE_SPELLINGS, label, id);
+}
+
+/** An ISO instant in another form the live API is known to send: basic form, an hour-only offset, epoch ms or s. */
+function spelledInstant(value: unknown, id: number): unknown {
+  if (typeof value !== 'string') return value;
+  const ms = Date.parse(value);
+  const iso = new Date(ms).toISOString();
+  const inTwoHoursEast = new Date(ms + 2 * 3_600_000).toISOString().replace(/\.\d+Z$/, '+02');
+  const forms = [iso, iso.replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z'), inTwoHoursEast, ms, String(Math.floor(ms / 1000))];
+  return spellingOf(forms, 'instant', id);
+}
+
+/**
+ * For a leaky key: the fields that say why an item is not public, spelled as
+ * other and older upstreams spell them (`" Draft "`, `"yes"`, `1`, epoch
+ * milliseconds, `20991231T000000Z`), one spelling per item, so a client that
+ * reads only the exact current spellings publishes what it must not.
+ */
+export function spelledSignals(view: Json & { id: unknown }): Json {
+  const id = Number(view.id);
+  const out: Json = { ...view };
+  if (typeof view.state === 'string')
+    out.state = spellingOf([view.state, ` ${view.state.toUpperCase()} `, view.state.replace(/^./, (c) => c.toUpperCase())], 'state', id);
+  for (const flag of ['private', 'is_locked', 'is_password_protected']) if (flag in view) out[flag] = spelledFlag(view[flag], flag, id);
+  delete out.id;
+  if ('publish_date' in view) out.publish_date = spelledInstant(view.publish_date, id);
+  return out;
+}
+
 /**
  * Media kits from the old `/presskits` route: `id`, `title` and `media` (already in legacy shape),
  * nothing else — except, for a leaky key (`leakHidden`), the fields that say why a kit is not
@@ -148,7 +187,9 @@ export function mediaKit(view: Json): Json {
   const closed = view.is_locked === true || view.is_password_protected === true;
   if (closed && Array.isArray(view.media) && view.media.length > 0)
     Object.assign(bare, { is_locked: view.is_locked, is_password_protected: view.is_password_protected });
-  return bare;
+  return closed
+    ? { ...bare, ...spelledSignals({ id: view.id, is_locked: bare.is_locked, is_password_protected: bare.is_password_protected }) }
+    : bare;
 }
 
 /** "+31 20 794 1139" → "+31 (0)20 794 1139", as Dutch and German offices write it. */

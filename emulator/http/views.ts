@@ -58,12 +58,14 @@ export function publicFields<T extends object>(record: T): Public<T> {
 
 /**
  * With `leakHidden`, the fields that say why an item is (or is not) hidden,
- * named as the management answers name them. Nothing otherwise, so public
- * answers keep their exact bytes.
+ * named as the management answers name them, and in the legacy shapes spelled
+ * as other upstreams spell them. Nothing otherwise, so public answers keep
+ * their exact bytes.
  */
-function hiddenReasons(record: Visibility, ctx: ViewContext) {
+function hiddenReasons(record: Visibility & { id: number }, ctx: ViewContext) {
   if (!ctx.leakHidden) return {};
-  return { state: record._state, private: record._private, publish_date: record._visibleFrom };
+  const reasons = { state: record._state, private: record._private, publish_date: record._visibleFrom };
+  return ctx.shapes === 'legacy' ? legacy.spelledSignals({ id: record.id, ...reasons }) : reasons;
 }
 
 const shaped = <T>(ctx: ViewContext, current: T, toLegacy: (view: T) => unknown): unknown =>

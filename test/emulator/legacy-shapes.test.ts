@@ -327,3 +327,37 @@ describe('legacy as a view of the same press room', () => {
     expect((await current().json('press_releases')).body.paging.limit).toBe(30);
   });
 });
+
+describe('legacy answers to a leaky key', () => {
+  const leakyLegacy = useEmulator({ seed: 1, frozenClock: true, shapes: 'legacy', leakHidden: true });
+  const leakyCurrent = useEmulator({ seed: 1, frozenClock: true, leakHidden: true });
+
+  it('spell the fields that say an item is hidden as other upstreams do: states, flags and instants in several forms', async () => {
+    const items = [
+      ...(await list(leakyLegacy, 'press_releases')),
+      ...(await list(leakyLegacy, 'clippings')),
+      ...(await list(leakyLegacy, 'media_kits')),
+      ...(await list(leakyLegacy, 'images')),
+      ...(await list(leakyLegacy, 'events')),
+      ...(await list(leakyLegacy, 'pages')),
+      ...(await list(leakyLegacy, 'media_kit_categories')),
+      ...(await list(leakyLegacy, 'documents')),
+      ...(await list(leakyLegacy, 'videos')),
+    ];
+    const states = items.map((i) => i.state).filter((s) => typeof s === 'string');
+    expect(states.some((s) => s === s.trim().toLowerCase())).toBe(true);
+    expect(states.some((s) => s !== s.trim().toLowerCase())).toBe(true);
+    const privates = new Set(items.filter((i) => i.private !== undefined).map((i) => JSON.stringify(i.private)));
+    expect(privates.size, [...privates].join(' ')).toBeGreaterThan(3);
+    expect(items.some((i) => ['TRUE', 'yes', 1, ' True ', 'on'].includes(i.private))).toBe(true);
+    const dates = items.map((i) => i.publish_date).filter((d) => d !== null && d !== undefined);
+    const extended = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+    expect(dates.some((d) => typeof d === 'string' && extended.test(d))).toBe(true);
+    expect(dates.some((d) => typeof d !== 'string' || !extended.test(d))).toBe(true);
+    const locks = items.filter((i) => i.is_locked !== undefined && i.media?.length > 0).map((i) => i.is_locked);
+    expect(locks.some((l) => l !== true && l !== false)).toBe(true);
+
+    const currentItems = await list(leakyCurrent, 'press_releases');
+    expect(currentItems.every((i) => i.private === true || i.private === false)).toBe(true);
+  });
+});

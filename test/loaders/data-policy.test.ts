@@ -398,3 +398,95 @@ describe('what is not public is never stored, whatever the API sends', () => {
     expect(later.stores.pressReleases.map.has('990091')).toBe(false);
   });
 });
+
+describe('visibility fails closed: other spellings of hidden, and signals that cannot be read', () => {
+  const future = Date.parse('2099-01-01T00:00:00.000Z');
+  const spelled = all(
+    on('press_releases', (list) => [
+      ...list.map((r: any, i: number) =>
+        i === 0
+          ? {
+              ...r,
+              featured_images: [...r.featured_images, { ...r.featured_images[0], id: 991001, title: 'SPELLED image', private: 'YES' }],
+            }
+          : r,
+      ),
+      { ...list[1], id: 991010, title: 'SPELLED draft', permalink: '/991010-x', state: ' Draft ' },
+      { ...list[1], id: 991011, title: 'SPELLED private', permalink: '/991011-x', private: ' True' },
+      { ...list[1], id: 991012, title: 'SPELLED unpublished', permalink: '/991012-x', published: 'no' },
+      { ...list[1], id: 991013, title: 'SPELLED basic embargo', permalink: '/991013-x', release_date: '20990101T000000+01' },
+      { ...list[1], id: 991014, title: 'SPELLED epoch ms', permalink: '/991014-x', release_date: future },
+      { ...list[1], id: 991015, title: 'SPELLED epoch s', permalink: '/991015-x', release_date: String(future / 1000) },
+      { ...list[1], id: 991020, title: 'UNREADABLE state', permalink: '/991020-x', state: { value: 'draft' } },
+      { ...list[1], id: 991021, title: 'UNREADABLE embargo', permalink: '/991021-x', release_date: 'after the summit' },
+    ]),
+    on('clippings', (list) => [...list, { ...list[0], id: 991030, title: 'SPELLED private clipping', private: 'on' }]),
+    on('media_kits', (list) => [
+      ...list,
+      {
+        ...list[0],
+        id: 991040,
+        title: 'Kit locked in words',
+        is_locked: 'YES',
+        media: [{ ...list[0].media[0], title: 'SPELLED-LOCK media' }],
+      },
+      {
+        ...list[0],
+        id: 991041,
+        title: 'Kit with an unreadable lock',
+        is_password_protected: 'ask PR',
+        media: [{ ...list[0].media[0], title: 'UNREADABLE-LOCK media' }],
+      },
+    ]),
+  );
+  const only: CollectionName[] = ['pressReleases', 'clippings', 'mediaKits'];
+
+  it('keeps every one out, warns naming collection, item, field and value for the unreadable, and publishes the rest', async () => {
+    const run = await load(spelled, only);
+    const stored = JSON.stringify(Object.values(run.stores).map(dataOf));
+    for (const marker of ['SPELLED', 'UNREADABLE', '99101', '99102', '991030']) expect(stored, marker).not.toContain(marker);
+    expect(run.stores.mediaKits.map.get('991040')?.data).toMatchObject({ is_locked: true, media: [] });
+    expect(run.stores.mediaKits.map.get('991041')?.data).toMatchObject({ is_password_protected: true, media: [] });
+    expect(run.stores.pressReleases.map.size).toBeGreaterThan(10);
+
+    const lines = run.logs.join('\n');
+    expect(lines).toContain(
+      `pressReleases: item 991020 from ${endpointOf('press_releases')}?includes=tags%2Cfeatured_images%2Cclippings: visibility field 'state' cannot be read (expected a state such as "published", got {"value":"draft"}); the item is kept out, the rest is published`,
+    );
+    expect(lines).toMatch(/pressReleases: item 991021 .*'release_date' cannot be read .*got "after the summit"/);
+    expect(lines).toMatch(/mediaKits: item 991041 .*'is_password_protected' cannot be read .*got "ask PR"\); its media is kept out/);
+    expect(lines).not.toMatch(/SPELLED|UNREADABLE/);
+
+    const report = run.runtime.issues.report();
+    expect(report.collections.pressReleases?.hidden).toEqual({ draft: 2, private: 1, embargoed: 3, unreadable: 2 });
+    expect(report.collections['pressReleases.featured_images']?.hidden).toEqual({ private: 1 });
+    expect(report.collections.clippings?.hidden).toEqual({ private: 1 });
+    expect(report.collections['mediaKits.media']?.hidden).toEqual({ 'locked-media': 2 });
+    expect(report.warnings.map((w) => [w.kind, w.itemId, w.field])).toEqual([
+      ['item-hidden', '991020', 'state'],
+      ['item-hidden', '991021', 'release_date'],
+      ['item-hidden', '991041', 'is_password_protected'],
+    ]);
+    expect(run.runtime.issues.summary()).toMatch(/non-public items kept out \(.*pressReleases 8 not public/);
+  });
+
+  it('fails in strict mode on the first signal that cannot be read', async () => {
+    const error = await load(spelled, ['pressReleases'], { PRESSROOM_STRICT: '1' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DataPolicyError);
+    expect((error as Error).message).toMatch(/^pressReleases: item 991020 .*'state' cannot be read.*PRESSROOM_STRICT/);
+  });
+
+  it('records none of them in a snapshot', async () => {
+    proxy.set(spelled);
+    const dir = path.join(tmp, 'snapshot-spelled');
+    await recordSnapshot({
+      config: loadConfig({ PRESSROOM_API_URL: proxy.url, PRESSROOM_ID: String(emulator().pressroom.id), PRESSROOM_CONCURRENCY: '4' }),
+      out: dir,
+    });
+    for (const file of await readdir(path.join(dir, 'files'))) {
+      const text = (await readFile(path.join(dir, 'files', file))).toString('latin1');
+      for (const marker of ['SPELLED', 'UNREADABLE']) expect(text, `${file}: ${marker}`).not.toContain(marker);
+    }
+  });
+});
+
