@@ -19,15 +19,26 @@ const blankAsNull = <S extends z.ZodType>(schema: S) =>
 
 export const id = z.union([z.number().int(), z.string().trim().regex(/^\d+$/, 'expected an integer id').transform(Number)]);
 
+/** Years a date the site writes may have: four digits, as calendars (RFC 5545), sitemaps and feeds require. */
+const FIRST_YEAR = 1;
+const LAST_YEAR = 9999;
+
 /**
  * An instant in any form the live API sends (ISO 8601 extended or basic, epoch seconds or
  * milliseconds), normalised to ISO 8601 UTC with milliseconds; a time without offset is UTC.
  */
 export const isoDate = z.union([z.string(), z.number()]).transform((value, ctx) => {
   const reading = readInstant(value);
-  if (reading.kind === 'instant') return new Date(reading.at).toISOString();
-  ctx.addIssue({ code: 'custom', message: 'expected an ISO-8601 date or epoch seconds/milliseconds' });
-  return z.NEVER;
+  if (reading.kind !== 'instant') {
+    ctx.addIssue({ code: 'custom', message: 'expected an ISO-8601 date or epoch seconds/milliseconds' });
+    return z.NEVER;
+  }
+  const year = new Date(reading.at).getUTCFullYear();
+  if (year < FIRST_YEAR || year > LAST_YEAR) {
+    ctx.addIssue({ code: 'custom', message: `expected a date in the years ${FIRST_YEAR}–${LAST_YEAR}` });
+    return z.NEVER;
+  }
+  return new Date(reading.at).toISOString();
 });
 
 /** A string the API may send as null, as `""` or leave out; stored as null unless it holds text. */

@@ -490,3 +490,22 @@ describe('visibility fails closed: other spellings of hidden, and signals that c
   });
 });
 
+describe('dates no calendar can carry', () => {
+  it('skip an event that starts past the year 9999 and drop an end date past it, each with a warning', async () => {
+    const run = await load(
+      on('events', (list) =>
+        list.map((e: any, i: number) =>
+          i === 0 ? { ...e, starts_at: '+275760-09-13T00:00:00.000Z' } : i === 1 ? { ...e, ends_at: '+275760-09-13T00:00:00.000Z' } : e,
+        ),
+      ),
+      ['events'],
+    );
+    const listed = (await (await fetch(`${proxy.url}${endpointOf('events')}?page=1&limit=100`)).json()) as { data: any[] };
+    const [first, second] = listed.data;
+    expect(run.stores.events.map.has(String(first.id))).toBe(false);
+    expect(run.stores.events.map.get(String(second.id))?.data).toMatchObject({ ends_at: null });
+    const lines = run.logs.join('\n');
+    expect(lines).toMatch(new RegExp(`events: item ${first.id} .*skipped, 'starts_at' is required \\(expected a date in the years 1–9999`));
+    expect(lines).toMatch(new RegExp(`events: item ${second.id} .*dropped 'ends_at' \\(expected a date in the years 1–9999`));
+  });
+});

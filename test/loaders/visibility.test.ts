@@ -187,11 +187,15 @@ describe('kit locks fail closed', () => {
 });
 
 describe('the schemas read dates and flags the same way', () => {
-  it('normalises every readable date form to ISO 8601 UTC and refuses the rest', () => {
+  it('normalises every readable date form to ISO 8601 UTC and refuses the rest, and years past 9999', () => {
     expect(isoDate.parse('20261201T120000+0100')).toBe('2026-12-01T11:00:00.000Z');
     expect(isoDate.parse(Date.parse('2026-12-01T12:00:00Z') / 1000)).toBe('2026-12-01T12:00:00.000Z');
     expect(isoDate.parse(isoDate.parse('2026-12-01T12:00:00+02'))).toBe('2026-12-01T10:00:00.000Z');
     expect(isoDate.safeParse('1 Dec 2026').success).toBe(false);
+    // Calendars (RFC 5545), sitemaps and feeds write four-digit years: a date past 9999 is no date.
+    expect(isoDate.safeParse('+275760-09-13T00:00:00.000Z').error?.issues[0]?.message).toBe('expected a date in the years 1–9999');
+    expect(isoDate.safeParse(8.64e15).success).toBe(false);
+    expect(isoDate.parse('9999-12-31T23:59:59Z')).toBe('9999-12-31T23:59:59.000Z');
   });
 
   it('reads flags in any spelling, falls back when absent, and refuses the unreadable', () => {
