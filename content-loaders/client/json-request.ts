@@ -53,9 +53,12 @@ function answerBody(response: RawResponse, cached: CachedResponse | undefined): 
   return { body: cached.body, sha256: cached.sha256 };
 }
 
+/** RFC 8259 lets a parser ignore a leading UTF-8 byte order mark; JSON.parse does not. */
+const withoutBom = (body: Buffer): Buffer => (body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf ? body.subarray(3) : body);
+
 function parseJson(body: Buffer, response: RawResponse): unknown {
   try {
-    return JSON.parse(body.toString('utf8'));
+    return JSON.parse(withoutBom(body).toString('utf8'));
   } catch (error) {
     const type = response.headers.get('content-type') ?? 'no content type';
     throw new AttemptFailure({

@@ -633,6 +633,18 @@ describe('bounds: size, JSON, concurrency', () => {
     }
   });
 
+  it('reads a JSON answer that starts with a UTF-8 byte order mark, as RFC 8259 allows', async () => {
+    const tiny = await tinyServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"data":{"id":1,"name":"Acme"}}')]));
+    });
+    try {
+      expect(await createNewsroomClient({ baseUrl: tiny.url, pressroomId: 1 }).get('')).toEqual({ id: 1, name: 'Acme' });
+    } finally {
+      await tiny.close();
+    }
+  });
+
   it('never has more attempts in flight than the concurrency, and shares the limiter', async () => {
     let active = 0;
     let peak = 0;
