@@ -32,7 +32,7 @@ export type { FetchLike } from './client/transport.ts';
 export { defaultSleep, parseRetryAfter, retrying } from './client/retry.ts';
 export type { RetryPolicy } from './client/retry.ts';
 
-export { DataIssues, DataPolicyError } from './data-policy/issues.ts';
+export { DataIssues, DataPolicyError, shown } from './data-policy/issues.ts';
 export type { DataReport, DataWarning } from './data-policy/issues.ts';
 export { DROP_WITH_CONTENT, sanitizeHtmlFields, sanitizeUpstreamHtml } from './html/sanitize-upstream.ts';
 export { readBody } from './html/body-files.ts';

@@ -10,6 +10,9 @@
  *   is published under a safe path derived from its id and title.
  * - `item-skipped`: the item lacks what it cannot live without; it is not
  *   published, the rest of the press room is.
+ * - `moved-path`: a permalink that is a valid path but not the item's to
+ *   take (a custom page's `/pages/…`) or a name no file system can hold as a
+ *   folder (`/CON`): the item is published at `/<id>/`.
  *
  * Ids are fixed (`FLAW_IDS`), in each collection's id range but far above
  * what the generator allocates at any usual scale; adding flaws to a world
@@ -25,7 +28,7 @@ import { ID_BASE } from './ids.ts';
 import { slugify } from './slug.ts';
 import { visible } from './visibility.ts';
 
-export type FlawExpectation = 'field-dropped' | 'item-skipped' | 'safe-path';
+export type FlawExpectation = 'field-dropped' | 'item-skipped' | 'safe-path' | 'moved-path';
 
 /** The world collections flaws live in (the same names as the site's content collections). */
 export type FlawCollection = 'pressReleases' | 'clippings' | 'events' | 'pages' | 'prContacts' | 'images';
@@ -45,6 +48,8 @@ export const FLAW_IDS = {
   releaseEmptyPermalink: ID_BASE.pressRelease + 99_902,
   releasePunctuationPermalink: ID_BASE.pressRelease + 99_903,
   releaseWithoutTitleOrBody: ID_BASE.pressRelease + 99_904,
+  releaseOnPagePath: ID_BASE.pressRelease + 99_905,
+  releaseDeviceName: ID_BASE.pressRelease + 99_906,
   clippingScriptUrl: ID_BASE.clipping + 99_901,
   clippingNotAUrl: ID_BASE.clipping + 99_902,
   eventMalformedEnd: ID_BASE.event + 59_901,
@@ -66,6 +71,8 @@ export const FLAWS: readonly Flaw[] = [
   { collection: 'pressReleases', id: FLAW_IDS.releaseEmptyPermalink, field: 'permalink', value: '', expect: 'safe-path' },
   { collection: 'pressReleases', id: FLAW_IDS.releasePunctuationPermalink, field: 'permalink', value: '/!?/', expect: 'safe-path' },
   { collection: 'pressReleases', id: FLAW_IDS.releaseWithoutTitleOrBody, field: 'title', value: '', expect: 'item-skipped' },
+  { collection: 'pressReleases', id: FLAW_IDS.releaseOnPagePath, field: 'permalink', value: '/pages/about-us', expect: 'moved-path' },
+  { collection: 'pressReleases', id: FLAW_IDS.releaseDeviceName, field: 'permalink', value: '/CON', expect: 'moved-path' },
   { collection: 'events', id: FLAW_IDS.eventMalformedEnd, field: 'ends_at', value: 'soon', expect: 'field-dropped' },
   { collection: 'images', id: FLAW_IDS.imageNegativeSize, field: 'file_size', value: -1024, expect: 'field-dropped' },
   {
@@ -149,6 +156,22 @@ function releases(input: Inputs): PressRelease[] {
       15,
     ),
     release(input, FLAW_IDS.releaseWithoutTitleOrBody, '', `/${FLAW_IDS.releaseWithoutTitleOrBody}-`, '', 18),
+    release(
+      input,
+      FLAW_IDS.releaseOnPagePath,
+      'Northwind Mobility about its new e-cargo fleet',
+      valueOf(FLAW_IDS.releaseOnPagePath, 'permalink') as string,
+      body('Northwind Mobility adds forty electric cargo bikes to its delivery fleet in Utrecht and Leipzig.'),
+      20,
+    ),
+    release(
+      input,
+      FLAW_IDS.releaseDeviceName,
+      'Northwind Connect app: new trip planner',
+      valueOf(FLAW_IDS.releaseDeviceName, 'permalink') as string,
+      body('The Northwind Connect app now plans trips that combine a shared e-bike with the train.'),
+      22,
+    ),
   ];
 }
 

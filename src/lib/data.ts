@@ -13,7 +13,9 @@ import { htmlToText } from './sanitize.ts';
 import { themeCss, themeFrom, type Theme } from './color.ts';
 import type { PictureSource } from './images.ts';
 import { byTag, indexClippings, indexReleases, newestFirst, siteLanguages, time } from './site-indexes.ts';
-import { createPathClaims, placePages, placeReleases, placeTags } from './site-paths.ts';
+import { claimOwnReleasePaths, createPathClaims, placePages, placeReleases, placeTags, type PathReport } from './site-paths.ts';
+import { startedBuildRuntime } from '../config/build-runtime.ts';
+import { shown, type LoaderRuntime } from '@pressroom-static/content-loaders';
 
 type Data<C extends CollectionKey> = CollectionEntry<C>['data'];
 
@@ -31,7 +33,8 @@ export type Release = Data<'pressReleases'> & {
   /** The featured pictures its body does not already show inline (the page does not repeat them). */
   picturesOutsideBody: Array<Data<'pressReleases'>['featured_images'][number] & PictureSource>;
 };
-export type Tag = Data<'tags'> & { href: string };
+/** `segment`: the path segment it was placed at when its slug's was taken (site-paths.ts). */
+export type Tag = Data<'tags'> & { href: string; segment?: string };
 export type Clipping = Data<'clippings'>;
 export type PressEvent = Data<'events'>;
 export type LiveEvent = Data<'liveEvents'>;
@@ -123,17 +126,38 @@ const dataOf = <T>(entries: Array<{ data: T }>): T[] => entries.map((e) => e.dat
 const byPosition = <T extends { position: number; id: number }>(a: T, b: T) => a.position - b.position || a.id - b.id;
 const library = (entries: Array<{ data: LibraryItem }>) => dataOf(entries).sort(newestFirst<LibraryItem>((m) => m.created_at));
 
+const ENDPOINT_OF = { pressReleases: 'press_releases', pages: 'pages', tags: 'tags' } as const;
+
+/** An item published elsewhere than it asked, as a data-policy warning of this build (counted; fatal under strict). */
+function pathMovesWarned(runtime: LoaderRuntime): PathReport {
+  return (move) => {
+    const line = runtime.issues.warn({
+      kind: 'field-replaced',
+      collection: move.collection,
+      endpoint: runtime.client.endpoint(ENDPOINT_OF[move.collection]),
+      itemId: move.itemId,
+      field: move.field,
+      value: shown(move.value),
+      reason: move.reason,
+      replacement: `published at ${move.href}`,
+    });
+    console.warn(`[pressroom-static] ${line}`);
+  };
+}
+
 async function load(): Promise<SiteData> {
   const entries = await loadCollections();
   const pressroom = entries.pressroom[0]?.data;
   if (!pressroom) throw new Error('pressroom-static: the press room itself was not loaded (collection "pressroom" is empty)');
   const timeZone = ianaTimeZone(pressroom.timezone);
 
-  // Paths: each is claimed once; an unsafe or clashing permalink falls back to a path from the id.
-  const claim = createPathClaims();
-  const releases = await placeReleases(entries.releases, claim);
-  const pages = placePages(entries.pages, claim);
-  const tags = placeTags(entries.tags, claim, pressroom.language);
+  // Paths: one owner each; an unsafe or clashing permalink falls back to a path from the id (site-paths.ts).
+  const runtime = await startedBuildRuntime()?.catch(() => undefined);
+  const claims = createPathClaims(runtime && pathMovesWarned(runtime));
+  const owned = claimOwnReleasePaths(entries.releases, claims);
+  const pages = placePages(entries.pages, claims);
+  const releases = await placeReleases(entries.releases, claims, owned);
+  const tags = placeTags(entries.tags, claims, pressroom.language);
   const tagById = new Map(tags.map((t) => [t.id, t]));
   const releaseIndexes = indexReleases(releases, tagById, timeZone);
   const clippingIndexes = indexClippings(dataOf(entries.clippings), releases);

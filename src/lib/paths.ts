@@ -33,6 +33,27 @@ import { slugify } from '@pressroom-static/content-loaders';
 
 /** One path segment: letters, digits, `-`, `_`, `.`, `~`; never `.`/`..`, never starting with a dot. */
 const SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._~-]*$/;
+/** Longest segment: file systems allow 255 bytes per name, and the build adds none to a folder's. */
+const MAX_SEGMENT_LENGTH = 200;
+/** Names Windows refuses for a file or folder, with any extension (`CON`, `nul.txt`, `com1.md`). */
+const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i;
+/** Names of files the build writes inside a page's folder or at the root, which a folder of that name would collide with. */
+const WRITTEN_FILE = /^index\.(html|md)$|\.html?$/i;
+
+/**
+ * A segment every file system and storage can hold as a folder name, whatever its case handling:
+ * safe characters, not too long, no trailing dot (Windows drops it), no Windows device name, and
+ * not the name of a file the build writes beside it.
+ */
+export function isPortableSegment(segment: string): boolean {
+  return (
+    SEGMENT.test(segment) &&
+    segment.length <= MAX_SEGMENT_LENGTH &&
+    !segment.endsWith('.') &&
+    !WINDOWS_RESERVED.test(segment) &&
+    !WRITTEN_FILE.test(segment)
+  );
+}
 
 /** First segments the site uses for its own pages and assets. */
 const RESERVED_SEGMENTS = new Set([
@@ -73,6 +94,8 @@ const RESERVED_SEGMENTS = new Set([
   'llms.txt',
   'llms-full.txt',
   '_search',
+  // Custom pages own /pages/: a release there would take a page's path.
+  'pages',
 ]);
 
 /** Sitemap files the build writes at the root: `sitemap-<n>.xml` (@astrojs/sitemap past 45,000 URLs), `sitemap-news-<n>.xml`. */
@@ -109,10 +132,11 @@ export function isLanguageCode(lang: string): boolean {
 export function permalinkSegments(permalink: string, { allowFirst = [] as string[] } = {}): string[] | null {
   if (!permalink.startsWith('/') || permalink.startsWith('//') || permalink.length > 300) return null;
   const segments = permalink.slice(1).replace(/\/$/, '').split('/');
-  if (segments.length === 0 || segments.some((s) => !SEGMENT.test(s))) return null;
+  if (segments.length === 0 || segments.some((s) => !isPortableSegment(s))) return null;
   const first = segments[0]!;
-  if (!allowFirst.includes(first) && (RESERVED_SEGMENTS.has(first.toLowerCase()) || SITEMAP_FILE.test(first) || isLanguageCode(first)))
-    return null;
+  // Compared without case: on case-insensitive storage `/EN/` would be the language index `/en/`.
+  const folded = first.toLowerCase();
+  if (!allowFirst.includes(first) && (RESERVED_SEGMENTS.has(folded) || SITEMAP_FILE.test(first) || isLanguageCode(folded))) return null;
   return segments;
 }
 
@@ -150,11 +174,15 @@ export const archiveHref = (year?: number, month?: number, page = 1) => {
 };
 export const tagsHref = sitePath('/tags/');
 
-/** A tag's path segment: its slug when safe, else `tag-<id>`. */
-export function tagSegment(tag: { id: number; slug: string }): string {
-  return SEGMENT.test(tag.slug) && tag.slug.length <= 120 ? tag.slug : `tag-${tag.id}`;
+/**
+ * A tag's path segment: the one it was placed at (`segment`, see site-paths.ts), else its slug when
+ * portable, else `tag-<id>`.
+ */
+export function tagSegment(tag: { id: number; slug: string; segment?: string }): string {
+  if (tag.segment) return tag.segment;
+  return isPortableSegment(tag.slug) && tag.slug.length <= 120 ? tag.slug : `tag-${tag.id}`;
 }
-export const tagHref = (tag: { id: number; slug: string }, page = 1) =>
+export const tagHref = (tag: { id: number; slug: string; segment?: string }, page = 1) =>
   sitePath(page <= 1 ? `/tags/${tagSegment(tag)}/` : `/tags/${tagSegment(tag)}/${page}/`);
 
 /**
@@ -168,7 +196,7 @@ export function itemSegment(item: { id: number; permalink: string | null }): str
   const id = String(item.id);
   const last = item.permalink?.replace(/\/+$/, '').split('/').pop() ?? '';
   const ok =
-    SEGMENT.test(last) && last.length <= 160 && (last === id || last.startsWith(`${id}-`)) && !/\.(ics|vcf|html?|xml|json)$/i.test(last);
+    isPortableSegment(last) && last.length <= 160 && (last === id || last.startsWith(`${id}-`)) && !/\.(ics|vcf|xml|json)$/i.test(last);
   return ok ? last : id;
 }
 

@@ -26,7 +26,7 @@ const listIds = async (emu: Emu, route: string) =>
 
 describe('flaws', () => {
   it('lists each expectation at least once, with distinct ids', () => {
-    expect(new Set(FLAWS.map((f) => f.expect))).toEqual(new Set(['field-dropped', 'item-skipped', 'safe-path']));
+    expect(new Set(FLAWS.map((f) => f.expect))).toEqual(new Set(['field-dropped', 'item-skipped', 'safe-path', 'moved-path']));
     expect(new Set(FLAWS.map((f) => `${f.collection}:${f.id}`)).size).toBe(FLAWS.length);
     const fields = FLAWS.map((f) => `${f.collection}.${f.field}=${JSON.stringify(f.value)}`);
     for (const wanted of [
@@ -37,6 +37,8 @@ describe('flaws', () => {
       'pressReleases.title=""',
       'events.ends_at="soon"',
       'pages.slug="../../x"',
+      'pressReleases.permalink="/pages/about-us"',
+      'pressReleases.permalink="/CON"',
     ]) {
       expect(fields).toContain(wanted);
     }
