@@ -6,20 +6,17 @@
  * `data.style` in 2016). Never `draft_content_as_json`: unpublished edits.
  * The HTML made here is upstream HTML like any other: the site sanitises it.
  */
+import { decodeHTML } from 'entities';
 
 const TAG = /<[^>]*>/g;
-const ENTITY: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
 
-/** Plain text of a bit of upstream HTML, for a title (rendered as text, so escaped by the page). */
+/**
+ * Plain text of a bit of upstream HTML, for a title (rendered as text, so escaped by the page).
+ * Character references are decoded as HTML does: one that names no character (`&#99999999;`, a
+ * surrogate) becomes U+FFFD, never an error.
+ */
 export function plainText(html: string): string {
-  return html
-    .replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, ' ')
-    .replace(TAG, ' ')
-    .replace(/&(#\d+|#x[0-9a-f]+|[a-z]+);/gi, (m, name: string) =>
-      name.startsWith('#')
-        ? String.fromCodePoint(name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : Number(name.slice(1)))
-        : (ENTITY[name.toLowerCase()] ?? m),
-    )
+  return decodeHTML(html.replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, ' ').replace(TAG, ' '))
     .replace(/\s+/g, ' ')
     .trim();
 }
