@@ -9,6 +9,8 @@ import type { z } from 'astro/zod';
 import type { Loader, LoaderContext } from 'astro/loaders';
 import { emptyGroupStats, type GroupStats, type NewsroomClient } from '../client/index.ts';
 import { admitItem } from '../data-policy/admit.ts';
+import { shown } from '../data-policy/issues.ts';
+import { itemIdOf } from '../data-policy/repair.ts';
 import type { CollectionSource, SourceContext } from '../sources/source.ts';
 import type { CollectionReport, LoaderRuntime } from '../runtime.ts';
 import { formatBytes } from '../format-bytes.ts';
@@ -65,12 +67,22 @@ export function newsroomLoader<Api extends z.ZodType, Entry extends Record<strin
           const item = admitItem(raw, { ...source, endpoint }, policy);
           if (item === null) continue;
           const id = source.entryId(item);
-          const entry = source.toEntry(item, index++);
           if (seen.has(id)) {
-            throw new Error(
-              `${source.collection}: ${endpoint} sent item ${id} twice; the API returned inconsistent data, rebuild once it settles`,
+            // Two items under one key (two tags with one slug): the first keeps it, the other is skipped, named.
+            logger.warn(
+              runtime.issues.warn({
+                kind: 'item-skipped',
+                collection: source.collection,
+                endpoint,
+                itemId: itemIdOf(raw),
+                field: '(item)',
+                value: shown(id),
+                reason: `an earlier item of this collection is already published under ${JSON.stringify(id)}`,
+              }),
             );
+            continue;
           }
+          const entry = source.toEntry(item, index++);
           seen.add(id);
           batch.push([id, runtime.options.rawHtml ? entry : sanitizeHtmlFields(entry)]);
         }

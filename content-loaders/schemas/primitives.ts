@@ -17,7 +17,16 @@ export const numeric = z.preprocess(
 const blankAsNull = <S extends z.ZodType>(schema: S) =>
   z.preprocess((value) => (value === '' ? null : value), schema.nullish()).transform((value) => value ?? null);
 
-export const id = z.union([z.number().int(), z.string().trim().regex(/^\d+$/, 'expected an integer id').transform(Number)]);
+/**
+ * An integer id, as a number or a string of digits. Ids past 2^53 − 1 are refused: as numbers two of
+ * them can be one (`"9007199254740993"` reads as …992), and an id must name one item.
+ */
+export const id = z.union([z.number(), z.string()]).transform((value, ctx) => {
+  const n = typeof value === 'number' ? value : /^\s*\d+\s*$/.test(value) ? Number(value) : Number.NaN;
+  if (Number.isSafeInteger(n)) return n;
+  ctx.addIssue({ code: 'custom', message: Number.isInteger(n) ? 'expected an integer id below 2^53' : 'expected an integer id' });
+  return z.NEVER;
+});
 
 /** Years a date the site writes may have: four digits, as calendars (RFC 5545), sitemaps and feeds require. */
 const FIRST_YEAR = 1;

@@ -509,3 +509,36 @@ describe('dates no calendar can carry', () => {
     expect(lines).toMatch(new RegExp(`events: item ${second.id} .*dropped 'ends_at' \\(expected a date in the years 1–9999`));
   });
 });
+
+describe('one key, one item', () => {
+  it('publishes the first of two tags with one slug, skips the other with a warning, and publishes the rest', async () => {
+    const run = await load(
+      on('tags', (list) => [...list, { ...list[0], id: 993001, name: 'Same slug, other tag' }]),
+      ['tags'],
+    );
+    const listed = (await (await fetch(`${proxy.url}${endpointOf('tags')}?page=1&limit=100`)).json()) as { data: any[] };
+    expect(run.stores.tags.map.get(listed.data[0].slug)?.data).toMatchObject({ id: listed.data[0].id });
+    expect(run.stores.tags.map.size).toBe(listed.data.length - 1);
+    expect(run.logs.join('\n')).toMatch(
+      new RegExp(
+        `tags: item 993001 from .*: skipped \\(an earlier item of this collection is already published under "${listed.data[0].slug}"\\)`,
+      ),
+    );
+  });
+
+  it('skips an id past 2^53, where two ids the API sent as strings would read as one number', async () => {
+    const run = await load(
+      on('press_releases', (list) => [
+        ...list,
+        { ...list[1], id: '9007199254740993', title: 'Big id A', permalink: '/9007199254740993-a' },
+        { ...list[1], id: '9007199254740992', title: 'Big id B', permalink: '/9007199254740992-b' },
+      ]),
+      ['pressReleases'],
+    );
+    expect(JSON.stringify(dataOf(run.stores.pressReleases))).not.toMatch(/Big id/);
+    expect(run.stores.pressReleases.map.size).toBeGreaterThan(10);
+    const lines = run.logs.join('\n');
+    expect(lines).toMatch(/pressReleases: item 9007199254740993 .*skipped, 'id' is required \(expected an integer id below 2\^53/);
+    expect(lines).toMatch(/pressReleases: item 9007199254740992 .*skipped, 'id' is required/);
+  });
+});
