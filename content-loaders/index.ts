@@ -34,7 +34,7 @@ export type { RetryPolicy } from './client/retry.ts';
 
 export { DataIssues, DataPolicyError, shown } from './data-policy/issues.ts';
 export type { DataReport, DataWarning } from './data-policy/issues.ts';
-export { DROP_WITH_CONTENT, sanitizeHtmlFields, sanitizeUpstreamHtml } from './html/sanitize-upstream.ts';
+export { DROP_WITH_CONTENT, MAX_HTML_DEPTH, sanitizeHtmlFields, sanitizeUpstreamHtml } from './html/sanitize-upstream.ts';
 export { readBody } from './html/body-files.ts';
 export type { StoredBody } from './html/body-files.ts';
 

@@ -92,6 +92,13 @@ export const DROP_WITH_CONTENT: readonly string[] = [
   'video',
 ];
 
+/**
+ * How deep elements may nest in stored HTML; deeper ones lose their tags and keep their text. Real
+ * bodies nest a dozen levels; 100,000 would overflow every recursive reader after the sanitizer
+ * (HTML to Markdown, feed serializers) and stop the build for one item.
+ */
+export const MAX_HTML_DEPTH = 64;
+
 const OPTIONS: sanitizeHtml.IOptions & { allowedEmptyAttributes: string[] } = {
   allowedTags: ALLOWED_TAGS,
   allowedAttributes: {
@@ -110,6 +117,7 @@ const OPTIONS: sanitizeHtml.IOptions & { allowedEmptyAttributes: string[] } = {
   allowedClasses: {},
   allowedStyles: {},
   disallowedTagsMode: 'discard',
+  nestingLimit: MAX_HTML_DEPTH,
   nonTextTags: [...DROP_WITH_CONTENT],
   selfClosing: ['img', 'br', 'hr'],
   enforceHtmlBoundary: true,

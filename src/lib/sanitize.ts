@@ -12,7 +12,7 @@
  * classes or inline styles survive; images are only kept when the image
  * pipeline supplies a site-local copy (see inline-images.ts).
  */
-import { DROP_WITH_CONTENT } from '@pressroom-static/content-loaders';
+import { DROP_WITH_CONTENT, MAX_HTML_DEPTH } from '@pressroom-static/content-loaders';
 import sanitizeHtml from 'sanitize-html';
 import { Parser } from 'htmlparser2';
 import { parseSrcset } from './srcset.ts';
@@ -88,6 +88,7 @@ function options(
     allowedClasses: {},
     allowedStyles: {},
     disallowedTagsMode: 'discard',
+    nestingLimit: MAX_HTML_DEPTH,
     nonTextTags: [...DROP_WITH_CONTENT],
     selfClosing: ['img', 'br'],
     enforceHtmlBoundary: true,

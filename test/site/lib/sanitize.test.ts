@@ -6,6 +6,8 @@
 import { parseDocument, DomUtils } from 'htmlparser2';
 import { describe, expect, it } from 'vitest';
 import { htmlToText, sanitizeArticle, sanitizeBasic, truncate } from '../../../src/lib/sanitize.ts';
+import { MAX_HTML_DEPTH, sanitizeUpstreamHtml } from '../../../content-loaders/html/sanitize-upstream.ts';
+import { htmlToBlocks } from '../../../src/lib/markdown.ts';
 
 const HOSTILE = [
   '<script>alert(1)</script>',
@@ -208,5 +210,24 @@ describe('htmlToText', () => {
   it('truncates at a word boundary', () => {
     expect(truncate('The quick brown fox jumps over the lazy dog', 20)).toBe('The quick brown fox…');
     expect(truncate('short', 20)).toBe('short');
+  });
+});
+
+describe('deeply nested upstream HTML', () => {
+  it('keeps its text but not its depth, so no recursive reader after the sanitizers can overflow', () => {
+    const depth = 100_000;
+    const deep = `${'<div><span>'.repeat(depth / 2)}The text${'</span></div>'.repeat(depth / 2)}`;
+    const stored = sanitizeUpstreamHtml(deep);
+    const maxDepth = (html: string) => {
+      let level = 0;
+      let max = 0;
+      for (const tag of html.match(/<\/?[a-z][^>]*>/g) ?? []) max = Math.max(max, (level += tag.startsWith('</') ? -1 : 1));
+      return max;
+    };
+    expect(stored).toContain('The text');
+    expect(maxDepth(stored)).toBeLessThanOrEqual(MAX_HTML_DEPTH);
+    const article = sanitizeArticle(deep);
+    expect(maxDepth(article)).toBeLessThanOrEqual(MAX_HTML_DEPTH);
+    expect(htmlToBlocks(stored, new URL('https://press.example/')).length).toBeGreaterThan(0);
   });
 });
