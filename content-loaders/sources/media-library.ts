@@ -46,9 +46,34 @@ interface TreeNode {
   raw: Record<string, unknown>;
   children: TreeNode[];
 }
-const treeNode: z.ZodType<TreeNode> = z
-  .looseObject({ id, children: z.lazy(() => z.array(treeNode)).nullish() })
-  .transform((node) => ({ id: node.id, raw: node as Record<string, unknown>, children: (node.children ?? []) as TreeNode[] })) as never;
+
+/** Deepest category tree placed as a tree; a deeper one is read as unreadable (and its categories placed from the flat list). */
+export const MAX_CATEGORY_DEPTH = 32;
+
+const isObject = (value: unknown): value is Record<string, unknown> => !!value && typeof value === 'object' && !Array.isArray(value);
+
+/**
+ * The tree endpoint's answer as nodes, read without recursion (an answer nested 100,000 levels
+ * deep must not overflow the stack), or why it cannot be placed.
+ */
+function readTree(answer: unknown): TreeNode[] | string {
+  if (!Array.isArray(answer)) return 'not a list';
+  const roots: TreeNode[] = [];
+  const pending: Array<{ raw: unknown; depth: number; into: TreeNode[] }> = answer.map((raw) => ({ raw, depth: 1, into: roots }));
+  for (let next = 0; next < pending.length; next++) {
+    const { raw, depth, into } = pending[next]!;
+    if (depth > MAX_CATEGORY_DEPTH) return `nested more than ${MAX_CATEGORY_DEPTH} levels`;
+    if (!isObject(raw)) return 'a node is not an object';
+    const nodeId = id.safeParse(raw.id);
+    if (!nodeId.success) return `a node has no usable id (${nodeId.error.issues[0]?.message})`;
+    const children = raw.children ?? [];
+    if (!Array.isArray(children)) return `node ${nodeId.data} has children that are not a list`;
+    const node: TreeNode = { id: nodeId.data, raw, children: [] };
+    into.push(node);
+    for (const child of children) pending.push({ raw: child, depth: depth + 1, into: node.children });
+  }
+  return roots;
+}
 
 const isNotFound = (error: unknown) => error instanceof NewsroomApiError && error.status === 404;
 
@@ -77,19 +102,45 @@ function placesInTree(nodes: TreeNode[], now: number) {
   return { places, hidden, unreadable };
 }
 
-async function categoryTree(client: NewsroomClient, context: SourceContext): Promise<TreeNode[]> {
+/** The category tree, or null when the press room's API has none or sends one that cannot be placed. */
+async function categoryTree(client: NewsroomClient, context: SourceContext): Promise<TreeNode[] | null> {
   const endpoint = client.endpoint('media_kit_categories/tree');
   const answer = await client.get('media_kit_categories/tree').catch((error: unknown) => {
     // A press room whose API has no tree route: every category is a root.
-    if (isNotFound(error)) return [];
+    if (isNotFound(error)) return null;
     throw error;
   });
-  const parsed = z.array(treeNode).safeParse(answer);
-  if (parsed.success) return parsed.data;
-  context.log(
-    `mediaKitCategories: ${endpoint} is not a readable tree (${parsed.error.issues[0]?.message}); every category is shown at the top level`,
-  );
-  return [];
+  if (answer === null) return null;
+  const tree = readTree(answer);
+  if (typeof tree !== 'string') return tree;
+  context.log(`mediaKitCategories: ${endpoint} is not a readable tree (${tree}); every category is shown at the top level`);
+  return null;
+}
+
+/**
+ * Without a tree: the ids of categories under a hidden one by the flat list's `parent_id`, however
+ * deep (a child listed next to its hidden parent is hidden with it, as in the tree).
+ */
+function hiddenByParents(list: readonly unknown[], now: number): Set<number> {
+  const hidden = new Set<number>();
+  const parentOf = new Map<number, number>();
+  for (const item of list) {
+    if (!isObject(item)) continue;
+    const itemId = Number(item.id);
+    if (hiddenReason(item, now) !== null) hidden.add(itemId);
+    const parent = item.parent_id === null || item.parent_id === undefined ? Number.NaN : Number(item.parent_id);
+    if (!Number.isNaN(parent)) parentOf.set(itemId, parent);
+  }
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const [child, parent] of parentOf) {
+      if (hidden.has(parent) && !hidden.has(child)) {
+        hidden.add(child);
+        grew = true;
+      }
+    }
+  }
+  return hidden;
 }
 
 /** Categories from the flat list, placed by the tree endpoint (depth, children, ancestors); hidden subtrees left out. */
@@ -97,7 +148,9 @@ export const mediaKitCategoriesSource = defineSource({
   collection: 'mediaKitCategories',
   fetch: fetchedTogether(async (client, context) => {
     const [list, tree] = await Promise.all([client.list('media_kit_categories'), categoryTree(client, context)]);
-    const { places, hidden, unreadable } = placesInTree(tree, context.now);
+    const { places, hidden, unreadable } = tree
+      ? placesInTree(tree, context.now)
+      : { places: new Map<number, TreePlace>(), hidden: hiddenByParents(list, context.now), unreadable: new Map() };
     const where = { collection: 'mediaKitCategories', endpoint: client.endpoint('media_kit_categories/tree') };
     const items: unknown[] = [];
     for (const item of list as Array<{ id?: unknown }>) {

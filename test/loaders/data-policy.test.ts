@@ -542,3 +542,30 @@ describe('one key, one item', () => {
     expect(lines).toMatch(/pressReleases: item 9007199254740992 .*skipped, 'id' is required/);
   });
 });
+
+describe('a category tree no reader can place', () => {
+  it('places every category at the top level when the tree is 1,000 levels deep, and still hides what is under a hidden one', async () => {
+    const future = '2099-01-01T00:00:00.000Z';
+    let deep: any = { id: 994000, name: 'Bottom', children: [] };
+    for (let i = 1; i < 1_000; i++) deep = { id: 994000 + i, name: `Level ${i}`, children: [deep] };
+    const run = await load(
+      all(
+        on('media_kit_categories/tree', () => [deep]),
+        on('media_kit_categories', (list) => [
+          ...list,
+          { ...list[0], id: 994900, name: 'EMBARGOED parent', parent_id: null, embargo_date: future },
+          { ...list[0], id: 994901, name: 'HIDDEN child', parent_id: 994900 },
+          { ...list[0], id: 994902, name: 'HIDDEN grandchild', parent_id: 994901 },
+        ]),
+      ),
+      ['mediaKitCategories'],
+    );
+    const categories = entries(run.stores.mediaKitCategories);
+    expect(categories.length).toBeGreaterThan(3);
+    expect(categories.every((c) => c.depth === 0)).toBe(true);
+    expect(JSON.stringify(categories)).not.toMatch(/EMBARGOED|HIDDEN/);
+    expect(run.logs.join('\n')).toMatch(
+      /mediaKitCategories: .*media_kit_categories\/tree is not a readable tree \(nested more than 32 levels\)/,
+    );
+  });
+});
