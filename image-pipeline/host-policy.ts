@@ -10,7 +10,7 @@
  * - Every address a host resolves to is checked (all of them, IPv4 and IPv6):
  *   public addresses are fine for any host; a loopback, private, link-local
  *   or otherwise non-public address is refused, unless the API itself lives
- *   there: the URL's host is the API's own host, or a host listed in
+ *   there: the URL's host and port are the API's own, or a host listed in
  *   `PRESSROOM_IMAGE_HOSTS` that resolves into the same kind of network as
  *   the API (a media host next to a local or intranet API). A host name that
  *   merely points at 127.0.0.1 or 169.254.169.254 is never enough.
@@ -155,13 +155,19 @@ function bareHost(url: URL): string {
   return bareHostname(url.hostname);
 }
 
+/** The port a URL connects to, its scheme's default when it names none. */
+const portOf = (url: URL): string => url.port || (url.protocol === 'https:' ? '443' : '80');
+
 function unresolved(host: string, error: unknown, retryable: boolean): RefusedError {
   const why = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
   return new RefusedError('network', `host ${host} does not resolve (${why})`, retryable);
 }
 
 export function createHostPolicy({ apiUrl, imageHosts = [], checkAddresses = true, lookup = systemLookup }: HostPolicyOptions): HostPolicy {
-  const apiHost = bareHost(new URL(apiUrl));
+  const api = new URL(apiUrl);
+  const apiHost = bareHost(api);
+  // The API's own origin, port included: an intranet API's host is allowed, not every service on that machine.
+  const isApiOrigin = (url: URL) => url.protocol === api.protocol && bareHost(url) === apiHost && portOf(url) === portOf(api);
   const listed = new Set(imageHosts.map((h) => h.toLowerCase()));
   const resolved = new Map<string, Promise<string[]>>();
 
@@ -207,7 +213,7 @@ export function createHostPolicy({ apiUrl, imageHosts = [], checkAddresses = tru
       }
       if (url.username || url.password) throw new RefusedError('host', 'URLs with a user name or password are not downloaded');
       const host = bareHost(url);
-      if (host === apiHost || !checkAddresses) return;
+      if (isApiOrigin(url) || !checkAddresses) return;
       let addresses: string[];
       try {
         addresses = await addressesOf(host);

@@ -536,6 +536,15 @@ describe('host policy', () => {
     const policy = createHostPolicy({ apiUrl: 'https://api.example.test', lookup: stubLookup });
     await expect(policy.check(new URL('https://cdn.example.test/x.jpg'))).resolves.toBeUndefined();
   });
+
+  it("allows an intranet API's own origin, not every port of its machine", async () => {
+    const policy = createHostPolicy({ apiUrl: 'http://10.0.0.5:8080/', lookup: stubLookup });
+    await expect(policy.check(new URL('http://10.0.0.5:8080/media/x.jpg'))).resolves.toBeUndefined();
+    for (const other of ['http://10.0.0.5/x.jpg', 'http://10.0.0.5:6379/', 'https://10.0.0.5:8080/x.jpg'])
+      await expect(policy.check(new URL(other)), other).rejects.toThrow(/10\.0\.0\.5, a private address/);
+    const https = createHostPolicy({ apiUrl: 'https://10.0.0.5/', lookup: stubLookup });
+    await expect(https.check(new URL('https://10.0.0.5:443/x.jpg'))).resolves.toBeUndefined();
+  });
 });
 
 /** `text` with a byte order mark, in each encoding a BOM names. */
