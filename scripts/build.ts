@@ -17,7 +17,7 @@ import path from 'node:path';
 import { ConfigError, loadConfig, upstreamOf, type Upstream } from '../src/config/environment.ts';
 import { loadDotEnv } from '../src/config/dot-env.ts';
 import { closeDemoApis, demoRequested, requestDemo } from '../src/config/demo-upstream.ts';
-import { assertSnapshotFolder } from '@pressroom-static/content-loaders';
+import { assertSnapshotFolder, formatBytes } from '@pressroom-static/content-loaders';
 import { acquireLocks, buildLocks, type HeldLocks } from './build-lock.ts';
 import { EXIT, UsageError, integerFlag, parseCommandLine, type CommandSpec } from './cli.ts';
 import { checkSite, plannedOutput } from '../src/output/site-check.ts';
@@ -228,6 +228,7 @@ async function renderAndPublish({ out, id, siteUrl, recorded, locks, current, co
     return { changes, built, originals: () => media.originals() };
   } catch (error) {
     await writeDataReport(out).catch(() => undefined);
+    await discardFailedBuildBodies();
     console.error(`\nbuild failed: ${firstLine(error)}`);
     console.error(existsSync(out) ? `${out} was left exactly as it was.` : `no site was published (${out} was not created).`);
     return EXIT.failed;
@@ -235,6 +236,17 @@ async function renderAndPublish({ out, id, siteUrl, recorded, locks, current, co
     const left = await removeFolder(staging);
     if (left) console.error(`build: could not remove the staging folder ${staging} (${firstLine(left)}); the next build removes it`);
   }
+}
+
+/**
+ * The release body files a failed build wrote are used by nothing: removed, so a build that fails
+ * again and again (a hostile answer of a million items) does not fill the cache disk.
+ */
+async function discardFailedBuildBodies(): Promise<void> {
+  const runtime = await startedBuildRuntime()?.catch(() => undefined);
+  const discarded = await runtime?.bodies?.discardWritten().catch(() => undefined);
+  if (discarded && discarded.files > 0)
+    console.error(`build: removed the ${discarded.files} release body files (${formatBytes(discarded.bytes)}) this failed build wrote`);
 }
 
 async function main(): Promise<number> {

@@ -26,12 +26,19 @@ export interface BodyFiles {
   store(html: string): Promise<StoredBody>;
   /** Once every page is rendered: removes body files no build has used for `maxAgeMs`. */
   prune(maxAgeMs: number): Promise<PruneResult>;
+  /**
+   * After a failed build: removes the body files this build wrote itself (the ones it found were
+   * there before it), so a build that fails again and again does not fill the disk.
+   */
+  discardWritten(): Promise<PruneResult>;
 }
 
 export function createBodyFiles(folder: string): BodyFiles {
   const dir = path.resolve(folder);
   /** Every body file this build stored, each written (or found) once. */
   const stored = new Map<string, Promise<void>>();
+  /** The files among them this build wrote, with their sizes. */
+  const written = new Map<string, number>();
   let ready: Promise<unknown> | undefined;
 
   const ensure = async (file: string, html: string) => {
@@ -46,6 +53,7 @@ export function createBodyFiles(folder: string): BodyFiles {
     try {
       await writeFile(temp, html, 'utf8');
       await rename(temp, file);
+      written.set(file, Buffer.byteLength(html, 'utf8'));
     } catch (error) {
       await rm(temp, { force: true }).catch(() => undefined);
       throw new Error(
@@ -72,6 +80,16 @@ export function createBodyFiles(folder: string): BodyFiles {
       return { file };
     },
     prune: (maxAgeMs) => pruneUnused([dir], new Set(stored.keys()), maxAgeMs),
+    async discardWritten() {
+      const result = { files: 0, bytes: 0 };
+      for (const [file, bytes] of written) {
+        await rm(file, { force: true });
+        result.files++;
+        result.bytes += bytes;
+      }
+      written.clear();
+      return result;
+    },
   };
 }
 

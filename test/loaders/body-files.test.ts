@@ -73,6 +73,17 @@ describe('body files', () => {
     // The body this build used is marked fresh: the next build's prune keeps it too.
     expect(Date.now() - (await stat(kept.file)).mtimeMs).toBeLessThan(DAY);
   });
+
+  it('after a failed build, remove the files that build wrote and keep those it found', async () => {
+    const dir = path.join(tmp, 'failed');
+    const earlier = (await createBodyFiles(dir).store('<p>from an earlier build</p>')) as { file: string };
+    const failed = createBodyFiles(dir);
+    await failed.store('<p>from an earlier build</p>');
+    const fresh = await Promise.all(['<p>one</p>', '<p>two</p>'].map((html) => failed.store(html)));
+    expect(await failed.discardWritten()).toEqual({ files: 2, bytes: '<p>one</p>'.length + '<p>two</p>'.length });
+    expect(await readdir(dir)).toEqual([path.basename(earlier.file)]);
+    for (const body of fresh) expect(existsSync((body as { file: string }).file)).toBe(false);
+  });
 });
 
 describe('release entries with bodyDir', () => {
