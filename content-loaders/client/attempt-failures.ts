@@ -34,6 +34,8 @@ export interface FailureContext {
 /** undici's own codes for its stall bound (`bodyTimeout`) and its size cap (the Agent's `maxResponseSize`). */
 const UNDICI_STALL = 'UND_ERR_BODY_TIMEOUT';
 const UNDICI_TOO_LARGE = 'UND_ERR_RES_EXCEEDED_MAX_SIZE';
+/** undici's redirect interceptor past `maxRedirections` (with `throwOnMaxRedirect`). */
+const UNDICI_REDIRECT_MAX = 'UND_ERR_REDIRECT_MAX';
 
 export function tooLarge(size: string, cap: number): AttemptFailure {
   return new AttemptFailure({
@@ -85,6 +87,18 @@ export function failureFrom(error: unknown, phase: 'connect' | 'body', context: 
     });
   }
   if (code === UNDICI_STALL) return stalled(context.stallTimeoutMs);
+  if (code === UNDICI_REDIRECT_MAX || (code === 'UND_ERR_INVALID_ARG' && /^Redirect loop/.test(innermostMessage(error)))) {
+    // undici's own text blames a Client or Pool; what happened is that the server redirects in circles.
+    return new AttemptFailure({
+      kind: 'redirect',
+      retryable: false,
+      detail:
+        code === UNDICI_REDIRECT_MAX
+          ? 'the API redirected more times than the client follows'
+          : 'the API redirects in a loop, back to a URL it already sent',
+      advice: 'check {apiUrl}: it must answer, not redirect; use the address the redirects should end at',
+    });
+  }
   if (code === UNDICI_TOO_LARGE) return tooLarge(`more than ${formatBytes(context.maxResponseBytes)}`, context.maxResponseBytes);
   const message = redact(innermostMessage(error), secrets);
   const what = code && !message.includes(code) ? `${code}: ${message}` : message;

@@ -23,6 +23,7 @@ export type FailureKind =
   | 'repeated-page' // paging: the server answered a page already seen
   | 'page-ceiling' // paging: more pages than the safety net allows
   | 'undecodable' // Content-Encoding the client cannot decode, or a damaged compressed body
+  | 'redirect' // redirects that loop back or go on past the limit
   | 'aborted'; // the caller's AbortSignal fired
 
 /** Kinds that describe the transport; their message says "after N attempts". */
@@ -36,6 +37,7 @@ const TRANSPORT_KINDS: ReadonlySet<FailureKind> = new Set([
   'invalid-json',
   'bad-envelope',
   'undecodable',
+  'redirect',
 ]);
 
 /** Statuses worth another attempt. Every other 4xx/5xx is final. */

@@ -54,7 +54,8 @@ export function createUndiciTransport({ stallTimeoutMs, maxResponseBytes }: Undi
   // As Node's fetch does: HTTP_PROXY, HTTPS_PROXY and NO_PROXY are followed when NODE_USE_ENV_PROXY is set.
   const useEnvProxy = ['1', 'true'].includes(process.env.NODE_USE_ENV_PROXY ?? '');
   const dispatcher = (useEnvProxy ? new EnvHttpProxyAgent(options) : new Agent(options)).compose(
-    interceptors.redirect({ maxRedirections: MAX_REDIRECTIONS }),
+    // Past MAX_REDIRECTIONS a redirect is an error, not a 3xx answer to parse as JSON.
+    interceptors.redirect({ maxRedirections: MAX_REDIRECTIONS, throwOnMaxRedirect: true }),
   );
   return {
     async send(url, { headers, signal }): Promise<SentRequest> {

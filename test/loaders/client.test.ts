@@ -842,6 +842,33 @@ describe('transport: encodings and redirects', () => {
   });
 });
 
+describe('transport: redirects that never end', () => {
+  it('fails at once with one line that says the API redirects in a loop, or past the limit, and is not retried', async () => {
+    const api = await tinyServer((_req, res, url) => {
+      if (url.pathname.endsWith('/loop')) res.writeHead(302, { location: url.pathname }).end();
+      else {
+        const hop = Number(url.searchParams.get('hop') ?? '0');
+        res.writeHead(302, { location: `${url.pathname}?hop=${hop + 1}` }).end();
+      }
+    });
+    try {
+      const client = createNewsroomClient({ baseUrl: api.url, pressroomId: 1 });
+      const loop = await failure(client.get('loop'));
+      expect(loop).toMatchObject({ kind: 'redirect', attempts: 1 });
+      expect(loop.message).toMatch(
+        /^GET \/v1\/pressrooms\/1\/loop failed after 1 attempt: the API redirects in a loop, back to a URL it already sent — check /,
+      );
+      expect(loop.message).not.toMatch(/Client or Pool/);
+      const endless = await failure(client.get('endless'));
+      expect(endless).toMatchObject({ kind: 'redirect', attempts: 1 });
+      expect(endless.message).toContain('the API redirected more times than the client follows');
+      expect(api.hits.filter((hit) => hit.pathname.endsWith('/endless'))).toHaveLength(21);
+    } finally {
+      await api.close();
+    }
+  });
+});
+
 describe('retry arithmetic', () => {
   it('parses Retry-After as seconds or an HTTP date', () => {
     const now = Date.parse('2026-11-01T09:00:00.000Z');
