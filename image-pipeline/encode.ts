@@ -112,7 +112,14 @@ export function renditionGeometry(declared: Declared, srcW: number, srcH: number
     // Larger than the source: the source's own size (never upscaled).
     return { width: srcW, height: srcH, crop: false };
   }
-  // Another aspect, not a crop: fit inside the declared box, aspect kept.
-  const scale = Math.min(1, w / srcW, h / srcH);
+  // Another aspect, not a crop: fit inside the declared box, aspect kept — unless the box's aspect is
+  // more than MAX_BOX_SKEW times off the original's (`99999 × 1`, which fits a 1 px sliver): then the
+  // declaration is wrong, not a box, and only its longest side bounds the original's.
+  const skew = w / h / (srcW / srcH);
+  const scale =
+    skew > MAX_BOX_SKEW || skew < 1 / MAX_BOX_SKEW ? Math.min(1, Math.max(w, h) / Math.max(srcW, srcH)) : Math.min(1, w / srcW, h / srcH);
   return { width: Math.max(1, Math.round(srcW * scale)), height: Math.max(1, Math.round(srcH * scale)), crop: false };
 }
+
+/** How far a declared box's aspect may be from the original's and still be a box to fit into (a 10:1 banner is). */
+const MAX_BOX_SKEW = 20;

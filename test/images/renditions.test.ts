@@ -319,6 +319,9 @@ describe('renditionGeometry', () => {
     ['larger than the source', { name: 'large', width: 1600, height: 800 }, 400, 200, { width: 400, height: 200, crop: false }],
     ['square source, square box', { name: 'square', width: 300, height: 300 }, 2056, 2056, { width: 300, height: 300, crop: false }],
     ['other aspect, fit inside', { name: 'banner', width: 1000, height: 100 }, 400, 200, { width: 200, height: 100, crop: false }],
+    // A box far off the measured aspect is a wrong declaration, not a sliver to make: the measured aspect holds.
+    ['absurd box, measured aspect', { name: 'large', width: 99999, height: 1 }, 4000, 3000, { width: 4000, height: 3000, crop: false }],
+    ['absurd tall box, measured aspect', { name: 'medium', width: 1, height: 800 }, 4000, 3000, { width: 800, height: 600, crop: false }],
   ])('%s', (_label, declared, w, h, expected) => {
     expect(renditionGeometry(declared, w, h)).toEqual(expected);
   });
