@@ -2,7 +2,8 @@
  * One raw upstream item through the data policy, in order: kept out when it
  * is not public (counted, with the instant an embargo lifts), the non-public
  * items of its included lists taken out, the source's last look (`screen`),
- * then validated and repaired (`parseLeniently`). Returns the parsed item, or
+ * bounded (`boundItem`: over-long text cut, too many tags trimmed), then
+ * validated and repaired (`parseLeniently`). Returns the parsed item, or
  * null when it is not published.
  */
 import type { z } from 'astro/zod';
@@ -10,6 +11,7 @@ import type { SourceContext } from '../sources/source.ts';
 import { shown, type DataWarning } from './issues.ts';
 import { itemIdOf, parseLeniently, type Rescue, type Where } from './repair.ts';
 import { hiddenReason, type UnreadableSignal } from './visibility.ts';
+import { boundItem } from './bounds.ts';
 
 export interface Admission<S extends z.ZodType> {
   collection: string;
@@ -63,5 +65,6 @@ export function admitItem<S extends z.ZodType>(raw: unknown, a: Admission<S>, co
     if (a.screen) item = a.screen(item, context, a);
   }
   const report = (warning: DataWarning) => context.log(context.issues.warn(warning));
+  if (item !== null && typeof item === 'object' && !Array.isArray(item)) item = boundItem(item, a, report);
   return parseLeniently(a.schema, item, { collection: a.collection, endpoint: a.endpoint }, report, a.rescues);
 }

@@ -4,6 +4,7 @@ import { NewsroomApiError } from '../client/errors.ts';
 import type { NewsroomClient } from '../client/client.ts';
 import { safeSlug } from '../data-policy/safe-paths.ts';
 import { warnUnreadableSignal } from '../data-policy/admit.ts';
+import { MAX_TAGS } from '../data-policy/bounds.ts';
 import { hiddenReason, kitLock, type UnreadableSignal } from '../data-policy/visibility.ts';
 import { mediaItem } from '../schemas/media.ts';
 import { mediaKit, mediaKitCategory } from '../schemas/media-kit.ts';
@@ -178,8 +179,22 @@ export const mediaKitCategoriesSource = defineSource({
 /** Tags with the number of releases tagged with each (null when the API cannot count them). */
 export const tagsSource = defineSource({
   collection: 'tags',
-  fetch: fetchedTogether(async (client) => {
-    const tags = await client.list<Record<string, unknown>>('tags');
+  fetch: fetchedTogether(async (client, context) => {
+    const listed = await client.list<Record<string, unknown>>('tags');
+    // Each tag is a landing page, three feeds and one count request: a press room's first MAX_TAGS only.
+    const tags = listed.slice(0, MAX_TAGS);
+    if (listed.length > MAX_TAGS)
+      context.log(
+        context.issues.warn({
+          kind: 'item-skipped',
+          collection: 'tags',
+          endpoint: client.endpoint('tags'),
+          itemId: `(${(listed.length - MAX_TAGS).toLocaleString('en')} tags)`,
+          field: '(item)',
+          value: `${listed.length} tags`,
+          reason: `the press room has ${listed.length.toLocaleString('en')} tags, more than ${MAX_TAGS.toLocaleString('en')}; the first ${MAX_TAGS.toLocaleString('en')} are published`,
+        }),
+      );
     const items = await Promise.all(
       tags.map(async (t) => {
         if (!t || typeof t !== 'object' || typeof t.slug !== 'string' || t.slug === '') return t;

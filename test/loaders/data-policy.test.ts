@@ -18,6 +18,7 @@ import type { CollectionName } from '../../content-loaders/sources/index.ts';
 import { useEmulator } from '../helpers/emulator.ts';
 import { plainText } from '../../content-loaders/data-policy/fallback-text.ts';
 import { readBody } from '../../content-loaders/html/body-files.ts';
+import { HTML_BOUNDS, MAX_TAGS, MAX_TAGS_PER_ITEM, TEXT_BOUNDS } from '../../content-loaders/data-policy/bounds.ts';
 import { dataOf, loadAll, runtimeFor } from '../helpers/loader-context.ts';
 import { startUpstreamProxy, type Rewrite, type UpstreamProxy } from '../helpers/upstream-proxy.ts';
 
@@ -569,4 +570,60 @@ describe('a category tree no reader can place', () => {
       /mediaKitCategories: .*media_kit_categories\/tree is not a readable tree \(nested more than 32 levels\)/,
     );
   });
+});
+
+describe('no single value multiplies the work', () => {
+  it('cuts an over-long title and body and trims a release to 100 tags, each with a warning, and publishes it', async () => {
+    const title = `${'Northwind '.repeat(60)}end`;
+    const body = `<p>${'word '.repeat(250_000)}</p><p>tail</p>`;
+    const run = await load(
+      on('press_releases', (list) =>
+        list.map((r: any, i: number) =>
+          i === 0
+            ? {
+                ...r,
+                title,
+                body_html: body,
+                tags: Array.from({ length: 150 }, (_, n) => ({ id: 995000 + n, slug: `t-${n}`, name: `T ${n}` })),
+              }
+            : r,
+        ),
+      ),
+      ['pressReleases'],
+    );
+    const listed = (await (await fetch(`${proxy.url}${endpointOf('press_releases')}?page=1&limit=100`)).json()) as { data: any[] };
+    const stored = run.stores.pressReleases.map.get(String(listed.data[0].id))!.data as any;
+    expect(stored.title.length).toBeLessThanOrEqual(TEXT_BOUNDS.title!);
+    expect(stored.title.endsWith('…')).toBe(true);
+    expect(stored.tag_ids).toHaveLength(MAX_TAGS_PER_ITEM);
+    const html = await readBody(stored.body);
+    expect(html.length).toBeLessThanOrEqual(HTML_BOUNDS.body_html!);
+    expect(html).not.toContain('tail');
+    const lines = run.logs.join('\n');
+    expect(lines).toMatch(/'title' .* cannot be used \(603 characters, more than 500\); cut to 500 characters/);
+    expect(lines).toMatch(
+      /'body_html' .* cannot be used \(1,250,018 characters, more than 1,000,000\); cut to its first 1,000,000 characters/,
+    );
+    expect(lines).toMatch(/'tags' .* cannot be used \(150 tags, more than 100\); the first 100 are kept/);
+  });
+
+  it('publishes and counts at most 2,000 tags of one press room, saying so once', async () => {
+    let counted = 0;
+    const run = await load(
+      (p, data, page) => {
+        if (p === 'tagged/press_releases/count') counted++;
+        if (p !== 'tags') return data;
+        return page <= 1
+          ? Array.from({ length: 2_100 }, (_, n) => ({ ...data[0], id: 996000 + n, slug: `bulk-${n}`, name: `Bulk ${n}` }))
+          : [];
+      },
+      ['tags'],
+    );
+    expect(run.stores.tags.map.size).toBe(MAX_TAGS);
+    expect(counted).toBeLessThanOrEqual(MAX_TAGS);
+    expect(run.logs.filter((l) => l.includes('more than 2,000'))).toHaveLength(1);
+    expect(run.logs.join('\n')).toMatch(
+      /tags: item \(100 tags\) from .*: skipped \(the press room has 2,100 tags, more than 2,000; the first 2,000 are published\)/,
+    );
+  }, 60_000);
 });
