@@ -39,6 +39,7 @@ export const NOT_CODE = [
   '.gitignore',
   '.prettierignore',
   '.prettierrc.json',
+  'CONTRIBUTING.md',
   'README.md',
   'bench',
   'docs',
