@@ -2,7 +2,7 @@
  * Measures encode time per rendition for WebP, AVIF, JPEG and PNG on this
  * machine, from real demo originals (the emulator's), with the pipeline's own
  * encoder settings. Not a test: `node bench/image-formats.ts`.
- * It decided that AVIF is not encoded by default (see README "Images").
+ * It decided that AVIF is not encoded by default (see docs/images.md).
  */
 import os from 'node:os';
 import path from 'node:path';

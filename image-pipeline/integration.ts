@@ -11,7 +11,7 @@
  *   line per refused URL naming the pages that wanted it.
  * - `astro:server:setup` (dev): serves `/_media/<name>` from the cache.
  *
- * Options: `{ avif: true }` adds AVIF (about 14x the WebP encode cost; see README "Images").
+ * Options: `{ avif: true }` adds AVIF (about 14x the WebP encode cost; see docs/images.md).
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -34,7 +34,7 @@ const WEBHOOKS_COMMAND: CommandSpec = {
     PRESSROOM_DEPLOY_COMMAND: 'shell command run after each good build, with PRESSROOM_SITE_DIR set',
     PRESSROOM_API_URL: 'and every other variable of npm run build, passed to each build',
   },
-  notes: ['As a service, run node_modules/.bin/node scripts/webhooks.ts (not npm run) so SIGTERM reaches it: see README.'],
+  notes: ['As a service, run node_modules/.bin/node scripts/webhooks.ts (not npm run) so SIGTERM reaches it: see docs/webhooks.md.'],
 };
 
 const root = path.resolve(import.meta.dirname, '..');

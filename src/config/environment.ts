@@ -1,5 +1,5 @@
 /**
- * The configuration contract (README, Configuration), read from an
+ * The configuration contract (docs/configuration.md), read from an
  * environment record. Pure: it reads only the record it is given (`.env` is
  * loaded into the environment first by `dot-env.ts`). Empty values count as unset.
  *

@@ -35,7 +35,7 @@ export interface FeedBudget {
   bytes: number;
 }
 
-/** The site's budget: documented in the README (Feeds). */
+/** The site's budget: documented in docs/site.md (Feeds). */
 export const FEED_BUDGET: FeedBudget = { currentItems: 50, archiveItems: 50, bytes: 512 * 1024 };
 
 /** Which items go where: `current` and each archive newest first; `archives[0]` is the oldest archive (number 1). */

@@ -1,6 +1,6 @@
 /**
  * The allow-list sanitizer every piece of upstream HTML passes through as the
- * LAST step before a page sets it with `set:html` (README, Security rules).
+ * LAST step before a page sets it with `set:html` (docs/security.md).
  *
  *   sanitizeArticle(html)  release bodies, custom pages, live updates
  *   sanitizeBasic(html)    about text, boilerplate, kit/event descriptions

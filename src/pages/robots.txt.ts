@@ -2,7 +2,7 @@
  * /robots.txt: honours the press room's noindex (Disallow: /; always for the
  * demo press room) and lists the sitemaps with absolute URLs (see src/lib/crawlers.ts).
  * Under a base path its rules name that path: crawlers read only the host's root
- * robots.txt, so the operator merges this one into it (README "Serving under a path").
+ * robots.txt, so the operator merges this one into it (docs/operating.md, "Serving under a path").
  */
 import type { APIRoute } from 'astro';
 import { getSite } from '../lib/data.ts';

@@ -16,7 +16,7 @@ import { expectWebinarPhases } from '../browser/event-phases.ts';
 
 const run = promisify(execFile);
 
-/** Files whose bytes follow the build day (README, Events and time): every other file is the same on any day. */
+/** Files whose bytes follow the build day (docs/site.md, Events and time): every other file is the same on any day. */
 export const DAY_BOUND = [
   /^\.pressroom-build\.json$/,
   /^sitemap-news(-\d+)?\.xml$/,
@@ -85,7 +85,7 @@ export function buildDayTests(setup: () => { root: string; tmp: string; snapshot
       const failed = await run(process.execPath, ['scripts/build.ts', '--out', out], { cwd: root, env }).catch(
         (e: { code: number; stderr: string }) => e,
       );
-      // A configuration error, found before anything runs (README, Commands: exit 2).
+      // A configuration error, found before anything runs (docs/configuration.md, Commands: exit 2).
       expect((failed as { code: number }).code).toBe(2);
       expect((failed as { stderr: string }).stderr).toMatch(/^build: SOURCE_DATE_EPOCH="2026-11-01" is not a whole number of seconds/);
       expect(await hashes(out)).toEqual(before);

@@ -62,7 +62,7 @@ describe('building from a snapshot', () => {
     expect(recorded.stdout).toMatch(/wrote .*: \d+ API responses, \d+ media originals/);
 
     // A dead API URL proves the build never asks the network: the snapshot wins.
-    // One build clock for both builds: output may change when the build day does (README, Events and time).
+    // One build clock for both builds: output may change when the build day does (docs/site.md, Events and time).
     const offline = {
       ...process.env,
       PRESSROOM_SNAPSHOT: snapshot,
@@ -334,7 +334,7 @@ describe('building from a snapshot', () => {
       PRESSROOM_DEPLOY_COMMAND:
         'cp "$PRESSROOM_SITE_DIR/index.html" "$PRESSROOM_SITE_DIR.deployed.html" && cp "$PRESSROOM_CHANGES" "$PRESSROOM_SITE_DIR.changes-seen.json" && printf %s "$PRESSROOM_WEBHOOK_SECRET$PRESSROOM_API_KEY" > "$PRESSROOM_SITE_DIR.secret-seen"',
     };
-    // The README's service recipe: the pinned Node binary runs the receiver itself (no npm in between).
+    // The service recipe of docs/webhooks.md: the pinned Node binary runs the receiver itself (no npm in between).
     const receiver = spawn(
       path.join(root, 'node_modules', '.bin', 'node'),
       ['scripts/webhooks.ts', '--port', '0', '--out', out, '--debounce-ms', '200'],

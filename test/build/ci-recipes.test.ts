@@ -1,5 +1,5 @@
 /**
- * The CI recipes of docs/ci/ (README "Keeping the cache on CI"): each keeps
+ * The CI recipes of docs/ci/ (docs/operating.md, "Keeping the cache on CI"): each keeps
  * between runs the very folder PRESSROOM_CACHE_DIR points the build at, and
  * runs the build. No CI service runs here: the recipes are read as their
  * services read them, and the Netlify plugin is called as Netlify calls it.
