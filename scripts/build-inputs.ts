@@ -40,6 +40,7 @@ export const NOT_CODE = [
   '.prettierignore',
   '.prettierrc.json',
   'CONTRIBUTING.md',
+  'LICENSE',
   'README.md',
   'bench',
   'docs',
