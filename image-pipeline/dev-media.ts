@@ -5,7 +5,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { currentImagePipeline } from './index.ts';
 import { FORMAT_INFO } from './sniff.ts';
 
-const NAME = /^[0-9a-f]{16}(-\d+x\d+)?\.[a-z0-9]{2,5}$/;
+/** `<hash>.<ext>`, `<hash>-<w>x<h>.<ext>`, or a download named for people: `<hash>/<slug>.<ext>`. */
+const NAME = /^[0-9a-f]{16}(?:(-\d+x\d+)?|\/[a-z0-9-]+)\.[a-z0-9]{2,5}$/;
 
 /** Content type of an output name: FORMAT_INFO covers the rendition formats too. */
 function mimeOf(name: string): string {

@@ -6,14 +6,14 @@
 import { formatBytes } from '@pressroom-static/content-loaders';
 import { FILE_TYPES } from '@pressroom-static/content-loaders';
 import { asRefusal } from './errors.ts';
-import { safeFilename } from './filenames.ts';
+import { personName, safeFilename } from './filenames.ts';
 import type { SourceKind } from './inspect.ts';
 import { fileUrlOf, originalOf } from './media-input.ts';
 import type { Publisher } from './publish.ts';
 import type { Refusals } from './refusals.ts';
 import { FORMAT_INFO } from './sniff.ts';
 import type { Source, Sources } from './sources.ts';
-import type { CallOptions, Download, ImagePipeline, MediaItemInput } from './types.ts';
+import type { Download, DownloadOptions, ImagePipeline, MediaItemInput } from './types.ts';
 
 /** Item types whose download is their file rather than an image original. */
 
@@ -25,7 +25,7 @@ export interface ItemDownload {
 
 export interface DownloadLinks {
   /** The download of a media item; null for videos (embeds), items without a file, refused files. */
-  downloadOf(item: MediaItemInput, opts: CallOptions): Promise<ItemDownload | null>;
+  downloadOf(item: MediaItemInput, opts: DownloadOptions): Promise<ItemDownload | null>;
   download: ImagePipeline['download'];
   downloadUrl: ImagePipeline['downloadUrl'];
 }
@@ -37,7 +37,7 @@ export interface DownloadLinksContext {
 }
 
 export function createDownloadLinks({ sources, refusals, publisher }: DownloadLinksContext): DownloadLinks {
-  async function downloadOf(item: MediaItemInput, opts: CallOptions): Promise<ItemDownload | null> {
+  async function downloadOf(item: MediaItemInput, opts: DownloadOptions): Promise<ItemDownload | null> {
     const isFile = typeof item.type === 'string' && FILE_TYPES.has(item.type);
     const url = isFile ? fileUrlOf(item) : item.type === 'video' ? undefined : originalOf(item.sizes);
     if (!url) return null;
@@ -48,7 +48,7 @@ export function createDownloadLinks({ sources, refusals, publisher }: DownloadLi
     url: string,
     kind: SourceKind,
     item: Pick<MediaItemInput, 'title' | 'id' | 'type'>,
-    opts: CallOptions,
+    opts: DownloadOptions,
   ): Promise<ItemDownload | null> {
     let src: Source;
     try {
@@ -58,17 +58,17 @@ export function createDownloadLinks({ sources, refusals, publisher }: DownloadLi
       return null;
     }
     const info = FORMAT_INFO[src.format];
-    const name = `${src.sha256.slice(0, 16)}.${info.ext}`;
-    const href = publisher.publish(name, src.path);
+    const named = personName(opts.name, info.ext);
+    const filename =
+      named ??
+      safeFilename(item.title, info.ext, item.id !== undefined ? `${item.type ?? 'file'}-${String(item.id).replace(/\D/g, '')}` : 'file');
+    const stem = src.sha256.slice(0, 16);
+    const href = publisher.publish(named ? `${stem}/${named}` : `${stem}.${info.ext}`, src.path);
     return {
       src,
       download: {
         href,
-        filename: safeFilename(
-          item.title,
-          info.ext,
-          item.id !== undefined ? `${item.type ?? 'file'}-${String(item.id).replace(/\D/g, '')}` : 'file',
-        ),
+        filename,
         type: info.label,
         mime: info.mime,
         bytes: src.bytes,

@@ -1,4 +1,15 @@
 /** File names offered to the reader (`<a download>`, zip entries): cleaned titles with the real extension. */
+import { slugify } from '@pressroom-static/content-loaders';
+
+/**
+ * A name for people as a path segment (`Northwind Hub, Berlin` → `northwind-hub-berlin.jpg`):
+ * an ASCII slug, so it is the same name in a URL, a zip and every file system; null when
+ * nothing of `name` is letter-like.
+ */
+export function personName(name: string | null | undefined, ext: string): string | null {
+  const slug = name ? slugify(name, 80) : '';
+  return slug ? `${slug}.${ext}` : null;
+}
 
 /** Cleans a title into a file name (letters, digits, space, dot, dash, underscore), with `ext`. */
 export function safeFilename(title: string | null | undefined, ext: string, fallback = 'file'): string {

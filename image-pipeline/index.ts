@@ -14,15 +14,20 @@
  *       for `<picture>`, or `{ ok: false, status: 'missing' | 'refused', reason, width?, height? }` for a
  *       placeholder. `shape: 'square'` picks the centre crops (`square`, `*_square`). Use the
  *       MediaPicture component rather than calling this directly.
- *   download(item, { page })         → Download | null
- *       The original file of an image, document, sound or movie, published under `_media/`:
- *       `{ href, filename, type: 'JPEG image', mime, bytes, size: '2.4 MB', sha256, width?, height? }`,
- *       labelled from the real bytes. null for videos (embeds), items without a file, refused files.
+ *   download(item, { page, name? })  → Download | null
+ *       The original file of an image (its `original`, else its largest declared rendition), document, sound
+ *       or movie, published under `_media/`: `{ href, filename, type: 'JPEG image', mime, bytes, size: '2.4 MB',
+ *       sha256, width?, height? }`, labelled from the real bytes. null for videos (embeds), items without a
+ *       file, refused files. With `name` (`Northwind Hub, Berlin`) the file is `_media/<hash>/northwind-hub-berlin.jpg`:
+ *       named for people in its path, which survives file:// and other origins where `download` does not.
  *   poster(movie, { page })          → { src, width, height, picture } | null
  *       A movie's poster frame (its own `sizes` renditions) for `<video poster>`.
  *   mediaKitZip(kit, { page })       → { href, bytes, files, filename, size } | null
  *       One deterministic zip per media kit: every original plus MANIFEST.json (name, type, dimensions,
  *       bytes, SHA-256 per file). null for locked or password-protected kits and kits without files.
+ *   mediaZip({ about, name, files: [{ item, name }] }, { page }) → { href, bytes, files, filename, size } | null
+ *       The same zip and manifest for any public items (a release's pictures), `about` heading the manifest,
+ *       published as `_media/<hash>/<name>.zip` and every file under its `name` for people.
  *   downloadUrl(url, { title, page })→ Download | null
  *       Any recorded original by URL, e.g. a release's `pdf`.
  *   shareImage(media, { page })      → { src, width, height, mime } | null
@@ -48,12 +53,14 @@ import { createImagePipeline } from './pipeline.ts';
 import type {
   CallOptions,
   Download,
+  DownloadOptions,
   ImagePipeline,
   MediaInput,
   MediaItemInput,
   MediaKitInput,
   MediaKitZip,
   MediaLists,
+  MediaZipInput,
   InlineImage,
   ShareImage,
   Picture,
@@ -68,6 +75,7 @@ export { createGuardedOpener } from './pinned-fetch.ts';
 export type {
   CallOptions,
   Download,
+  DownloadOptions,
   ImagePipeline,
   ImagePipelineOptions,
   InlineImage,
@@ -78,6 +86,7 @@ export type {
   MediaKitInput,
   MediaKitZip,
   MediaLists,
+  MediaZipInput,
   Picture,
   PictureOptions,
   PictureRendition,
@@ -152,7 +161,7 @@ export async function picture(media: MediaInput | null | undefined, options?: Pi
   return (await getImagePipeline()).picture(media, options);
 }
 
-export async function download(item: MediaItemInput | null | undefined, options?: CallOptions): Promise<Download | null> {
+export async function download(item: MediaItemInput | null | undefined, options?: DownloadOptions): Promise<Download | null> {
   return (await getImagePipeline()).download(item, options);
 }
 
@@ -162,6 +171,10 @@ export async function poster(movie: MediaInput | null | undefined, options?: Cal
 
 export async function mediaKitZip(kit: MediaKitInput | null | undefined, options?: CallOptions): Promise<MediaKitZip | null> {
   return (await getImagePipeline()).mediaKitZip(kit, options);
+}
+
+export async function mediaZip(input: MediaZipInput, options?: CallOptions): Promise<MediaKitZip | null> {
+  return (await getImagePipeline()).mediaZip(input, options);
 }
 
 export async function downloadUrl(

@@ -1,16 +1,27 @@
 /**
- * One deterministic zip per open media kit: the originals of its media under
- * unique file names, plus MANIFEST.json (name, type, dimensions, bytes and
- * SHA-256 per file). Named by a hash of the manifest, so an unchanged kit is
- * found in the cache. Locked and password-protected kits get none.
+ * Deterministic zips of media: one per open media kit, and one of a release's
+ * pictures (any list of items the page names). Each holds the originals under
+ * unique file names, plus MANIFEST.json (what the zip is of, then name, type,
+ * dimensions, bytes and SHA-256 per file). Named by a hash of the manifest, so
+ * an unchanged zip is found in the cache. Locked and password-protected kits
+ * get none; the caller hands in only public items (the loaders screen them).
  */
 import { formatBytes } from '@pressroom-static/content-loaders';
 import type { DownloadLinks } from './download-links.ts';
-import { safeFilename } from './filenames.ts';
+import { personName, safeFilename } from './filenames.ts';
 import { hash16, type Outputs } from './outputs.ts';
 import type { Publisher } from './publish.ts';
 import type { Store } from './store.ts';
-import type { CallOptions, ImagePipeline, ManifestFile, MediaKitInput, MediaKitZip, PipelineStats } from './types.ts';
+import type {
+  CallOptions,
+  ImagePipeline,
+  ManifestFile,
+  MediaItemInput,
+  MediaKitInput,
+  MediaKitZip,
+  MediaZipInput,
+  PipelineStats,
+} from './types.ts';
 import { buildZip, ZIP_VERSION } from './zip.ts';
 
 export interface KitZipsContext {
@@ -21,16 +32,22 @@ export interface KitZipsContext {
   downloads: DownloadLinks;
 }
 
-export function createKitZips({ store, stats, outputs, publisher, downloads }: KitZipsContext): ImagePipeline['mediaKitZip'] {
-  return async function mediaKitZip(kit: MediaKitInput | null | undefined, opts: CallOptions = {}): Promise<MediaKitZip | null> {
-    if (!kit || kit.is_locked || kit.is_password_protected) return null;
-    const media = kit.media ?? [];
-    const found = await Promise.all(media.map((item) => downloads.downloadOf(item, opts)));
+type Zips = Pick<ImagePipeline, 'mediaKitZip' | 'mediaZip'>;
+
+export function createKitZips({ store, stats, outputs, publisher, downloads }: KitZipsContext): Zips {
+  /** The zip of `files` with `about` heading its manifest, published as `publishAs(hash)`; null when no file could be had. */
+  async function zipOf(
+    about: Record<string, unknown>,
+    files: ReadonlyArray<{ item: MediaItemInput; name?: string | null | undefined }>,
+    publishAs: (stem: string) => string,
+    opts: CallOptions,
+  ): Promise<{ href: string; bytes: number; files: number } | null> {
+    const found = await Promise.all(files.map(({ item, name }) => downloads.downloadOf(item, { page: opts.page, name })));
     const entries: Array<{ file: string; manifest: ManifestFile }> = [];
     const taken = new Set<string>();
     found.forEach((d, i) => {
       if (!d) return;
-      const item = media[i]!;
+      const item = files[i]!.item;
       let name = d.download.filename;
       for (let n = 2; taken.has(name.toLowerCase()); n++) name = d.download.filename.replace(/(\.[^.]+)$/, ` (${n})$1`);
       taken.add(name.toLowerCase());
@@ -50,14 +67,12 @@ export function createKitZips({ store, stats, outputs, publisher, downloads }: K
       });
     });
     if (entries.length === 0) return null;
-    const manifest = {
-      media_kit: { id: kit.id ?? null, title: kit.title ?? null },
-      files: entries.map((e) => e.manifest),
-    };
+    const manifest = { ...about, files: entries.map((e) => e.manifest) };
     const manifestBytes = Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`);
-    const name = `${hash16(ZIP_VERSION, manifestBytes.toString('utf8'))}.zip`;
+    const stem = hash16(ZIP_VERSION, manifestBytes.toString('utf8'));
+    const name = `${stem}.zip`;
     const final = store.outPath(name);
-    // Once per zip and build: every page showing this kit gets the size without touching the disk again.
+    // Once per zip and build: every page showing this zip gets the size without touching the disk again.
     const bytes = await outputs.once(name, async () => {
       const held = await store.sizeOf(final);
       if (held !== undefined) {
@@ -74,12 +89,20 @@ export function createKitZips({ store, stats, outputs, publisher, downloads }: K
       stats.zipsWritten++;
       return (await store.sizeOf(final))!;
     });
-    return {
-      href: publisher.publish(name, final),
-      bytes,
-      files: entries.length,
-      filename: safeFilename(kit.title, 'zip', 'media-kit'),
-      size: formatBytes(bytes),
-    };
+    return { href: publisher.publish(publishAs(stem), final), bytes, files: entries.length };
+  }
+
+  return {
+    async mediaKitZip(kit: MediaKitInput | null | undefined, opts: CallOptions = {}): Promise<MediaKitZip | null> {
+      if (!kit || kit.is_locked || kit.is_password_protected) return null;
+      const files = (kit.media ?? []).map((item) => ({ item }));
+      const zip = await zipOf({ media_kit: { id: kit.id ?? null, title: kit.title ?? null } }, files, (stem) => `${stem}.zip`, opts);
+      return zip && { ...zip, filename: safeFilename(kit.title, 'zip', 'media-kit'), size: formatBytes(zip.bytes) };
+    },
+    async mediaZip(input: MediaZipInput, opts: CallOptions = {}): Promise<MediaKitZip | null> {
+      const filename = personName(input.name, 'zip') ?? 'pictures.zip';
+      const zip = await zipOf(input.about, input.files, (stem) => `${stem}/${filename}`, opts);
+      return zip && { ...zip, filename, size: formatBytes(zip.bytes) };
+    },
   };
 }

@@ -3,7 +3,7 @@
  * (`sources.ts`, checked by `inspect.ts`), every declared rendition derived by
  * sharp (`renditions.ts`, shown by `picture.ts`, `poster.ts`, `share-image.ts`,
  * `inline.ts`), downloads (`download-links.ts`) and media-kit zips
- * (`kit-zips.ts`), all published into `_media/` (`publish.ts`) and counted
+ * (`kit-zips.ts`: media kits, a release's pictures), all published into `_media/` (`publish.ts`) and counted
  * (`stats.ts`, `refusals.ts`). `index.ts` documents the API.
  *
  * Cost model: an unchanged image costs one conditional request (304) and one
@@ -58,6 +58,7 @@ export function createImagePipeline(options: ImagePipelineOptions): ImagePipelin
   });
   const picture = createPicture({ store, sources, renditions, refusals, publisher, avif: settings.avif });
   const downloads = createDownloadLinks({ sources, refusals, publisher });
+  const zips = createKitZips({ store, stats, outputs, publisher, downloads });
 
   return {
     picture,
@@ -70,7 +71,8 @@ export function createImagePipeline(options: ImagePipelineOptions): ImagePipelin
     async poster(movie, opts = {}) {
       return posterOf(await picture(movie, { page: opts.page }));
     },
-    mediaKitZip: createKitZips({ store, stats, outputs, publisher, downloads }),
+    mediaKitZip: zips.mediaKitZip,
+    mediaZip: zips.mediaZip,
     stats: () => ({ ...stats, published: publisher.published.size }),
     refused: refusals.list,
     published: () => publisher.published,

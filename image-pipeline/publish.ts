@@ -10,7 +10,7 @@ import pLimit from 'p-limit';
 export interface Publisher {
   /** Output name → cached file. */
   readonly published: ReadonlyMap<string, string>;
-  /** Publishes `file` as `name`; returns its site URL. */
+  /** Publishes `file` as `name` (`<hash>.<ext>`, or `<hash>/<name for people>.<ext>`); returns its site URL. */
   publish(name: string, file: string): string;
   /** Copies every published file into `mediaDir`. */
   emit(mediaDir: string): Promise<{ files: number }>;
@@ -26,6 +26,8 @@ export function createPublisher(publicPath: string): Publisher {
     },
     async emit(mediaDir) {
       await mkdir(mediaDir, { recursive: true });
+      const folders = new Set([...published.keys()].filter((name) => name.includes('/')).map((name) => path.posix.dirname(name)));
+      for (const folder of folders) await mkdir(path.join(mediaDir, folder), { recursive: true });
       const copy = pLimit(8);
       await Promise.all(
         [...published].map(([name, file]) => copy(() => copyFile(file, path.join(mediaDir, name), fsConstants.COPYFILE_FICLONE))),

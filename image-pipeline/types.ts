@@ -46,6 +46,25 @@ export interface CallOptions {
   page?: string | undefined;
 }
 
+export interface DownloadOptions extends CallOptions {
+  /**
+   * A name for people (`Northwind Hub, Berlin` → `northwind-hub-berlin.jpg`): the file is published as
+   * `_media/<hash>/<name>.<ext>`, so it keeps its name however it is saved (a `download` attribute is
+   * ignored from file:// and across origins, the last path segment never is). Without it: `_media/<hash>.<ext>`.
+   */
+  name?: string | null | undefined;
+}
+
+/** Media for one zip: a release's pictures, say (see `mediaZip`). */
+export interface MediaZipInput {
+  /** The manifest's first member, what the zip is of: `{ press_release: { id, title, url } }`. */
+  about: Record<string, unknown>;
+  /** The zip's name for people (no extension): published as `_media/<hash>/<name>.zip`. */
+  name: string;
+  /** Each file with its name for people (see DownloadOptions.name); only these items are zipped. */
+  files: ReadonlyArray<{ item: MediaItemInput; name?: string | null | undefined }>;
+}
+
 export interface PictureOptions extends CallOptions {
   /**
    * `natural`: renditions with the original's aspect; `square`: the centre crops (`square`, `*_square`);
@@ -264,9 +283,10 @@ export type MediaLists = ReadonlyArray<ReadonlyArray<MediaInput | null | undefin
 
 export interface ImagePipeline {
   picture(media: MediaInput | null | undefined, options?: PictureOptions): Promise<Picture>;
-  download(item: MediaItemInput | null | undefined, options?: CallOptions): Promise<Download | null>;
+  download(item: MediaItemInput | null | undefined, options?: DownloadOptions): Promise<Download | null>;
   poster(movie: MediaInput | null | undefined, options?: CallOptions): Promise<Poster | null>;
   mediaKitZip(kit: MediaKitInput | null | undefined, options?: CallOptions): Promise<MediaKitZip | null>;
+  mediaZip(input: MediaZipInput, options?: CallOptions): Promise<MediaKitZip | null>;
   downloadUrl(url: string | null | undefined, options?: CallOptions & { title?: string | null }): Promise<Download | null>;
   shareImage(media: MediaInput | null | undefined, options?: CallOptions): Promise<ShareImage | null>;
   inlineImages(html: string | Iterable<string>, lists: MediaLists, options?: CallOptions): Promise<(src: string) => InlineImage | null>;

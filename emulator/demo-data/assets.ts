@@ -82,6 +82,7 @@ export interface Picture {
   transparent: boolean;
   width: number;
   height: number;
+  design?: 'logo';
 }
 
 export class AssetRegistry {
@@ -111,6 +112,7 @@ export class AssetRegistry {
         width,
         height,
         fit: plan.fit === 'cover' ? 'cover' : 'inside',
+        ...(picture.design ? { design: picture.design } : {}),
       };
       const url = this.add(`${dir}/${plan.name}.${ext}`, spec);
       out[plan.name] = { width: String(width), height: String(height), url };

@@ -129,7 +129,8 @@ export function generateEvents(input: EventInputs): { events: PressEvent[]; slot
       timezone: online ? 'Amsterdam' : city.zone,
       location: online ? null : `${city.venue}, ${city.name.en}`,
       online,
-      stream_url: online || when === 'current' || r.chance(0.15) ? `https://live.northwind.example/${slug}` : null,
+      // Only what happens online is streamed: an event at a venue offers its address, not a stream.
+      stream_url: online ? `https://live.northwind.example/${slug}` : null,
       permalink: `/events/${id}-${slug}`,
       language: lang,
       type: 'event',
@@ -191,7 +192,8 @@ export function generateLiveEvents(
       description: `<p>Follow ${escapeHtml(event.title)} as it happens.</p>`,
       starts_at: event.starts_at,
       ends_at: event.ends_at,
-      stream_url: event.stream_url ?? `https://live.northwind.example/live-${id}`,
+      // The event's own stream when it has one: a live blog of an event at a venue is text and pictures.
+      stream_url: event.stream_url ?? null,
       permalink: `/live/${id}-${slugify(title)}`,
       language: 'en',
       type: 'live_event',

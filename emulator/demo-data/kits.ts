@@ -1,15 +1,17 @@
 /**
  * Media kits in a two-level category tree. Besides the ordinary kits: an
  * unpublished kit, an embargoed kit, a locked kit and a password-protected kit
- * (the last two published, with media of their own that nothing else uses),
- * and an unpublished and an embargoed category.
+ * (the last two published under ordinary titles, with media of their own that
+ * nothing else uses, named LOCKED-KIT / PROTECTED-KIT so a leak is found), and
+ * an unpublished and an embargoed category. A kit's description says what its
+ * title promises: real usage rights, what is inside, or about the kit.
  */
 import type { MediaItem, MediaKit, MediaKitCategory, MediaType, Tag } from '../model/types.ts';
 import { COMPANY } from './company.ts';
 import { DAY, HOUR, YEAR, between, iso } from './dates.ts';
 import { ID_BASE, IdSequence } from './ids.ts';
 import { PACKS } from './language/index.ts';
-import { fill } from './markup.ts';
+import { fill, paragraph } from './markup.ts';
 import { makeDocument, makeImage, type MediaContext, type MediaLibrary } from './media.ts';
 import type { Rng } from '../model/random.ts';
 import type { Plan } from './scale.ts';
@@ -44,6 +46,46 @@ const THEMES: ReadonlyArray<{ title: string; prefer: readonly MediaType[] }> = [
 ];
 
 const DESCRIPTION_TITLES = ['About this media kit', 'What’s inside', 'Usage rights', null] as const;
+
+/** What a press office writes under "Usage rights". */
+const USAGE_RIGHTS: readonly string[] = [
+  paragraph(
+    'All photos, films and documents in this media kit may be used free of charge for editorial coverage of Northwind Mobility, its products and services. Please credit “Photo: Northwind Mobility” unless a file names its photographer.',
+  ) +
+    '\n' +
+    paragraph(
+      'Not for advertising or other commercial use, and not to be altered beyond cropping and resizing. For other uses, contact the press office.',
+    ),
+  paragraph(
+    'Free for editorial use in print, online and broadcast, with the credit given in each file’s caption. Logos may be used only to refer to Northwind Mobility and only as supplied.',
+  ) +
+    '\n' +
+    paragraph('Commercial use, including in advertising, requires written permission from the Northwind press office.'),
+  paragraph(
+    'These images are released for editorial use only, free of charge, until further notice. The photographer’s credit is part of each caption and must be shown with the image.',
+  ),
+];
+
+const TYPE_NAMES: Readonly<Record<MediaType, readonly [string, string]>> = {
+  image: ['photo', 'photos'],
+  document: ['document', 'documents'],
+  movie: ['film', 'films'],
+  sound: ['audio clip', 'audio clips'],
+  video: ['video', 'videos'],
+};
+
+/** "This kit holds 4 photos, 1 document and 1 film, each as its original file." */
+function insideText(types: readonly MediaType[]): string {
+  const counts = (Object.keys(TYPE_NAMES) as MediaType[])
+    .map((type) => [type, types.filter((t) => t === type).length] as const)
+    .filter(([, n]) => n > 0)
+    .map(([type, n]) => `${n} ${TYPE_NAMES[type][n === 1 ? 0 : 1]}`);
+  if (counts.length === 0) return paragraph('This kit is being prepared; its files follow shortly.');
+  const listed = counts.length === 1 ? counts[0]! : `${counts.slice(0, -1).join(', ')} and ${counts.at(-1)!}`;
+  return paragraph(
+    `This kit holds ${listed}, each as its original file in full resolution. Download them one by one or all at once as a zip.`,
+  );
+}
 
 export interface KitInputs {
   rng: Rng;
@@ -124,6 +166,12 @@ export function generateKits(input: KitInputs): { mediaKits: MediaKit[]; mediaKi
   const tagIds = input.tags.map((t) => t.id);
   const positions = new Map<number | null, number>();
   const usedTitles = new Set<string>();
+  const typeOf = new Map<number, MediaType>();
+  const typeOfAll = () => {
+    for (const list of [library.images, library.documents, library.movies, library.sounds, library.videos])
+      for (const m of list) typeOf.set(m.id, m.type);
+  };
+  typeOfAll();
 
   const kits = slots.map(({ special, created }) => {
     const id = kitIds.next();
@@ -143,14 +191,15 @@ export function generateKits(input: KitInputs): { mediaKits: MediaKit[]; mediaKi
         : special === 'embargoed'
           ? `EMBARGOED: ${base}`
           : special === 'locked'
-            ? `LOCKED: Investor relations ${slots.prevYear}`
+            ? `Investor relations ${slots.prevYear}`
             : special === 'protected'
-              ? `PROTECTED: Dealer price lists ${slots.year}`
+              ? `Dealer price lists ${slots.year}`
               : base;
 
     let mediaIds: number[];
     if (special === 'locked' || special === 'protected') {
       mediaIds = ownMedia(input, r, special, created);
+      typeOfAll();
     } else {
       const wanted = r.int(2, 8);
       const picked = new Set<number>();
@@ -170,6 +219,12 @@ export function generateKits(input: KitInputs): { mediaKits: MediaKit[]; mediaKi
     const position = (positions.get(cat) ?? 0) + 1;
     positions.set(cat, position);
     const descriptionTitle = r.pick(DESCRIPTION_TITLES);
+    const describe = (heading: (typeof DESCRIPTION_TITLES)[number]): string =>
+      heading === 'Usage rights'
+        ? r.pick(USAGE_RIGHTS)
+        : heading === 'What’s inside'
+          ? insideText(mediaIds.map((mediaId) => typeOf.get(mediaId)!).filter(Boolean))
+          : htmlParagraphs(r, PACKS.en, slots, r.int(1, 2), r.chance(0.3));
     const vis =
       special === 'unpublished'
         ? hidden('unpublished')
@@ -182,7 +237,7 @@ export function generateKits(input: KitInputs): { mediaKits: MediaKit[]; mediaKi
       pressroom_id: COMPANY.pressroomId,
       title,
       description_title: descriptionTitle,
-      description: r.chance(0.8) ? htmlParagraphs(r, PACKS.en, slots, r.int(1, 2), r.chance(0.3)) : null,
+      description: r.chance(0.8) ? describe(descriptionTitle) : null,
       category_id: cat,
       position,
       is_locked: special === 'locked',

@@ -66,6 +66,20 @@ const CUTOUT_SUBJECTS = [
   'Northwind app icon',
   'Battery pack, cut-out',
 ];
+/** Who took the pictures: agency and freelance photographers, and the in-house team. */
+const PHOTOGRAPHERS = [
+  'Sanne Visser for Northwind Mobility',
+  'Jonas Weber for Northwind Mobility',
+  'Lotte de Groot / Northwind Mobility',
+  'Mathieu Laurent / ANP for Northwind Mobility',
+  'Northwind Mobility',
+];
+const USAGE_LINES = ['Free for editorial use.', 'Free for editorial use with credit; no commercial use.', 'Editorial use only.'];
+const CUTOUT_CREDITS = [
+  'Image: Northwind Mobility. Free for editorial use; do not alter.',
+  'Image: Northwind Mobility. Free for editorial and commercial use with credit.',
+];
+
 const PHOTO_RATIOS: ReadonlyArray<readonly [readonly [number, number], number]> = [
   [[3, 2], 30],
   [[4, 3], 15],
@@ -144,14 +158,19 @@ export function makeImage(
     ? dims(rng, CUTOUT_RATIOS, 1200, 2400)
     : dims(rng, kind === 'portrait' ? PORTRAIT_RATIOS : PHOTO_RATIOS, 1400, 4000);
   const ext = png ? 'png' : 'jpg';
-  const titleStyle = rng.weighted([
-    ['subject', 5],
-    ['file', 4],
-    ['camera', 1],
-  ] as const);
+  // A captioned picture is titled like one; an uncaptioned one often keeps its file's name, as uploads do.
+  const captioned = rng.chance(0.7);
+  const titleStyle = captioned
+    ? 'subject'
+    : rng.weighted([
+        ['subject', 5],
+        ['file', 4],
+        ['camera', 1],
+      ] as const);
   const title =
     opts.title ??
     (titleStyle === 'subject' ? subject : titleStyle === 'file' ? `${slugify(subject, 60)}.${ext}` : `DSC_${rng.int(1000, 9999)}.${ext}`);
+  const credit = kind === 'cutout' ? rng.pick(CUTOUT_CREDITS) : `Photo: ${rng.pick(PHOTOGRAPHERS)}. ${rng.pick(USAGE_LINES)}`;
   const picture: Picture = {
     seed: hash32(ctx.seed, 'picture', id),
     label: subject,
@@ -165,7 +184,7 @@ export function makeImage(
     ...base(ctx, id, 'image', created, rng),
     ...(opts.private ? { _private: true } : {}),
     title,
-    description: rng.chance(0.7) ? `${subject}. Photo: Northwind Mobility.` : null,
+    description: captioned ? `${subject}. ${credit}` : null,
     content_type: png ? 'png' : 'jpeg',
     permalink: `/images/${id}`,
     transparent: png,

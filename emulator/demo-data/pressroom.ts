@@ -8,7 +8,7 @@ import { hash32, type Rng } from '../model/random.ts';
 export function generatePressroom(rng: Rng, seed: number, now: number, assets: AssetRegistry): Pressroom {
   const logo = assets.image(
     `/media/pressrooms/${COMPANY.pressroomId}/logo`,
-    { seed: hash32(seed, 'logo'), label: COMPANY.name, format: 'png', transparent: true, width: 1200, height: 360 },
+    { seed: hash32(seed, 'logo'), label: COMPANY.name, format: 'png', transparent: true, width: 1200, height: 360, design: 'logo' },
     LOGO_RENDITIONS,
   );
   const founded = 2016 + rng.int(0, 2);

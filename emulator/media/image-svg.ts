@@ -7,6 +7,8 @@ export interface PictureSpec {
   transparent: boolean;
   width: number;
   height: number;
+  /** `logo`: a wordmark (see logoSvg); unset: a picture. */
+  design?: 'logo' | undefined;
 }
 
 const FONT_FAMILY = "'DejaVu Sans', 'Liberation Sans', Arial, Helvetica, sans-serif";
@@ -22,6 +24,7 @@ const MAX_LINES = 3;
  * Pure string work; sharp rasterises it.
  */
 export function pictureSvg(spec: PictureSpec): string {
+  if (spec.design === 'logo') return logoSvg(spec);
   const { width: w, height: h } = spec;
   const s = Math.min(w, h);
   const rnd = new Rng(hash32(spec.seed, 0x1a9e));
@@ -186,4 +189,31 @@ export function hsl(hue: number, saturation: number, lightness: number): string 
 /** Fixed-precision numbers keep the SVG text (and so the pixels) stable. */
 function f(n: number): string {
   return String(Math.round(n * 100) / 100);
+}
+
+/**
+ * The press room's logo: a white rounded card (readable on a dark header and on paper) with a
+ * round mark holding the name's initial and the name in bold navy, as large as the card allows,
+ * so it still reads at the 240 px the header shows.
+ */
+function logoSvg(spec: PictureSpec): string {
+  const { width: w, height: h } = spec;
+  const name = cleanLabel(spec.label);
+  const pad = h * 0.12;
+  const r = (h - 2 * pad) / 2;
+  const cx = pad + r + h * 0.04;
+  const textX = cx + r + h * 0.14;
+  const room = w - textX - pad * 1.5;
+  const fontSize = Math.min(h * 0.36, room / Math.max(1, name.length * BOLD_CHAR_EM * 0.92));
+  const baseline = h / 2 + fontSize * 0.36;
+  const initial = escapeXml((name[0] ?? 'N').toUpperCase());
+  const font = `font-family="${FONT_FAMILY}" font-weight="bold"`;
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}">` +
+    `<rect x="${f(h * 0.02)}" y="${f(h * 0.02)}" width="${f(w - h * 0.04)}" height="${f(h * 0.96)}" rx="${f(h * 0.16)}" fill="#ffffff"/>` +
+    `<circle cx="${f(cx)}" cy="${f(h / 2)}" r="${f(r)}" fill="#0f8f7a"/>` +
+    `<text x="${f(cx)}" y="${f(h / 2 + r * 0.4)}" ${font} font-size="${f(r * 1.15)}" fill="#ffffff" text-anchor="middle">${initial}</text>` +
+    `<text x="${f(textX)}" y="${f(baseline)}" ${font} font-size="${f(fontSize)}" fill="#0a2540">${escapeXml(name)}</text>` +
+    `</svg>`
+  );
 }

@@ -11,6 +11,7 @@ export interface OriginalImageSpec {
   transparent: boolean;
   originalWidth: number;
   originalHeight: number;
+  design?: 'logo';
 }
 
 /** Largest original accepted, in pixels (sharp's decompression-bomb limit is far above). */
@@ -28,6 +29,7 @@ export function originalSpecOf(spec: ImageAssetSpec): OriginalImageSpec {
     transparent: spec.transparent,
     originalWidth: spec.originalWidth,
     originalHeight: spec.originalHeight,
+    ...(spec.design ? { design: spec.design } : {}),
   };
 }
 
@@ -52,6 +54,7 @@ export async function renderOriginal(spec: OriginalImageSpec): Promise<Buffer> {
     transparent: spec.transparent,
     width: spec.originalWidth,
     height: spec.originalHeight,
+    design: spec.design,
   });
   let image = sharp(Buffer.from(svg), { density: 72, limitInputPixels: MAX_PIXELS });
   if (!keepsAlpha(spec)) image = image.flatten({ background: '#ffffff' });

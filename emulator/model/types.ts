@@ -289,6 +289,8 @@ export interface ImageAssetSpec {
   height: number;
   /** `cover` = centre crop (square renditions); `inside` = aspect kept. */
   fit: 'cover' | 'inside';
+  /** `logo`: a wordmark on a white card (the press room's logo), readable at header size. Unset: a picture. */
+  design?: 'logo';
 }
 
 export interface PdfAssetSpec {

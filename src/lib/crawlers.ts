@@ -7,7 +7,8 @@
  *   it covers the last two days for any moment of that day and a cron rebuild
  *   with no upstream change writes the same bytes until the next day. Past
  *   1,000 articles (Google's limit per file) it becomes an index of
- *   `/sitemap-news-<n>.xml`.
+ *   `/sitemap-news-<n>.xml`. With no article in the window there is none
+ *   (an empty urlset is invalid), and robots.txt does not name it.
  * - robots.txt: the press room's `noindex` becomes `Disallow: /` (and no
  *   sitemaps are offered); otherwise everything is allowed and the sitemaps are
  *   listed with absolute URLs. `nofollow` cannot be said in robots.txt: it is
@@ -21,7 +22,8 @@ import { el, textEl, xmlDocument } from './xml.ts';
 export const NEWS_WINDOW_MS = 2 * 24 * 60 * 60 * 1000;
 /** Google: at most 1,000 `news:news` entries per sitemap file. */
 const NEWS_SITEMAP_LIMIT = 1000;
-export const NEWS_SITEMAP_PATH = sitePath('/sitemap-news.xml');
+export const NEWS_SITEMAP_NAME = 'sitemap-news';
+export const NEWS_SITEMAP_PATH = sitePath(`/${NEWS_SITEMAP_NAME}.xml`);
 const newsSitemapPartPath = (part: number) => sitePath(`/sitemap-news-${part}.xml`);
 /** What @astrojs/sitemap writes (filenameBase `sitemap`). */
 export const SITEMAP_INDEX_PATH = sitePath('/sitemap-index.xml');
@@ -125,6 +127,11 @@ export function robotsTxt({ noindex, nofollow, sitemaps, base = '/' }: RobotsOpt
     lines.push('', ...sitemaps.map((url) => `Sitemap: ${url}`));
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** Whether the site has news for the news sitemap this build (the release URLs do not matter for that). */
+export function hasNews(site: { releases: Parameters<typeof releaseNewsArticles>[0]; buildDay: { start: number } }): boolean {
+  return releaseNewsArticles(site.releases, new URL('http://localhost/'), site.buildDay.start).length > 0;
 }
 
 /** The news articles of the site's releases (see newsArticles for the window). */

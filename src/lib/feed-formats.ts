@@ -189,7 +189,8 @@ export function rss2(feed: Feed): string {
         textEl('content:encoded', item.contentHtml),
         ...item.authors.map((a) => textEl('dc:creator', a.name)),
         textEl('dc:language', item.language),
-        textEl('dc:date', rfc3339(item.updated)),
+        // One date per item: pubDate. A dc:date beside it would be a second, different date (the update),
+        // which validators flag and readers take either way; Atom and JSON Feed carry the update.
         ...item.categories.map((c) => textEl('category', c.label, { domain: feed.categoryScheme })),
         // RSS allows one enclosure per item: the featured image; the PDF is a Media RSS document.
         item.image ? el('enclosure', { url: item.image.url, length: item.image.bytes ?? 0, type: item.image.mime }) : null,

@@ -38,3 +38,13 @@ export function breadcrumbList(items: readonly Crumb[], site: URL | string | und
     })),
   };
 }
+
+/**
+ * A NewsArticle's `image`, which Google requires: the article's own pictures (absolute URLs, the
+ * ones that could be had), else the publisher's logo; omitted only when there is neither.
+ */
+export function articleImages(pictures: ReadonlyArray<string | null>, logo: string | null): string[] | undefined {
+  const own = pictures.filter((url): url is string => !!url);
+  if (own.length > 0) return own;
+  return logo ? [logo] : undefined;
+}

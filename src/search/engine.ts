@@ -3,12 +3,13 @@
  * plain functions, so Node tests run the very same code): words are matched
  * in every language's index with that language's stemming, all words must
  * match (the last one also as a prefix, so results follow the typing; longer
- * words forgive a typo), titles and topics count more than body text, and
- * filters narrow by type, topic, language and year.
+ * words forgive a typo, on the stem and on the word as typed, so a typo that
+ * changes the stem is forgiven too), titles and topics count more than body
+ * text, and filters narrow by type, topic, language and year.
  */
-import MiniSearch, { type AsPlainObject, type SearchResult } from 'minisearch';
+import MiniSearch, { type AsPlainObject, type Query, type SearchResult } from 'minisearch';
 import type { DocMeta, FilterKey, Filters } from './format.ts';
-import { FIELD_BOOST, indexLanguage, indexOptions, termsIn } from './terms.ts';
+import { FIELD_BOOST, indexLanguage, indexOptions, surfaceOf, termsIn, words } from './terms.ts';
 
 export interface SearchHit {
   id: number;
@@ -71,16 +72,18 @@ export class SearchIndex {
         .map((id) => ({ id, terms: [] }));
     }
     const results: SearchResult[] = [];
+    const typed = words(query);
     for (const [lang, index] of this.indexes) {
       if (filters.language && indexLanguage(filters.language) !== lang) continue;
+      const stem = termsIn(lang);
       results.push(
-        ...index.search(query, {
-          combineWith: 'AND',
-          prefix: (_term, i, all) => i === all.length - 1,
-          fuzzy: (term) => (term.length > 5 ? 0.2 : false),
-          boost: FIELD_BOOST,
-          filter: (result) => this.matches(Number(result.id), filters),
-        }),
+        ...index.search(
+          {
+            combineWith: 'AND',
+            queries: typed.map((word, i) => wordQuery(word, i === typed.length - 1, stem)),
+          },
+          { boost: FIELD_BOOST, filter: (result) => this.matches(Number(result.id), filters) },
+        ),
       );
     }
     return results.sort((a, b) => b.score - a.score || Number(a.id) - Number(b.id)).map((r) => ({ id: Number(r.id), terms: r.terms }));
@@ -91,7 +94,11 @@ export class SearchIndex {
     const doc = this.docs[hit.id];
     const term = termsIn(langOf(doc));
     const matched = new Set(hit.terms);
-    const found = [...text.matchAll(WORD)].map((m) => ({ start: m.index, end: m.index + m[0].length, mark: matched.has(term(m[0])) }));
+    const found = [...text.matchAll(WORD)].map((m) => ({
+      start: m.index,
+      end: m.index + m[0].length,
+      mark: matched.has(term(m[0])) || matched.has(surfaceOf(m[0])),
+    }));
     if (found.length === 0) return text ? [[text, false]] : [];
     let first = 0;
     if (matched.size > 0) {
@@ -125,6 +132,21 @@ export class SearchIndex {
     if (last < found.length - 1) parts.push(['…', false]);
     return parts;
   }
+}
+
+/**
+ * One typed word: its stem or the word as written (either may be a typo away in a longer word),
+ * as a prefix when it is the last word (results follow the typing).
+ */
+function wordQuery(word: string, last: boolean, stem: (word: string) => string): Query {
+  const fuzzy = (term: string) => (term.length > 5 ? 0.2 : false);
+  return {
+    combineWith: 'OR',
+    queries: [
+      { queries: [word], processTerm: stem, prefix: last, fuzzy },
+      { queries: [word], processTerm: surfaceOf, prefix: last, fuzzy },
+    ],
+  };
 }
 
 /** The index a document lives in. */

@@ -4,7 +4,10 @@
  * punctuation, lower-cased, stemmed with the Snowball rules of the text's own
  * language (@orama/stemmers; Dutch pages with Dutch rules, German with German),
  * then stripped of accents so `Häuser` and `hauser` meet. Languages without a
- * stemmer are matched on whole (and prefixed) words.
+ * stemmer are matched on whole (and prefixed) words. The index also holds each
+ * word as written (lower-cased, without accents) where its stem differs, so a
+ * typo is forgiven on the word as typed: `sustainabilty` is one letter from
+ * `sustainability`, but its stem is six from `sustain`.
  */
 import { stemmer as arabic } from '@orama/stemmers/arabic';
 import { stemmer as danish } from '@orama/stemmers/danish';
@@ -66,6 +69,11 @@ export function termOf(word: string, lang: string): string {
   return stemmed.normalize('NFD').replace(MARKS, '');
 }
 
+/** A word as written, for typo matching: lower-cased and without accents, not stemmed. */
+export function surfaceOf(word: string): string {
+  return word.toLowerCase().normalize('NFD').replace(MARKS, '');
+}
+
 /** termOf for one language, remembering every word it has seen (a press room repeats its words; stemming is the indexer's main cost). */
 export function termsIn(lang: string): (word: string) => string {
   const seen = new Map<string, string>();
@@ -83,12 +91,25 @@ export function termsIn(lang: string): (word: string) => string {
 export const SEARCH_FIELDS = ['title', 'tags', 'text'] as const;
 export const FIELD_BOOST = { title: 3, tags: 2, text: 1 };
 
-/** MiniSearch's options for one language's index: the same when the index is written and when it is loaded. */
+/**
+ * MiniSearch's options for one language's index: the same when the index is written and when it is loaded.
+ * Each word is indexed under its stem and, where that differs, as written (see the module comment).
+ */
 export function indexOptions(lang: string): {
   fields: string[];
   storeFields: string[];
   tokenize: (text: string) => string[];
-  processTerm: (word: string) => string;
+  processTerm: (word: string) => string | string[];
 } {
-  return { fields: [...SEARCH_FIELDS], storeFields: [], tokenize: words, processTerm: termsIn(lang) };
+  const stem = termsIn(lang);
+  return {
+    fields: [...SEARCH_FIELDS],
+    storeFields: [],
+    tokenize: words,
+    processTerm: (word) => {
+      const stemmed = stem(word);
+      const written = surfaceOf(word);
+      return written === stemmed ? stemmed : [stemmed, written];
+    },
+  };
 }

@@ -20,6 +20,8 @@ const run = promisify(execFile);
 export const DAY_BOUND = [
   /^\.pressroom-build\.json$/,
   /^sitemap-news(-\d+)?\.xml$/,
+  // Names the news sitemap only on days that have one.
+  /^robots\.txt$/,
   /^events\/.*\.ics$/,
   /^events\/index\.html$/,
   /^index\.html$/,

@@ -483,6 +483,61 @@ describe('demo data: hidden items', () => {
   });
 });
 
+describe('demo data: worth showing', () => {
+  const FILE_NAME = /\.(jpe?g|png)$|^(dsc|img)_?\d+/i;
+
+  it('titles captioned pictures like pictures, and credits each with a usage line', () => {
+    const captioned = world.images.filter((m) => !m._private && m.description);
+    expect(captioned.length).toBeGreaterThan(20);
+    for (const m of captioned) {
+      expect(m.title, `image ${m.id}`).not.toMatch(FILE_NAME);
+      expect(m.description, `image ${m.id}`).toMatch(/\. (Photo|Image): .+\. .*(editorial|commercial)/i);
+    }
+    // Photographers vary; uncaptioned uploads still keep file names now and then, as real ones do.
+    expect(new Set(captioned.map((m) => /(Photo|Image): ([^.]+)/.exec(m.description!)![2])).size).toBeGreaterThan(3);
+    expect(world.images.some((m) => !m.description && FILE_NAME.test(m.title))).toBe(true);
+  });
+
+  it('titles kits without markers, keeps the closed ones closed, and writes real usage rights', () => {
+    for (const kit of world.mediaKits.filter(isPublic)) expect(kit.title).not.toMatch(/LOCKED|PROTECTED|:/);
+    const closed = world.mediaKits.filter((k) => k.is_locked || k.is_password_protected);
+    expect(closed.map((k) => k.title).sort()).toEqual([
+      expect.stringMatching(/^Dealer price lists \d{4}$/),
+      expect.stringMatching(/^Investor relations \d{4}$/),
+    ]);
+    // Leaks stay detectable: the closed kits' own media carry the markers, and are private.
+    for (const k of closed)
+      for (const id of k._mediaIds) expect(allMedia(world).find((m) => m.id === id)?.title).toMatch(/LOCKED-KIT|PROTECTED-KIT/);
+
+    const kitsWith = (heading: string) => world.mediaKits.filter((k) => k.description_title === heading && k.description);
+    for (const generated of [generateWorld({ seed: 2, scale: 60, now: NOW }), generateWorld({ seed: 3, scale: 60, now: NOW })])
+      for (const kit of generated.mediaKits.filter((k) => k.description_title === 'Usage rights' && k.description))
+        expect(kit.description).toMatch(/editorial (use|coverage)/);
+    for (const kit of kitsWith('Usage rights')) expect(kit.description).toMatch(/editorial (use|coverage)/);
+    for (const kit of kitsWith('What’s inside')) {
+      const photos = kit._mediaIds.filter((id) => world.images.some((m) => m.id === id)).length;
+      if (photos > 0) expect(kit.description).toContain(`${photos} photo`);
+      expect(kit.description).toMatch(/^<p>This kit holds /);
+    }
+  });
+
+  it('streams only what happens online', () => {
+    const inPerson = world.events.filter((e) => !e.online);
+    expect(inPerson.length).toBeGreaterThan(3);
+    for (const e of inPerson) expect(e.stream_url, e.title).toBeNull();
+    for (const live of world.liveEvents) {
+      const event = world.events.find((e) => e.id === live.event_id)!;
+      expect(live.stream_url).toBe(event.stream_url);
+    }
+  });
+
+  it('draws the logo as a wordmark', () => {
+    const spec = world.assets.get(world.pressroom.logo.original_url) as ImageAssetSpec | undefined;
+    expect(spec?.design).toBe('logo');
+    expect(spec?.label).toBe(world.pressroom.name);
+  });
+});
+
 describe('demo data: invariants across seeds', () => {
   it('keeps locked/protected kit media private and unshared, and every media path registered, for many seeds', () => {
     for (let seed = 1; seed <= 12; seed++) {

@@ -184,6 +184,38 @@ describe('downloads and media-kit zips', () => {
     expect(p.stats().refused).toBe(0);
   });
 
+  it("names a download for people in its path, and zips any public items with the kits' manifest", async () => {
+    const p = testPipeline({ apiUrl: emulator.url, cacheDir: cacheA.dir });
+    const images = await get<Kit['media']>('images?limit=2');
+    const named = await p.download(images[0]!, { name: 'Northwind Hub at dusk, Berlin' });
+    expect(named!.href).toMatch(/^\/_media\/[0-9a-f]{16}\/northwind-hub-at-dusk-berlin\.jpg$/);
+    expect(named!.filename).toBe('northwind-hub-at-dusk-berlin.jpg');
+    const plain = await p.download(images[0]!);
+    expect(plain!.sha256).toBe(named!.sha256);
+    expect(sha256(await readFile(fileOf(p, named!.href)))).toBe(named!.sha256);
+
+    const about = { press_release: { id: 1, title: 'A release', url: 'https://press.example.test/1-a-release' } };
+    const files = images.map((item) => ({ item, name: 'Hub, Berlin' }));
+    const zip = await p.mediaZip({ about, name: 'A release images', files });
+    expect(zip).toMatchObject({ files: 2, filename: 'a-release-images.zip' });
+    expect(zip!.href).toMatch(/^\/_media\/[0-9a-f]{16}\/a-release-images\.zip$/);
+    const entries = await unzip(fileOf(p, zip!.href));
+    expect(entries.map((e) => e.name)).toEqual(['hub-berlin.jpg', 'hub-berlin (2).jpg', 'MANIFEST.json']);
+    const manifest = JSON.parse(entries.at(-1)!.bytes.toString('utf8')) as { press_release: unknown; files: ManifestFile[] };
+    expect(manifest.press_release).toEqual(about.press_release);
+    expect(manifest.files.map((f) => [f.name, f.sha256])).toEqual(entries.slice(0, -1).map((e) => [e.name, sha256(e.bytes)]));
+
+    // Published under a folder: emit() makes it.
+    const out = await tempDir('named-emit');
+    try {
+      await p.emit(out.dir);
+      expect(existsSync(path.join(out.dir, zip!.href.replace('/_media/', '')))).toBe(true);
+      expect(existsSync(path.join(out.dir, named!.href.replace('/_media/', '')))).toBe(true);
+    } finally {
+      await out.remove();
+    }
+  });
+
   it('maps rendition URLs inside upstream HTML to site-local copies', async () => {
     const p = testPipeline({ apiUrl: emulator.url, cacheDir: cacheA.dir });
     const images = await get<Kit['media']>('images?limit=2');

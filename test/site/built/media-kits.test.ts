@@ -187,6 +187,8 @@ const MAGIC: Record<string, (b: Buffer) => boolean> = {
   'WAV audio': (b) => b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WAVE',
   'MP4 video': (b) => b.subarray(4, 8).toString('latin1') === 'ftyp',
   'WebM video': (b) => b.subarray(0, 4).equals(Buffer.from([0x1a, 0x45, 0xdf, 0xa3])),
+  // A release's pictures in one zip: "ZIP archive, 3 files, 219.1 kB" (ZIP-archief, ZIP-Archiv, Archive ZIP).
+  ZIP: (b) => b.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04])),
 };
 
 describe('downloads', () => {

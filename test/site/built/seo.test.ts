@@ -94,8 +94,13 @@ describe('JSON-LD', () => {
       expect(article!.datePublished, page.path).toMatch(/^\d{4}-\d{2}-\d{2}T/);
       expect(article!.inLanguage, page.path).toBe(elements(page.doc, 'html')[0]?.attribs.lang);
       expect(article!.url).toBe(`${siteUrl}${page.path}`);
+      // Google requires an image: the release's pictures, else the press room's logo.
       const images = (article!.image ?? []) as string[];
+      expect(images.length, page.path).toBeGreaterThan(0);
       for (const image of images) expect(image.startsWith(`${siteUrl}/_media/`), image).toBe(true);
+      const logo = (article!.publisher as { logo?: string } | undefined)?.logo;
+      const pictures = elements(page.doc, 'article').flatMap((a) => elements(a, 'img')).length;
+      if (pictures === 0) expect(images, page.path).toEqual([logo]);
       const crumbs = ld.find((x) => x['@type'] === 'BreadcrumbList');
       expect((crumbs?.itemListElement as unknown[] | undefined)?.length, page.path).toBe(3);
     }

@@ -15,6 +15,7 @@ import {
   newsUrlset,
   robotsTxt,
   NEWS_WINDOW_MS,
+  hasNews,
   type NewsArticle,
 } from '../../../src/lib/crawlers.ts';
 import { sanitizeArticle } from '../../../src/lib/sanitize.ts';
@@ -284,6 +285,14 @@ describe('Google News sitemap', () => {
     expect(textOf(publication, 'news:language')).toBe('nl');
     expect(textOf(news, 'news:publication_date')).toBe('2026-11-01T07:00:00.000Z');
     expect(textOf(childNamed(urls[1]!, 'news:news')!, 'news:title')).toBe(NASTY_CLEAN);
+  });
+
+  it('has news only with a dated release inside the window (no news sitemap is written otherwise)', () => {
+    const day = Date.parse('2026-11-03T00:00:00Z');
+    const release = (release_date: string | null) => ({ href: '/1-a/', title: 'A', release_date, language: 'en' });
+    expect(hasNews({ releases: [release('2026-11-01T00:00:00Z')], buildDay: { start: day } })).toBe(true);
+    expect(hasNews({ releases: [release('2026-10-31T23:59:59Z'), release(null)], buildDay: { start: day } })).toBe(false);
+    expect(hasNews({ releases: [], buildDay: { start: day } })).toBe(false);
   });
 
   it('splits past 1,000 articles into parts listed by an index', () => {

@@ -1,7 +1,8 @@
 /**
  * The offline search engine (src/search/engine.ts, the code the archive's
  * browser runs) over a few pages: each language stemmed with its own rules,
- * every word required, the last one also as a prefix, filters, filter-only
+ * every word required, the last one also as a prefix, a typo forgiven on the
+ * stem and on the word as typed, filters, filter-only
  * listings newest first, excerpts around the matched words.
  */
 import MiniSearch from 'minisearch';
@@ -23,7 +24,7 @@ const pages: Page[] = [
     date: '2025-03-01T09:00:00Z',
     year: '2025',
     tags: ['People'],
-    text: 'The company is opening offices in three cities. Developments follow.',
+    text: 'The company is opening offices in three cities. Developments follow. Its sustainability report is out.',
   },
   {
     url: '/2-nl/',
@@ -98,6 +99,10 @@ describe('the offline search engine', () => {
     expect(urls(index, 'cities northw')).toEqual(['/1-en/']);
     expect(urls(index, 'northw cities')).toEqual([]);
     expect(urls(index, 'Developmants')).toEqual(['/1-en/']);
+    // A typo that changes the stem (`sustainabilti` is six letters from `sustain`) is forgiven on the word as typed.
+    expect(urls(index, 'sustainabilty offices')).toEqual(['/1-en/']);
+    expect(urls(index, 'offices sustainabilty')).toEqual(['/1-en/']);
+    expect(urls(index, 'kantoren ontwikkelingn')).toEqual(['/2-nl/']);
     expect(urls(index, 'people')[0]).toBe('/tags/people/');
   });
 

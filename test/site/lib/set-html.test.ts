@@ -2,7 +2,8 @@
  * Every `set:html` in the site gets sanitized HTML (or JSON-LD/CSS/script built by
  * the site itself), and the sanitizer is the last step: a variable passed to
  * set:html is assigned straight from sanitizeArticle()/sanitizeBasic(), or from
- * sanitizedBody() (src/lib/release-body.ts), which returns sanitizeArticle()'s result (flattened).
+ * sanitizedBody() (src/lib/release-body.ts), which returns sanitizeArticle()'s result (flattened)
+ * of the stored body (its media-kit mention linked first).
  */
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -33,6 +34,6 @@ it('passes only sanitized HTML to set:html', async () => {
   // sanitizedBody() gives what sanitizeArticle() returned (a flat copy of it), as its last step.
   const releaseBody = await readFile(path.join(root, 'lib', 'release-body.ts'), 'utf8');
   expect(releaseBody).toMatch(
-    /async function sanitized\([^)]*\): Promise<string> \{[^}]*\n {2}return detached\(sanitizeArticle\(storedBody, \{ rewriteInlineImage \}\)\);\n\}/,
+    /async function sanitized\([^)]*\): Promise<string> \{[^}]*\n {2}return detached\(sanitizeArticle\(body, \{ rewriteInlineImage \}\)\);\n\}/,
   );
 });
