@@ -27,6 +27,8 @@ export interface DeployOptions {
   /** The site's change report, when there is one beside it. */
   report: ChangeReport | undefined;
   dryRun: boolean;
+  /** A CDN purge follows: the changed files are recorded as unpurged until `purged()` is called. */
+  purging: boolean;
   /** Uploads at once within a phase. */
   concurrency: number;
   log: (line: string) => void;
@@ -34,9 +36,13 @@ export interface DeployOptions {
 
 export interface DeployResult {
   plan: Plan;
-  /** Site paths uploaded and deleted: what a CDN must purge (retired files still serve the same bytes). */
+  /** Site paths uploaded and deleted (retired files still serve the same bytes). */
   changed: string[];
+  /** What a CDN must purge: the changed files, and those of earlier deploys whose purge failed. */
+  toPurge: string[];
   manifestWritten: boolean;
+  /** After a successful purge: the manifest no longer lists files to purge. */
+  purged(): Promise<void>;
 }
 
 /** A step that failed, with what was already done: the deploy's one line names both. */
@@ -44,7 +50,16 @@ export class DeployError extends Error {
   override name = 'DeployError';
 }
 
-export async function deploySite({ siteDir, target, bucket, report, dryRun, concurrency, log }: DeployOptions): Promise<DeployResult> {
+export async function deploySite({
+  siteDir,
+  target,
+  bucket,
+  report,
+  dryRun,
+  purging,
+  concurrency,
+  log,
+}: DeployOptions): Promise<DeployResult> {
   const files = await siteFiles(siteDir);
   if (files.size === 0) throw new DeployError(`${siteDir} holds no file; build the site first (npm run build)`);
   const manifestKey = keyOf(target, MANIFEST_NAME);
@@ -71,7 +86,8 @@ export async function deploySite({ siteDir, target, bucket, report, dryRun, conc
     for (const { phase, files: list } of phases) log(`deploy: would upload ${list.length} (${phase}): ${preview(list)}`);
     if (plan.remove.length) log(`deploy: would delete ${plan.remove.length}: ${preview(plan.remove)}`);
     log(`deploy: dry run: ${summary}; nothing written`);
-    return { plan, changed: [...plan.upload, ...plan.remove], manifestWritten: false };
+    const changed = [...plan.upload, ...plan.remove];
+    return { plan, changed, toPurge: changed, manifestWritten: false, purged: async () => undefined };
   }
 
   const put = new Map<string, ManifestEntry>();
@@ -102,9 +118,12 @@ export async function deploySite({ siteDir, target, bucket, report, dryRun, conc
     });
     log(`deploy: deleted ${plan.remove.length}`);
   }
-  const next = encodeManifest(manifestOf(new Map([...plan.keep, ...put]), plan.retire));
-  const manifestWritten = !manifestBytes || !Buffer.from(manifestBytes).equals(next);
-  if (manifestWritten) {
+  const changed = [...plan.upload, ...plan.remove.filter((file) => !manifest?.retired[file])];
+  const toPurge = purging ? [...new Set([...(manifest?.unpurged ?? []), ...changed])].sort() : [];
+  const live = new Map([...plan.keep, ...put]);
+  const writeManifest = async (unpurged: string[]) => {
+    const next = encodeManifest(manifestOf(live, plan.retire, unpurged));
+    if (manifestBytes && Buffer.from(manifestBytes).equals(next)) return false;
     await bucket
       .put({
         key: manifestKey,
@@ -116,9 +135,20 @@ export async function deploySite({ siteDir, target, bucket, report, dryRun, conc
       .catch((error: unknown) => {
         throw new DeployError(`writing the deploy manifest failed after every upload and deletion: ${firstLine(error)}`);
       });
-  }
+    return true;
+  };
+  // Without a purge asked for, the URLs left to purge are forgotten: whoever deploys purges their own way.
+  const manifestWritten = await writeManifest(toPurge);
   log(`deploy: done: ${summary}`);
-  return { plan, changed: [...plan.upload, ...plan.remove.filter((file) => !manifest?.retired[file])], manifestWritten };
+  return {
+    plan,
+    changed,
+    toPurge,
+    manifestWritten,
+    purged: async () => {
+      if (toPurge.length) await writeManifest([]);
+    },
+  };
 }
 
 /** Runs `task` on every file, `concurrency` at once; after the first failure no new one starts, and that failure is thrown. */

@@ -5,7 +5,8 @@
  * bucket reported for it and the SHA-256 the site's change report names it
  * by, the digest of the whole site it made live (the change report's `from`
  * and `to` are digests by the same rule), and the content-hashed files it
- * removed from the site but kept one deploy longer.
+ * removed from the site but kept one deploy longer; and, while a CDN purge
+ * asked for has not succeeded, the files whose URLs still need one.
  * Written last, after every upload and deletion of its deploy: a deploy that
  * stops midway leaves the previous manifest, which the listing then contradicts.
  */
@@ -25,6 +26,8 @@ export interface Manifest {
   files: Record<string, ManifestEntry>;
   /** Content-hashed files no longer in the site, still served for pages a CDN or browser may hold. */
   retired: Record<string, ManifestEntry>;
+  /** Site paths changed by deploys whose purge has not succeeded yet (the next purge includes them). */
+  unpurged?: string[];
 }
 
 /** The digest rule of the site's output tree (`scripts/output-tree.ts` treeDigest), over path → sha256. */
@@ -34,13 +37,14 @@ export function siteDigest(files: Iterable<[string, string]>): string {
   return hash.digest('hex');
 }
 
-export function manifestOf(files: Map<string, ManifestEntry>, retired: Map<string, ManifestEntry>): Manifest {
+export function manifestOf(files: Map<string, ManifestEntry>, retired: Map<string, ManifestEntry>, unpurged: string[] = []): Manifest {
   const sorted = (map: Map<string, ManifestEntry>) => Object.fromEntries([...map].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   return {
     format: MANIFEST_FORMAT,
     site: siteDigest([...files].map(([file, [, , sha256]]) => [file, sha256])),
     files: sorted(files),
     retired: sorted(retired),
+    ...(unpurged.length ? { unpurged: [...new Set(unpurged)].sort() } : {}),
   };
 }
 
@@ -59,6 +63,8 @@ export function decodeManifest(bytes: Uint8Array): Manifest | undefined {
         (entry) => Array.isArray(entry) && typeof entry[0] === 'number' && typeof entry[1] === 'string' && typeof entry[2] === 'string',
       );
     if (!entries(value.files) || !entries(value.retired)) return undefined;
+    if (value.unpurged !== undefined && !(Array.isArray(value.unpurged) && value.unpurged.every((file) => typeof file === 'string')))
+      return undefined;
     return value as Manifest;
   } catch {
     return undefined;

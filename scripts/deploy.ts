@@ -122,7 +122,7 @@ async function main(): Promise<number> {
     log(`deploy: ${siteDir} → ${describeTarget(target)}${dryRun ? ' (dry run)' : ''}`);
     let result;
     try {
-      result = await deploySite({ siteDir, target, bucket, report, dryRun, concurrency, log });
+      result = await deploySite({ siteDir, target, bucket, report, dryRun, purging: purger !== undefined, concurrency, log });
     } catch (error) {
       const what = error instanceof DeployError ? error.message : `deploy to ${describeTarget(target)} failed: ${firstLine(error)}`;
       console.error(redact(`deploy failed: ${what}`));
@@ -134,7 +134,7 @@ async function main(): Promise<number> {
     const { list, get, put, delete: deletes } = bucket.requests;
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     log(`deploy: ${list} list, ${get} get, ${put} put and ${deletes} delete requests in ${seconds} s`);
-    if (!purger || dryRun || result.changed.length === 0) return EXIT.ok;
+    if (!purger || dryRun || result.toPurge.length === 0) return EXIT.ok;
     const site = report?.site ?? process.env.PRESSROOM_SITE_URL?.trim();
     if (!site) {
       console.error('deploy: uploaded, but cannot purge: no change report beside the site and no PRESSROOM_SITE_URL to make URLs from');
@@ -145,15 +145,14 @@ async function main(): Promise<number> {
         const calls = await purger.purgeEverything();
         log(`deploy: purged everything from ${purger.name} (a first deploy; ${calls} call)`);
       } else {
-        const urls = purgeUrlsOf(result.changed, site, urlsOfFile);
+        const urls = purgeUrlsOf(result.toPurge, site, urlsOfFile);
         const calls = await purger.purgeUrls(urls);
         log(`deploy: purged ${urls.length} URLs from ${purger.name} in ${calls} calls`);
       }
+      await result.purged();
     } catch (error) {
       console.error(
-        redact(
-          `deploy: uploaded, but the purge failed: ${firstLine(error)}; purge again or wait for the caches to expire (60 s for pages)`,
-        ),
+        redact(`deploy: uploaded, but the purge failed: ${firstLine(error)}; the next deploy with --purge purges these URLs again`),
       );
       return EXIT.failed;
     }
