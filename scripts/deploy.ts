@@ -127,7 +127,9 @@ async function main(): Promise<number> {
       const what = error instanceof DeployError ? error.message : `deploy to ${describeTarget(target)} failed: ${firstLine(error)}`;
       console.error(redact(`deploy failed: ${what}`));
       console.error(
-        'the bucket still serves a whole site (the previous pages with every asset they name); run the deploy again to complete it.',
+        bucket.requests.put + bucket.requests.delete === 0
+          ? 'nothing in the bucket was changed.'
+          : 'the bucket still serves a whole site (the previous pages with every asset they name); run the deploy again to complete it.',
       );
       return EXIT.failed;
     }
