@@ -135,7 +135,8 @@ async function planFromListing({ files, objects, manifest, digest, pathOf }: Pla
  * that changes nothing deletes nothing (it stays a read-only check), so they stay retired.
  */
 function holdBackRetired(plan: Plan, { manifest, objects }: PlanInput): Plan {
-  const inSite = (file: string) => plan.keep.has(file) || plan.upload.includes(file);
+  const uploading = new Set(plan.upload);
+  const inSite = (file: string) => plan.keep.has(file) || uploading.has(file);
   const retiredBefore = Object.entries(manifest?.retired ?? {}).filter(([file]) => objects.has(file) && !inSite(file));
   const wasRetired = new Set(retiredBefore.map(([file]) => file));
   const changesSite = plan.upload.length > 0 || plan.retire.size > 0 || plan.remove.some((file) => !wasRetired.has(file));
