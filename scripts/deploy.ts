@@ -69,7 +69,6 @@ function planDeploy(): DeployPlan | number {
   const parsed = parseCommandLine(DEPLOY_COMMAND);
   if ('exit' in parsed) return parsed.exit;
   const { values, argument } = parsed;
-  loadDotEnv(root);
   try {
     if (!argument) throw new Error('the target s3://BUCKET[/PREFIX] is required');
     const target = parseTarget(argument);
@@ -101,6 +100,8 @@ async function readChangeReport(siteDir: string): Promise<ChangeReport | undefin
   }
 }
 
+// Before anything prints: secrets set in .env are blanked too.
+loadDotEnv(root);
 const redact = redactor(process.env);
 const log = (line: string) => console.log(redact(line));
 
