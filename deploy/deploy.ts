@@ -60,12 +60,11 @@ export async function deploySite({
   concurrency,
   log,
 }: DeployOptions): Promise<DeployResult> {
-  const files = await siteFiles(siteDir);
-  if (files.size === 0) throw new DeployError(`${siteDir} holds no file; build the site first (npm run build)`);
   const manifestKey = keyOf(target, MANIFEST_NAME);
-  const listed = await bucket.list(target.prefix);
+  // The three reads at once: on a deploy with nothing to do they are all its time.
+  const [files, listed, manifestBytes] = await Promise.all([siteFiles(siteDir), bucket.list(target.prefix), bucket.get(manifestKey)]);
+  if (files.size === 0) throw new DeployError(`${siteDir} holds no file; build the site first (npm run build)`);
   const objects = new Map([...listed].filter(([key]) => key !== manifestKey).map(([key, object]) => [fileOf(target, key), object]));
-  const manifestBytes = listed.has(manifestKey) ? await bucket.get(manifestKey) : undefined;
   const manifest = manifestBytes && decodeManifest(manifestBytes);
 
   const digests = new Map<string, Promise<FileDigests>>();

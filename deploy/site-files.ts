@@ -23,9 +23,8 @@ export async function siteFiles(dir: string): Promise<Map<string, SiteFile>> {
     .filter((entry) => entry.isFile())
     .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'))
     .sort();
-  const files = new Map<string, SiteFile>();
-  for (const name of names) files.set(name, { path: name, size: (await stat(path.join(dir, name))).size });
-  return files;
+  const sizes = await Promise.all(names.map(async (name) => (await stat(path.join(dir, name))).size));
+  return new Map(names.map((name, i) => [name, { path: name, size: sizes[i]! }]));
 }
 
 export interface FileDigests {
