@@ -61,7 +61,13 @@ export function openBucket(target: Target, env: NodeJS.ProcessEnv, options: { ma
     forcePathStyle: endpoint !== undefined,
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
-    requestHandler: { connectionTimeout: 10_000, requestTimeout: 120_000, httpsAgent: { maxSockets: options.maxSockets ?? 50 } },
+    requestHandler: {
+      connectionTimeout: 10_000,
+      requestTimeout: 120_000,
+      // As many connections as uploads at once, over https (S3, R2, B2) or http (a MinIO on the LAN).
+      httpsAgent: { maxSockets: options.maxSockets ?? 50, keepAlive: true },
+      httpAgent: { maxSockets: options.maxSockets ?? 50, keepAlive: true },
+    },
   });
   const requests = { list: 0, get: 0, put: 0, delete: 0 };
   const { bucket } = target;
