@@ -9,7 +9,7 @@ export interface Goal {
   name: string;
   /** What was measured against what. */
   what: string;
-  unit: 'ms' | 'MiB';
+  unit: 'ms' | 'MiB' | 'requests';
   measured: number;
   /** The ideal (or the cold build, a time budget, a memory limit) it is compared with, in `unit`. */
   reference: number;

@@ -20,6 +20,10 @@ const BENCHES = {
     file: 'builds.ts',
     what: 'cold build (peak RSS), no-change and one-changed-release rebuilds against it, page rendering against bare Astro',
   },
+  deploy: {
+    file: 'deploy.ts',
+    what: 'npm run deploy into s3rver: one changed release against uploading its files alone, requests of an unchanged deploy',
+  },
 } as const;
 type Bench = keyof typeof BENCHES;
 

@@ -9,10 +9,13 @@
  * `foo/index.html` is served as `/foo/` (what every link uses) and as
  * `/foo/index.html`; any other file under its own path. `purge` lists every
  * such URL, absolute on PRESSROOM_SITE_URL, once: purge exactly those.
+ * `from` and `to` are digests of the whole site before and after (output-tree.ts
+ * treeDigest): a deploy uses the report in place of a full comparison only when
+ * the bucket holds the site `from` names (deploy/manifest.ts).
  * No clock time in it: the same change gives the same bytes.
  */
 import { rename, writeFile } from 'node:fs/promises';
-import { byPath, type Tree } from './output-tree.ts';
+import { byPath, treeDigest, type Tree } from './output-tree.ts';
 
 export const CHANGES_FORMAT = 'pressroom-changes/1';
 
@@ -33,6 +36,10 @@ export interface ChangeReport {
   site: string;
   /** false when there was no previous output to compare with: everything is added. */
   previous: boolean;
+  /** Digest of the previous site's paths and contents (of no file at all when there was none). */
+  from: string;
+  /** Digest of the site's paths and contents now. */
+  to: string;
   counts: { added: number; changed: number; removed: number };
   added: ChangedFile[];
   changed: ChangedFile[];
@@ -71,6 +78,8 @@ export function changeReport(previous: Tree | undefined, next: Tree, site: strin
     format: CHANGES_FORMAT,
     site: origin,
     previous: previous !== undefined,
+    from: treeDigest(before),
+    to: treeDigest(next),
     counts: { added: added.length, changed: changed.length, removed: removed.length },
     added: inOrder(added),
     changed: inOrder(changed),

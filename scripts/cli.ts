@@ -31,6 +31,8 @@ export interface CommandSpec {
   variables: Record<string, string>;
   /** Extra lines at the end of the help (examples). */
   notes?: string[];
+  /** One argument that is not a flag, e.g. `s3://BUCKET[/PREFIX]` (the command checks it is there). */
+  argument?: { value: string; help: string };
 }
 
 export class UsageError extends Error {
@@ -42,6 +44,7 @@ export function usageLine(spec: CommandSpec): string {
     const flag = `--${name}${f.type === 'string' ? ` ${f.value ?? 'VALUE'}` : ''}`;
     return f.required ? flag : `[${flag}]`;
   });
+  if (spec.argument) flags.unshift(spec.argument.value);
   const invocation = spec.invocation ?? `npm run ${spec.name}${flags.length ? ' --' : ''}`;
   return `usage: ${invocation}${flags.length ? ` ${flags.join(' ')}` : ''}`;
 }
@@ -50,6 +53,7 @@ export function helpText(spec: CommandSpec): string {
   const flagRows = Object.entries({ ...spec.flags, help: { type: 'boolean', help: 'print this help and exit' } as Flag }).map(
     ([name, f]) => [`--${name}${f.type === 'string' ? ` ${f.value ?? 'VALUE'}` : ''}`, f.help],
   );
+  if (spec.argument) flagRows.unshift([spec.argument.value, spec.argument.help]);
   const width = Math.max(...flagRows.map(([left]) => left!.length), ...Object.keys(spec.variables).map((v) => v.length));
   const rows = (list: string[][]) => list.map(([left, right]) => `  ${left!.padEnd(width)}  ${right}`);
   return [
@@ -75,16 +79,17 @@ export function helpText(spec: CommandSpec): string {
 export function parseCommandLine(
   spec: CommandSpec,
   args: string[] = process.argv.slice(2),
-): { values: Record<string, string | boolean | undefined> } | { exit: number } {
+): { values: Record<string, string | boolean | undefined>; argument?: string } | { exit: number } {
   const options: ParseArgsConfig['options'] = { help: { type: 'boolean', short: 'h' } };
   for (const [name, flag] of Object.entries(spec.flags)) options[name] = { type: flag.type };
   try {
-    const { values } = parseArgs({ args, options, strict: true, allowPositionals: false });
+    const { values, positionals } = parseArgs({ args, options, strict: true, allowPositionals: spec.argument !== undefined });
     if (values.help) {
       console.log(helpText(spec));
       return { exit: EXIT.ok };
     }
-    return { values: values as Record<string, string | boolean | undefined> };
+    if (positionals.length > 1) throw new Error(`Unexpected argument '${positionals[1]}'`);
+    return { values: values as Record<string, string | boolean | undefined>, argument: positionals[0] };
   } catch (error) {
     console.error(`${spec.name}: ${oneLineArgError(error as Error)}`);
     console.error(usageLine(spec));

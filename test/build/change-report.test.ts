@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { changeReport, changeSummary, urlsOfFile } from '../../scripts/change-report.ts';
-import { loadTree, readTree, storeTree, treeDifference, type Tree } from '../../scripts/output-tree.ts';
+import { loadTree, readTree, storeTree, treeDifference, treeDigest, type Tree } from '../../scripts/output-tree.ts';
 
 const tree = (files: Record<string, string>): Tree =>
   new Map(Object.entries(files).map(([name, sha256]) => [name, { sha256, size: 1, mtimeMs: 1 }]));
@@ -30,6 +30,8 @@ describe('the change report', () => {
       format: 'pressroom-changes/1',
       site: 'https://press.example.com',
       previous: true,
+      from: treeDigest(before),
+      to: treeDigest(after),
       counts: { added: 2, changed: 2, removed: 1 },
       added: [
         { path: 'a.txt', urls: ['/a.txt'], sha256: 'f' },
@@ -56,6 +58,9 @@ describe('the change report', () => {
     expect(JSON.stringify(changeReport(before, after, 'https://press.example.com'))).toBe(JSON.stringify(report));
     const nothing = changeReport(after, after, 'https://press.example.com');
     expect([nothing.added, nothing.changed, nothing.removed, nothing.purge]).toEqual([[], [], [], []]);
+    // The digests name whole sites: a deploy compares `from` with what the bucket holds.
+    expect(report.from).not.toBe(report.to);
+    expect([nothing.from, nothing.to]).toEqual([report.to, report.to]);
     expect(changeSummary(nothing)).toBe('no file changed');
     // No previous site: everything is added, and the report says there was nothing to compare with.
     const first = changeReport(undefined, after, 'https://press.example.com');

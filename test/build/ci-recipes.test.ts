@@ -51,7 +51,13 @@ describe('GitHub Actions recipe', () => {
     expect(run('npm run build')).toBeGreaterThan(Math.max(cacheStep, run('npm install')));
     // No step moves the build elsewhere: the job's PRESSROOM_CACHE_DIR is the one it sees.
     for (const step of steps) expect(step.env?.PRESSROOM_CACHE_DIR).toBeUndefined();
-    expect(steps.at(-1).name).toBe('Deploy');
+    // The deploy is the real one, after the build, its credentials from secrets only.
+    const deploy = steps.at(-1);
+    expect(deploy.name).toBe('Deploy');
+    expect(deploy.run).toMatch(/^npm run deploy -- "\$PRESSROOM_BUCKET"/);
+    expect(deploy.env.PRESSROOM_BUCKET).toBe('${{ vars.PRESSROOM_BUCKET }}');
+    for (const secret of ['AWS_SECRET_ACCESS_KEY', 'AWS_ACCESS_KEY_ID', 'CF_API_TOKEN'])
+      expect(deploy.env[secret]).toBe(`\${{ secrets.${secret} }}`);
   });
 });
 
@@ -62,6 +68,7 @@ describe('GitLab CI recipe', () => {
     const job = pipeline.pressroom;
     expect(job.script).toContain('npm install');
     expect(job.script.indexOf('npm run build')).toBeGreaterThan(job.script.indexOf('npm install'));
+    expect(job.script.at(-1)).toBe('npm run deploy -- "$PRESSROOM_BUCKET" --purge cloudflare');
 
     const project = '/builds/group/site';
     const cacheDir = path.resolve(String(job.variables.PRESSROOM_CACHE_DIR).replace(/\$\{?CI_PROJECT_DIR\}?/g, project));

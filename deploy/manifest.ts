@@ -1,0 +1,72 @@
+/**
+ * What the last complete deploy put under the prefix, stored in the bucket
+ * itself (the reserved key `<prefix>.pressroom-deploy.json.gz`), so any
+ * machine deploying next knows it: every file with the size and ETag the
+ * bucket reported for it and the SHA-256 the site's change report names it
+ * by, the digest of the whole site it made live (the change report's `from`
+ * and `to` are digests by the same rule), and the content-hashed files it
+ * removed from the site but kept one deploy longer; and, while a CDN purge
+ * asked for has not succeeded, the files whose URLs still need one.
+ * Written last, after every upload and deletion of its deploy: a deploy that
+ * stops midway leaves the previous manifest, which the listing then contradicts.
+ */
+import { createHash } from 'node:crypto';
+import { gunzipSync, gzipSync } from 'node:zlib';
+
+export const MANIFEST_FORMAT = 'pressroom-deploy/1';
+export const MANIFEST_NAME = '.pressroom-deploy.json.gz';
+
+/** `[size, etag, sha256]`; sha256 is `''` for a file the deploy never read (kept from before). */
+export type ManifestEntry = [number, string, string];
+
+export interface Manifest {
+  format: typeof MANIFEST_FORMAT;
+  /** Digest of the live site's paths and SHA-256s: `sha256("<sha256> <path>\n"…)` in path order. */
+  site: string;
+  files: Record<string, ManifestEntry>;
+  /** Content-hashed files no longer in the site, still served for pages a CDN or browser may hold. */
+  retired: Record<string, ManifestEntry>;
+  /** Site paths changed by deploys whose purge has not succeeded yet (the next purge includes them). */
+  unpurged?: string[];
+}
+
+/** The digest rule of the site's output tree (`scripts/output-tree.ts` treeDigest), over path → sha256. */
+export function siteDigest(files: Iterable<[string, string]>): string {
+  const hash = createHash('sha256');
+  for (const [file, sha256] of [...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) hash.update(`${sha256} ${file}\n`);
+  return hash.digest('hex');
+}
+
+export function manifestOf(files: Map<string, ManifestEntry>, retired: Map<string, ManifestEntry>, unpurged: string[] = []): Manifest {
+  const sorted = (map: Map<string, ManifestEntry>) => Object.fromEntries([...map].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  return {
+    format: MANIFEST_FORMAT,
+    site: siteDigest([...files].map(([file, [, , sha256]]) => [file, sha256])),
+    files: sorted(files),
+    retired: sorted(retired),
+    ...(unpurged.length ? { unpurged: [...new Set(unpurged)].sort() } : {}),
+  };
+}
+
+/** Same manifest, same bytes (gzip without a time stamp). */
+export const encodeManifest = (manifest: Manifest): Buffer => gzipSync(JSON.stringify(manifest), { level: 9 });
+
+/** The manifest in `bytes`, or undefined when they are not one this deploy can trust (then the listing decides). */
+export function decodeManifest(bytes: Uint8Array): Manifest | undefined {
+  try {
+    const value = JSON.parse(gunzipSync(bytes).toString('utf8')) as Partial<Manifest>;
+    if (value.format !== MANIFEST_FORMAT || typeof value.site !== 'string') return undefined;
+    const entries = (record: unknown) =>
+      record !== null &&
+      typeof record === 'object' &&
+      Object.values(record).every(
+        (entry) => Array.isArray(entry) && typeof entry[0] === 'number' && typeof entry[1] === 'string' && typeof entry[2] === 'string',
+      );
+    if (!entries(value.files) || !entries(value.retired)) return undefined;
+    if (value.unpurged !== undefined && !(Array.isArray(value.unpurged) && value.unpurged.every((file) => typeof file === 'string')))
+      return undefined;
+    return value as Manifest;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,149 @@
+/**
+ * What a deploy must do to make the bucket serve the site: which files to
+ * upload, which objects to delete, which removed content-hashed files to keep
+ * one deploy longer. Two ways to know:
+ *
+ * - **From the change report**, when it describes the bucket's current state:
+ *   the bucket is exactly as the last deploy's manifest says (its listing
+ *   agrees key by key, size and ETag), and that deploy made live the site the
+ *   report starts from (`manifest.site` = `report.from`). Then the report's
+ *   added and changed files are the uploads, its removed files the deletions,
+ *   and no file of the site is read beyond those.
+ * - **From the listing** otherwise (a first deploy, another machine deployed,
+ *   a deploy stopped midway, builds between deploys, objects changed behind
+ *   the deploy's back): every file is compared with its object, by the
+ *   manifest's SHA-256 where the object is as the manifest recorded it, else
+ *   by size and MD5 ETag (multipart ETags recomputed from the file).
+ */
+import type { ChangeReport } from '../scripts/change-report.ts';
+import { isContentHashed } from './headers.ts';
+import type { ListedObject } from './bucket.ts';
+import type { Manifest, ManifestEntry } from './manifest.ts';
+import { matchesMultipartEtag, partsOf, type FileDigests, type SiteFile } from './site-files.ts';
+
+export interface PlanInput {
+  /** The site's files by site path. */
+  files: Map<string, SiteFile>;
+  /** The bucket's objects under the prefix, by site path (the manifest's own key left out). */
+  objects: Map<string, ListedObject>;
+  manifest: Manifest | undefined;
+  report: ChangeReport | undefined;
+  /** MD5 and SHA-256 of a site file (read once, remembered). */
+  digest: (file: string) => Promise<FileDigests>;
+  /** The absolute path of a site file (for multipart ETags). */
+  pathOf: (file: string) => string;
+}
+
+export interface Plan {
+  /** How the plan was made, and why not from the change report. */
+  source: { kind: 'report' } | { kind: 'listing'; why: string };
+  /** Site files to upload. */
+  upload: string[];
+  /** Objects to delete (site paths): files gone from the site, and files retired one deploy ago. */
+  remove: string[];
+  /** Content-hashed files gone from the site, kept one deploy longer. */
+  retire: Map<string, ManifestEntry>;
+  /** Site files already in the bucket as they are, with what the manifest records for them. */
+  keep: Map<string, ManifestEntry>;
+  /** No object of the site was in the bucket before. */
+  emptyBefore: boolean;
+}
+
+/** The plan: from the change report when it describes the bucket, else from the listing. */
+export async function makePlan(input: PlanInput): Promise<Plan> {
+  const why = reportMismatch(input);
+  const plan = why === undefined ? planFromReport(input) : await planFromListing(input, why);
+  return holdBackRetired(plan, input);
+}
+
+/** Why the change report cannot stand for a full comparison, or undefined when it can. */
+function reportMismatch({ files, objects, manifest, report }: PlanInput): string | undefined {
+  if (!manifest) return 'no deploy manifest in the bucket (a first deploy to this prefix, or the bucket was filled another way)';
+  const drift = bucketDrift(objects, manifest);
+  if (drift) return `the bucket changed since the last deploy: ${drift}`;
+  if (!report) return 'no change report beside the site';
+  if (typeof report.from !== 'string' || typeof report.to !== 'string')
+    return 'the change report is of an older build (no from/to digests)';
+  if (report.from !== manifest.site) return 'the bucket holds another version of the site than the one the change report starts from';
+  const gone = new Set(report.removed.map((entry) => entry.path));
+  const expected = new Set([...Object.keys(manifest.files).filter((file) => !gone.has(file)), ...report.added.map((entry) => entry.path)]);
+  if (expected.size !== files.size || [...files.keys()].some((file) => !expected.has(file)))
+    return 'the site folder holds other files than its change report says';
+  return undefined;
+}
+
+/** The first object that is not as the manifest recorded it, in words; undefined when all are. */
+function bucketDrift(objects: Map<string, ListedObject>, manifest: Manifest): string | undefined {
+  for (const [file, object] of objects) {
+    const recorded = manifest.files[file] ?? manifest.retired[file];
+    if (!recorded) return `${file} is not one the last deploy put`;
+    if (recorded[0] !== object.size || recorded[1] !== object.etag) return `${file} is not as the last deploy put it`;
+  }
+  for (const file of [...Object.keys(manifest.files), ...Object.keys(manifest.retired)])
+    if (!objects.has(file)) return `${file} is missing`;
+  return undefined;
+}
+
+function planFromReport({ files, manifest, report }: PlanInput): Plan {
+  const upload = [...report!.added, ...report!.changed].map((entry) => entry.path).filter((file) => files.has(file));
+  const uploading = new Set(upload);
+  const remove: string[] = [];
+  const retire = new Map<string, ManifestEntry>();
+  for (const { path: file } of report!.removed) {
+    const recorded = manifest!.files[file]!;
+    if (isContentHashed(file)) retire.set(file, recorded);
+    else remove.push(file);
+  }
+  const keep = new Map<string, ManifestEntry>();
+  for (const [file, entry] of Object.entries(manifest!.files)) if (files.has(file) && !uploading.has(file)) keep.set(file, entry);
+  return { source: { kind: 'report' }, upload, remove, retire, keep, emptyBefore: false };
+}
+
+async function planFromListing({ files, objects, manifest, digest, pathOf }: PlanInput, why: string): Promise<Plan> {
+  const upload: string[] = [];
+  const keep = new Map<string, ManifestEntry>();
+  for (const [file, local] of files) {
+    const object = objects.get(file);
+    if (!object) {
+      upload.push(file);
+      continue;
+    }
+    const digests = await digest(file);
+    const recorded = manifest?.files[file] ?? manifest?.retired[file];
+    let same: boolean;
+    if (recorded && recorded[0] === object.size && recorded[1] === object.etag && recorded[2]) same = recorded[2] === digests.sha256;
+    else if (object.size !== local.size) same = false;
+    else if (object.etag === digests.md5) same = true;
+    else if (partsOf(object.etag) !== undefined) same = await matchesMultipartEtag(pathOf(file), local.size, object.etag);
+    else same = false;
+    if (same) keep.set(file, [object.size, object.etag, digests.sha256]);
+    else upload.push(file);
+  }
+  const remove: string[] = [];
+  const retire = new Map<string, ManifestEntry>();
+  for (const [file, object] of objects) {
+    if (files.has(file)) continue;
+    const wasRetired = manifest?.retired[file];
+    if (!wasRetired && isContentHashed(file)) retire.set(file, [object.size, object.etag, manifest?.files[file]?.[2] ?? '']);
+    else remove.push(file);
+  }
+  return { source: { kind: 'listing', why }, upload, remove, retire, keep, emptyBefore: objects.size === 0 };
+}
+
+/**
+ * Files retired by the last deploy go with the next deploy that changes the site; a deploy
+ * that changes nothing deletes nothing (it stays a read-only check), so they stay retired.
+ */
+function holdBackRetired(plan: Plan, { manifest, objects }: PlanInput): Plan {
+  const uploading = new Set(plan.upload);
+  const inSite = (file: string) => plan.keep.has(file) || uploading.has(file);
+  const retiredBefore = Object.entries(manifest?.retired ?? {}).filter(([file]) => objects.has(file) && !inSite(file));
+  const wasRetired = new Set(retiredBefore.map(([file]) => file));
+  const changesSite = plan.upload.length > 0 || plan.retire.size > 0 || plan.remove.some((file) => !wasRetired.has(file));
+  if (changesSite) return { ...plan, remove: [...new Set([...plan.remove, ...wasRetired])].sort() };
+  return {
+    ...plan,
+    remove: plan.remove.filter((file) => !wasRetired.has(file)),
+    retire: new Map([...plan.retire, ...retiredBefore]),
+  };
+}

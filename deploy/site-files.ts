@@ -1,0 +1,93 @@
+/**
+ * The built site as the deploy sees it: every regular file under the folder,
+ * with its size, and the MD5 a bucket reports as its ETag. A file stored in
+ * one part has the hex MD5 of its bytes as ETag; one stored in N parts (by
+ * `aws s3 sync`, rclone, a console upload) has the MD5 of its parts' MD5s
+ * followed by `-N`, which depends on the part size the uploader chose.
+ */
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+
+export interface SiteFile {
+  /** Site path, `/`-separated, relative to the site folder. */
+  path: string;
+  size: number;
+}
+
+/** Every regular file under `dir`, by site path (sorted); throws when `dir` is not a folder. */
+export async function siteFiles(dir: string): Promise<Map<string, SiteFile>> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  const names = entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'))
+    .sort();
+  const sizes = await Promise.all(names.map(async (name) => (await stat(path.join(dir, name))).size));
+  return new Map(names.map((name, i) => [name, { path: name, size: sizes[i]! }]));
+}
+
+export interface FileDigests {
+  /** Hex MD5 of the whole file: a one-part ETag. */
+  md5: string;
+  /** Hex SHA-256: what the change report and the manifest name contents by. */
+  sha256: string;
+}
+
+/** MD5 and SHA-256 of a file, in one read. */
+export async function digestFile(file: string): Promise<FileDigests> {
+  const md5 = createHash('md5');
+  const sha256 = createHash('sha256');
+  for await (const chunk of createReadStream(file)) {
+    md5.update(chunk as Buffer);
+    sha256.update(chunk as Buffer);
+  }
+  return { md5: md5.digest('hex'), sha256: sha256.digest('hex') };
+}
+
+const MiB = 1024 * 1024;
+/** Part sizes uploaders use: the AWS CLI and SDKs' 8 MiB, lib-storage's 5 MiB, rclone's and others' 16, 64, 100 MiB… */
+const COMMON_PART_SIZES = [5, 8, 10, 15, 16, 25, 32, 50, 64, 100, 128, 256, 512].map((n) => n * MiB);
+
+/** The part count of a multipart ETag (`"…-3"` → 3), or undefined for a one-part ETag. */
+export function partsOf(etag: string): number | undefined {
+  const match = /-(\d+)$/.exec(etag);
+  return match ? Number(match[1]) : undefined;
+}
+
+/**
+ * Whether the file at `file` (of `size` bytes) has the multipart ETag `etag`: tried for every
+ * common part size that splits the file into as many parts as the ETag says.
+ */
+export async function matchesMultipartEtag(file: string, size: number, etag: string): Promise<boolean> {
+  const parts = partsOf(etag);
+  if (parts === undefined) return false;
+  for (const partSize of COMMON_PART_SIZES) {
+    if (Math.ceil(size / partSize) !== parts) continue;
+    if ((await multipartEtag(file, partSize)) === etag) return true;
+  }
+  return false;
+}
+
+/** The ETag of `file` uploaded in parts of `partSize` bytes: MD5 of the parts' binary MD5s, `-N`. */
+export async function multipartEtag(file: string, partSize: number): Promise<string> {
+  const partDigests: Buffer[] = [];
+  let part = createHash('md5');
+  let filled = 0;
+  for await (const chunk of createReadStream(file, { highWaterMark: MiB })) {
+    let data = chunk as Buffer;
+    while (data.length > 0) {
+      const take = Math.min(partSize - filled, data.length);
+      part.update(data.subarray(0, take));
+      filled += take;
+      data = data.subarray(take);
+      if (filled === partSize) {
+        partDigests.push(part.digest());
+        part = createHash('md5');
+        filled = 0;
+      }
+    }
+  }
+  if (filled > 0 || partDigests.length === 0) partDigests.push(part.digest());
+  return `${createHash('md5').update(Buffer.concat(partDigests)).digest('hex')}-${partDigests.length}`;
+}
