@@ -43,6 +43,8 @@ export const NOT_CODE = [
   'LICENSE',
   'README.md',
   'bench',
+  // The deploy command reads a built site and writes a bucket: it never changes what a build writes.
+  'deploy',
   'docs',
   'eslint.config.js',
   'test',
