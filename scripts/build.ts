@@ -134,7 +134,7 @@ async function planBuild(): Promise<BuildPlan | number> {
   if (values.strict) process.env.PRESSROOM_STRICT = '1';
   try {
     if (values.demo) requestDemo(process.env);
-    const upstream = upstreamOf(process.env, { demo: demoRequested() });
+    const upstream = upstreamOf(process.env, { demo: demoRequested(), publish: true });
     // Also checks what loadConfig does not, such as SOURCE_DATE_EPOCH.
     const configuration = configurationOf(process.env, upstream);
     if (upstream === 'demo') {

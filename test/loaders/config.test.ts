@@ -154,6 +154,39 @@ describe('which press room a build reads', () => {
     );
     expect(() => upstreamOf({ PRESSROOM_API_URL: 'https://api.example.com' })).toThrow(/^PRESSROOM_ID is not set/);
   });
+
+  it('a real press room built to publish needs PRESSROOM_SITE_URL; the demo, a snapshot and a recording do not', () => {
+    const api = { PRESSROOM_API_URL: 'https://api.example.com', PRESSROOM_ID: '4201' };
+    const missing = (() => {
+      try {
+        upstreamOf(api, { publish: true });
+      } catch (error) {
+        return error as ConfigError;
+      }
+      throw new Error('no error');
+    })();
+    expect(missing.variable).toBe('PRESSROOM_SITE_URL');
+    expect(missing.message).toMatch(
+      /^PRESSROOM_SITE_URL is not set: give the public address the site is published at .*http:\/\/localhost:4321$/,
+    );
+    expect(upstreamOf({ ...api, PRESSROOM_SITE_URL: 'https://press.example.com' }, { publish: true })).toBe('api');
+    expect(upstreamOf(api)).toBe('api');
+    expect(upstreamOf({}, { publish: true })).toBe('demo');
+    expect(upstreamOf(api, { demo: true, publish: true })).toBe('demo');
+    expect(upstreamOf({ PRESSROOM_SNAPSHOT: 'snap' }, { publish: true })).toBe('snapshot');
+  });
+
+  it('an API URL ending in /v1 is the base it means, said in one note', () => {
+    for (const given of ['https://api.example.com/v1', 'https://api.example.com/v1/', 'https://api.example.com/V1']) {
+      const config = loadConfig({ PRESSROOM_API_URL: given });
+      expect(config.apiUrl).toBe('https://api.example.com');
+      expect(config.notes).toEqual([
+        'PRESSROOM_API_URL ends in /v1: using https://api.example.com as the API base (every request path starts with /v1/ itself)',
+      ]);
+    }
+    expect(loadConfig({ PRESSROOM_API_URL: 'https://example.com/newsroom/v1' }).apiUrl).toBe('https://example.com/newsroom');
+    expect(loadConfig({ PRESSROOM_API_URL: 'https://example.com/v10' })).toMatchObject({ apiUrl: 'https://example.com/v10', notes: [] });
+  });
 });
 
 describe('loadConfig errors: one line naming the variable, the value and what is expected', () => {
