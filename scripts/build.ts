@@ -227,6 +227,11 @@ async function renderAndPublish({ out, id, siteUrl, recorded, locks, current, co
     await publish(staging, out, id);
     return { changes, built, originals: () => media.originals() };
   } catch (error) {
+    // A wrong pressroom() option in astro.config.mjs, found as Astro reads it: a usage error like a wrong variable.
+    if (error instanceof Error && error.name === 'PressroomOptionsError') {
+      console.error(`build: ${error.message}`);
+      return EXIT.usage;
+    }
     await writeDataReport(out).catch(() => undefined);
     console.error(`\nbuild failed: ${firstLine(error)}`);
     console.error(existsSync(out) ? `${out} was left exactly as it was.` : `no site was published (${out} was not created).`);
