@@ -1,7 +1,7 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { inspect } from 'node:util';
+import { inspect, parseEnv } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, upstreamOf } from '../../src/config/environment.ts';
 import { loadDotEnv } from '../../src/config/dot-env.ts';
@@ -174,6 +174,12 @@ describe('which press room a build reads', () => {
     expect(upstreamOf({}, { publish: true })).toBe('demo');
     expect(upstreamOf(api, { demo: true, publish: true })).toBe('demo');
     expect(upstreamOf({ PRESSROOM_SNAPSHOT: 'snap' }, { publish: true })).toBe('snapshot');
+  });
+
+  it('the committed .env.example is a real press room configuration that passes every check', async () => {
+    const example = parseEnv(await readFile(path.resolve(import.meta.dirname, '..', '..', '.env.example'), 'utf8'));
+    expect(Object.keys(example).sort()).toEqual(['PRESSROOM_API_URL', 'PRESSROOM_ID', 'PRESSROOM_SITE_URL']);
+    expect(upstreamOf(example, { publish: true })).toBe('api');
   });
 
   it('an API URL ending in /v1 is the base it means, said in one note', () => {
