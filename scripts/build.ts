@@ -85,7 +85,7 @@ const BUILD_COMMAND: CommandSpec = {
     PRESSROOM_ID: 'press room id or domain',
     PRESSROOM_API_KEY: 'API key (never printed or written)',
     PRESSROOM_SNAPSHOT: 'build from a recorded snapshot folder instead, offline',
-    PRESSROOM_SITE_URL: 'public URL of the site (the root of its host)',
+    PRESSROOM_SITE_URL: 'public URL of the site, e.g. https://press.example.com (required for a real press room)',
     PRESSROOM_IMAGE_HOSTS: 'extra hosts images may come from',
     PRESSROOM_CONCURRENCY: 'concurrent requests and downloads (default 8)',
     PRESSROOM_STRICT: '1: fail on any data warning instead of publishing the rest',
