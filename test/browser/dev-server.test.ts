@@ -7,6 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
+import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasChromium, launchChromium, watchedPage } from './helpers.ts';
@@ -108,6 +109,10 @@ describe.skipIf(!hasChromium)('the dev server', () => {
       }));
       expect(new URL(logo.src).pathname).toMatch(/^\/_media\//);
       expect(logo.width).toBeGreaterThan(0);
+      // The bundled demo: its note is marked, and sits in a landmark like all content (the dev toolbar aside).
+      expect(await w.page.locator('aside .demo-note[role="note"]').count()).toBe(1);
+      const axe = await new AxeBuilder({ page: w.page }).withRules(['region', 'landmark-unique']).exclude('astro-dev-toolbar').analyze();
+      expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
       expect(w.failed).toEqual([]);
       expect(w.pageErrors).toEqual([]);
       expect(w.foreign).toEqual([]);
