@@ -53,6 +53,7 @@ try {
     ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('PRESSROOM_'))),
     PRESSROOM_API_URL: emulator.url,
     PRESSROOM_ID: String(emulator.pressroomId),
+    PRESSROOM_SITE_URL: 'https://press.example.test',
     PRESSROOM_CACHE_DIR: path.join(work, 'cache'),
     // The emulator's clock is frozen at the demo instant: the build's day is that one too.
     SOURCE_DATE_EPOCH: String(Date.parse(DEMO_NOW) / 1000),

@@ -20,6 +20,7 @@ import { createManagementApi } from './management/api.ts';
 import { assetReply } from './media/asset-reply.ts';
 import { createAssetRenderer, type AssetRenderer } from './media/render-asset.ts';
 import type { Store } from './model/store.ts';
+import type { Pressroom } from './model/types.ts';
 import { createSession, type EmulatorSession, type EmulatorSettings } from './session.ts';
 import { createWebhookDispatcher } from './webhooks/dispatcher.ts';
 
@@ -54,6 +55,8 @@ export interface EmulatorOptions {
   leakHidden?: boolean;
   /** Add the fixed set of deliberately broken items of `FLAWS` among the good ones. */
   flaws?: boolean;
+  /** The press room's `design` colours in place of the demo's (which equal the site's built-in defaults). */
+  design?: Partial<Pressroom['design']>;
   managementKey?: string;
   /** When set, Read API requests must carry `Authorization: Bearer <readKey>`. */
   readKey?: string | null;
@@ -99,6 +102,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     kits: options.kits,
     start,
     frozenClock: options.frozenClock ?? false,
+    design: options.design,
     initialSettings: () => ({
       trueTotals: options.trueTotals ?? false,
       shapes: options.shapes ?? 'current',

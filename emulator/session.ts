@@ -9,6 +9,7 @@ import { generateWorld } from './demo-data/generate.ts';
 import { createClock } from './model/clock.ts';
 import { createChangeWatcher } from './model/public-changes.ts';
 import { createStore, type Store } from './model/store.ts';
+import type { Pressroom } from './model/types.ts';
 
 /** What can be switched while running (admin `POST /_emulator/settings`), as well as at start. */
 export interface EmulatorSettings {
@@ -27,6 +28,8 @@ export interface SessionOptions {
   /** The instant the press room is arranged around, where its clock starts. */
   start: Date;
   frozenClock: boolean;
+  /** The press room's design colours in place of the demo's own (a newsroom with its own brand). */
+  design?: Partial<Pressroom['design']> | undefined;
   initialSettings: () => EmulatorSettings;
   /** Receives every public change (`release.published`, …) as it is noticed. */
   emit: (type: string, data: Record<string, unknown>) => void;
@@ -53,6 +56,7 @@ export function createSession(options: SessionOptions): EmulatorSession {
       kits: options.kits,
       now: options.start,
     });
+    if (options.design) Object.assign(world.pressroom.design, options.design);
     if (settings.flaws) addFlaws(world, options.start);
     return createStore(world, createClock(options.start, { frozen: options.frozenClock }));
   };

@@ -104,6 +104,8 @@ export interface PipelineSettings {
   publicPath?: string;
   avif?: boolean;
   log?: PipelineLog;
+  /** `file:` URLs of the site's own pictures (the pressroom() integration's `theme.logo`). */
+  localOriginals?: readonly string[];
 }
 
 interface Holder {
@@ -144,6 +146,7 @@ export function getImagePipeline(): Promise<ImagePipeline> {
       limit: (fn) => runtime.client.limit(fn),
       apiUrl: runtime.client.baseUrl,
       imageHosts: loadConfig(process.env).imageHosts,
+      localOriginals: settings.localOriginals,
       checkAddresses: runtime.mode === 'live',
       cacheDir: settings.cacheDir ?? path.resolve('.cache', 'images'),
       publicPath: settings.publicPath,

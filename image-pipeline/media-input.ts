@@ -28,7 +28,8 @@ export function originalOf(sizes: MediaInput['sizes']): string | undefined {
   const clean: Record<string, RenditionInput> = {};
   for (const [name, r] of Object.entries(sizes)) if (r && typeof r.url === 'string') clean[name] = r;
   const url = originalUrlOf(clean);
-  return url && /^https?:\/\//i.test(url) ? url : undefined;
+  // `file:` only reaches a picture when it is one of the site's own files (`localOriginals`); any other is refused by the host policy.
+  return url && /^(?:https?:\/\/|file:\/\/\/)/i.test(url) ? url : undefined;
 }
 
 /** The file URL of a document, sound or movie (the same keys media-urls.ts records). */

@@ -7,6 +7,7 @@
 import { rm } from 'node:fs/promises';
 import { retrying } from '@pressroom-static/content-loaders';
 import { guardedDownload } from './download.ts';
+import { copyLocalOriginal } from './local-original.ts';
 import { RefusedError, asRefusal } from './errors.ts';
 import { acceptedFormats, checkPixels, inspect, type SourceKind } from './inspect.ts';
 import { FORMAT_INFO, IMAGE_FORMATS, sniff } from './sniff.ts';
@@ -42,6 +43,10 @@ async function usableRecord({ store, settings }: SourcesContext, url: string, ki
 
 function download(ctx: SourcesContext, url: string, kind: SourceKind, usable: SourceRecord | undefined) {
   const { store, stats, settings } = ctx;
+  if (ctx.localOriginals.has(url)) {
+    const limits = { maxBytes: settings.maxImageBytes, timeoutMs: settings.timeoutMs, stallTimeoutMs: settings.stallTimeoutMs };
+    return copyLocalOriginal(url, { ...limits, tmpDir: store.tmpDir });
+  }
   const attempt = () =>
     settings.limit(() =>
       guardedDownload({

@@ -46,7 +46,8 @@ export function createImagePipeline(options: ImagePipelineOptions): ImagePipelin
   const publisher = createPublisher(settings.publicPath);
   const outputs = createOutputs(store);
 
-  const sources = createSources({ store, stats, settings, cpu, fetch, policy });
+  const localOriginals = new Set(options.localOriginals ?? []);
+  const sources = createSources({ store, stats, settings, cpu, fetch, policy, localOriginals });
   const renditions = createRenditions({
     store,
     stats,

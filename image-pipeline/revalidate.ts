@@ -10,6 +10,7 @@
 import { rm } from 'node:fs/promises';
 import type { FetchLike } from '@pressroom-static/content-loaders';
 import { guardedDownload } from './download.ts';
+import { copyLocalOriginal } from './local-original.ts';
 import { asRefusal } from './errors.ts';
 import { createHostPolicy } from './host-policy.ts';
 import { createPinnedFetch } from './pinned-fetch.ts';
@@ -45,6 +46,20 @@ export async function revalidateOriginals(expected: readonly OriginalOutcome[], 
   let requests = 0;
 
   const outcomeNow = async (was: OriginalOutcome): Promise<OriginalOutcome | string> => {
+    // A `file:` original with bytes was one of the site's own files (its logo): hashed again from disk.
+    // One without was refused by the host policy, and would be again: it is never read.
+    if (/^file:/i.test(was.url)) {
+      if (!('sha256' in was)) return was;
+      const copy = await copyLocalOriginal(was.url, {
+        maxBytes: settings.maxImageBytes,
+        timeoutMs: settings.timeoutMs,
+        stallTimeoutMs: settings.stallTimeoutMs,
+        tmpDir: store.tmpDir,
+      }).catch(() => undefined);
+      if (copy?.status !== 'ok') return { url: was.url, as: was.as, refused: 'network', retryable: false };
+      await rm(copy.file, { force: true });
+      return { url: was.url, as: was.as, sha256: copy.sha256 };
+    }
     const record = 'sha256' in was ? await store.readRecord(was.url) : undefined;
     const held = record && record.sha256 === (was as { sha256: string }).sha256 ? record : undefined;
     requests++;

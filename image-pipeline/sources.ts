@@ -41,6 +41,8 @@ export interface SourcesContext {
   cpu: Limit;
   fetch: FetchLike;
   policy: HostPolicy;
+  /** `file:` URLs of the site's own files that stand for originals (its logo); read from disk, never downloaded. */
+  localOriginals: ReadonlySet<string>;
 }
 
 /** What every original asked for so far came to, one per URL (the one with bytes when asked for twice), by URL. */

@@ -232,6 +232,8 @@ export interface ImagePipelineOptions {
   apiUrl: string;
   /** `PRESSROOM_IMAGE_HOSTS`. */
   imageHosts?: readonly string[];
+  /** `file:` URLs of the site's own pictures (its `theme.logo`): read from disk; any other `file:` URL is refused as ever. */
+  localOriginals?: readonly string[];
   /** false in snapshot builds (no socket is opened). Default true. */
   checkAddresses?: boolean;
   lookup?: LookupFn;

@@ -85,7 +85,7 @@ const BUILD_COMMAND: CommandSpec = {
     PRESSROOM_ID: 'press room id or domain',
     PRESSROOM_API_KEY: 'API key (never printed or written)',
     PRESSROOM_SNAPSHOT: 'build from a recorded snapshot folder instead, offline',
-    PRESSROOM_SITE_URL: 'public URL of the site (the root of its host)',
+    PRESSROOM_SITE_URL: 'public URL of the site, e.g. https://press.example.com (required for a real press room)',
     PRESSROOM_IMAGE_HOSTS: 'extra hosts images may come from',
     PRESSROOM_CONCURRENCY: 'concurrent requests and downloads (default 8)',
     PRESSROOM_STRICT: '1: fail on any data warning instead of publishing the rest',
@@ -134,7 +134,7 @@ async function planBuild(): Promise<BuildPlan | number> {
   if (values.strict) process.env.PRESSROOM_STRICT = '1';
   try {
     if (values.demo) requestDemo(process.env);
-    const upstream = upstreamOf(process.env, { demo: demoRequested() });
+    const upstream = upstreamOf(process.env, { demo: demoRequested(), publish: true });
     // Also checks what loadConfig does not, such as SOURCE_DATE_EPOCH.
     const configuration = configurationOf(process.env, upstream);
     if (upstream === 'demo') {
@@ -227,6 +227,11 @@ async function renderAndPublish({ out, id, siteUrl, recorded, locks, current, co
     await publish(staging, out, id);
     return { changes, built, originals: () => media.originals() };
   } catch (error) {
+    // A wrong pressroom() option in astro.config.mjs, found as Astro reads it: a usage error like a wrong variable.
+    if (error instanceof Error && error.name === 'PressroomOptionsError') {
+      console.error(`build: ${error.message}`);
+      return EXIT.usage;
+    }
     await writeDataReport(out).catch(() => undefined);
     await discardFailedBuildBodies();
     console.error(`\nbuild failed: ${firstLine(error)}`);

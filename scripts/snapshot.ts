@@ -56,6 +56,7 @@ async function main(): Promise<number> {
   const embedded = demo ? await startDemoApi() : undefined;
   try {
     const configured = loadConfig(process.env);
+    for (const note of configured.notes) console.log(`snapshot: ${note}`);
     // The demo is recorded from the emulator's own address (real connections, as for any API).
     const config = embedded ? Object.assign(configured, { apiUrl: embedded.apiUrl, pressroomId: embedded.pressroomId }) : configured;
     if (embedded)

@@ -52,7 +52,7 @@ async function main(): Promise<number> {
         'PRESSROOM_WEBHOOK_SECRET is not set: the receiver verifies every delivery with it (the whsec_… secret of your webhook subscription)',
       );
     // Every build would fail the same way: say so now, not in the log of each delivery.
-    upstreamOf(process.env);
+    upstreamOf(process.env, { publish: true });
     const out = path.resolve(typeof values.out === 'string' ? values.out : path.join(root, 'dist'));
     await assertReplaceable(out, ['index.html', '_astro']);
     options = {

@@ -43,6 +43,8 @@ export interface PressroomConfig {
   strict: boolean;
   /** `PRESSROOM_CACHE_DIR`: where the HTTP and image caches live, as given; undefined = `.cache/` in the project. */
   cacheDir: string | undefined;
+  /** How a value was read when it was not taken as written, one info line each (an API URL ending in `/v1`). */
+  notes: string[];
 }
 
 export const CONFIG_VARIABLES = [
@@ -269,9 +271,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
 
   const v = result.data;
+  const notes: string[] = [];
+  // The API's documented paths start with /v1: a base copied with it would request /v1/v1/… and be answered 404.
+  const apiUrl = v.PRESSROOM_API_URL?.replace(/\/v1$/i, '');
+  if (apiUrl !== v.PRESSROOM_API_URL)
+    notes.push(`PRESSROOM_API_URL ends in /v1: using ${apiUrl} as the API base (every request path starts with /v1/ itself)`);
 
   const config = {
-    apiUrl: v.PRESSROOM_API_URL,
+    apiUrl,
     pressroomId: v.PRESSROOM_ID,
     siteUrl: v.PRESSROOM_SITE_URL,
     siteOrigin: new URL(v.PRESSROOM_SITE_URL).origin,
@@ -282,6 +289,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     deployCommand: v.PRESSROOM_DEPLOY_COMMAND,
     strict: v.PRESSROOM_STRICT ?? false,
     cacheDir: v.PRESSROOM_CACHE_DIR,
+    notes,
   } as PressroomConfig;
   Object.defineProperty(config, 'apiKey', { value: v.PRESSROOM_API_KEY, enumerable: false });
   Object.defineProperty(config, 'webhookSecret', { value: v.PRESSROOM_WEBHOOK_SECRET, enumerable: false });
@@ -303,8 +311,12 @@ export function configuredNames(env: Record<string, string | undefined>): string
  * configured, or when asked for (`demo`): any other PRESSROOM_* variable without
  * PRESSROOM_API_URL or PRESSROOM_SNAPSHOT is a configuration error, so a typo never publishes
  * the fictional demo company in place of a real press room.
+ *
+ * `publish`: the caller builds a site to publish (build, webhooks). A real press room's site then
+ * needs PRESSROOM_SITE_URL: the demo's `http://localhost:4321` must never reach canonical links,
+ * sitemaps, feeds and robots.txt of a public site.
  */
-export function upstreamOf(env: Record<string, string | undefined>, { demo = false } = {}): Upstream {
+export function upstreamOf(env: Record<string, string | undefined>, { demo = false, publish = false } = {}): Upstream {
   const config = loadConfig(env);
   if (demo) return 'demo';
   if (config.snapshotDir) return 'snapshot';
@@ -312,6 +324,10 @@ export function upstreamOf(env: Record<string, string | undefined>, { demo = fal
     if (!config.pressroomId)
       throw new ConfigError('PRESSROOM_ID', [
         'PRESSROOM_ID is not set: give the press room numeric id or domain (PRESSROOM_API_URL is set)',
+      ]);
+    if (publish && !env.PRESSROOM_SITE_URL?.trim())
+      throw new ConfigError('PRESSROOM_SITE_URL', [
+        `PRESSROOM_SITE_URL is not set: give the public address the site is published at (e.g. https://press.example.com); without it canonical links, sitemaps and feeds would point at ${DEFAULT_SITE_URL}`,
       ]);
     return 'api';
   }

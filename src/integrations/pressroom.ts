@@ -1,6 +1,10 @@
 /**
  * The site's build integration: validates the configuration before anything
- * runs (a wrong value stops the build with one line naming the variable),
+ * runs (a wrong value stops the build with one line naming the variable; a
+ * real press room built without PRESSROOM_SITE_URL is refused), takes the
+ * site's branding options (`pressroom({ theme, nav, footer, components })`,
+ * pressroom-options.ts) and hands them to the pages as modules
+ * (virtual-modules.ts),
  * serves the bundled demo press room when nothing at all is configured (or
  * `--demo` asked for it; any other PRESSROOM_* alone is an error), fixes the
  * build's clock (src/lib/build-day.ts), prints the one-line loading summary, and
@@ -10,7 +14,11 @@
 import { writeFile } from 'node:fs/promises';
 import type { AstroIntegration } from 'astro';
 import { formatBytes } from '@pressroom-static/content-loaders';
-import { upstreamOf } from '../config/environment.ts';
+import { fileURLToPath } from 'node:url';
+import { loadConfig, upstreamOf } from '../config/environment.ts';
+import { configureImagePipeline } from '../../image-pipeline/index.ts';
+import { checkPressroomOptions, resolvePressroomOptions, type PressroomOptionsInput } from './pressroom-options.ts';
+import { pageOptionsOf, pressroomModules } from './virtual-modules.ts';
 import { buildRuntime } from '../config/build-runtime.ts';
 import { demoRequested, startDemoApi } from '../config/demo-upstream.ts';
 import { BUILD_RECORD_FILE, buildRecord, chooseBuildClock, fixBuildClock, renderedBuildDay } from '../lib/build-day.ts';
@@ -18,7 +26,11 @@ import { BUILD_RECORD_FILE, buildRecord, chooseBuildClock, fixBuildClock, render
 /** HTTP cache entries and release body files no build has used for this long are removed. */
 const UNUSED_CACHE_KEEP_DAYS = 30;
 
-export default function pressroom(): AstroIntegration {
+export type { PressroomOptionsInput as PressroomIntegrationOptions } from './pressroom-options.ts';
+
+export default function pressroom(options: PressroomOptionsInput = {}): AstroIntegration {
+  // Checked as astro.config.mjs is read: a wrong option stops everything with one line naming it.
+  const checked = checkPressroomOptions(options);
   let embedded: Awaited<ReturnType<typeof startDemoApi>> | undefined;
   const close = async () => {
     await embedded?.close();
@@ -27,8 +39,14 @@ export default function pressroom(): AstroIntegration {
   return {
     name: 'pressroom-static',
     hooks: {
-      'astro:config:setup': async ({ logger }) => {
-        if (upstreamOf(process.env, { demo: demoRequested() }) === 'demo') {
+      'astro:config:setup': async ({ config, command, logger, updateConfig }) => {
+        const resolved = resolvePressroomOptions(checked, fileURLToPath(config.root));
+        updateConfig({ vite: { plugins: [pressroomModules(resolved)] } });
+        // The one file: URL the image pipeline may read: the site's own logo (never one from the API).
+        const logo = pageOptionsOf(resolved).logo;
+        configureImagePipeline({ localOriginals: logo ? [logo] : [] });
+        for (const note of loadConfig(process.env).notes) logger.info(note);
+        if (upstreamOf(process.env, { demo: demoRequested(), publish: command === 'build' }) === 'demo') {
           embedded = await startDemoApi({ stableOrigin: true });
           const { id, domain } = embedded.emulator.pressroom;
           logger.info(

@@ -17,6 +17,9 @@
  *   only its language filter's, and merges the results.
  * - The same pages give the same bytes: Pagefind names its files by content
  *   hash and writes no timestamp (checked by test/site/built/search.test.ts).
+ * - Under `npm run dev` the same search works: the controller is served from
+ *   memory and the pages the dev server renders are indexed on the first
+ *   search (src/search/dev-search.ts).
  * - The search page's controller is a classic script bundled from
  *   src/search/client/ into `_search/` (src/search/bundle.ts); the offline
  *   archive adds the script-file index beside it (src/search/index-files.ts),
@@ -31,6 +34,7 @@ import { releaseFreedMemory } from '../lib/freed-memory.ts';
 import { PAGEFIND_DIR } from '../lib/search.ts';
 import { settledOrStalled } from '../lib/stall-guard.ts';
 import { searchScripts } from '../search/bundle.ts';
+import { createDevSearch, type DevSearch } from '../search/dev-search.ts';
 import { NOT_SEARCHED, searchDocument, sitePathOf } from '../search/documents.ts';
 import { SEARCH_DIR, type PageMeta } from '../search/format.ts';
 import {
@@ -53,9 +57,27 @@ export interface SearchIndexOptions {
 }
 
 export default function search(options: SearchIndexOptions = {}): AstroIntegration {
+  let base = '/';
+  let origin: string | undefined;
+  let dev: DevSearch | undefined;
   return {
     name: 'pressroom-static:search',
     hooks: {
+      'astro:config:done': ({ config }) => {
+        base = config.base.endsWith('/') ? config.base : `${config.base}/`;
+      },
+      // `npm run dev`: the controller and an index of the pages the dev server renders (src/search/dev-search.ts).
+      'astro:server:setup': ({ server, logger }) => {
+        dev = createDevSearch({ base, origin: () => origin, log: (line) => logger.info(line) });
+        server.middlewares.use(dev.middleware);
+      },
+      'astro:server:start': ({ address }) => {
+        const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+        origin = `http://${host === '[::]' || host === '0.0.0.0' ? '127.0.0.1' : host}:${address.port}`;
+      },
+      'astro:server:done': async () => {
+        await dev?.close();
+      },
       // Bundled here first, where the client sources are found (the search page reads the same bundle).
       'astro:build:start': async () => {
         await searchScripts();

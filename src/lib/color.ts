@@ -75,10 +75,44 @@ export interface Theme {
   border: string;
 }
 
+/** The API's `design` colours (all optional; older answers send nulls or nothing). */
+export interface DesignColors {
+  link_color?: string | null;
+  background_color?: string | null;
+  header_color?: string | null;
+}
+
+/** The site's own colours (the `theme.colors` option of the pressroom() integration). */
+export interface ColorOptions {
+  link?: string | undefined;
+  header?: string | undefined;
+  background?: string | undefined;
+}
+
+/**
+ * The design a site is drawn in, colour by colour: the site's option, else the API's design (a
+ * value that is not a hex colour counts as none), else nothing, which themeFrom fills with the
+ * built-in default.
+ */
+export function chosenDesign(options: ColorOptions | undefined, design: DesignColors | null | undefined): DesignColors {
+  const pick = (option: string | undefined, api: string | null | undefined) => (parseHex(option) ? option : parseHex(api) ? api : null);
+  return {
+    link_color: pick(options?.link, design?.link_color),
+    background_color: pick(options?.background, design?.background_color),
+    header_color: pick(options?.header, design?.header_color),
+  };
+}
+
+/** One line when the link colour had to change to be readable on the background, else null. */
+export function contrastNote(design: DesignColors, theme: Theme): string | null {
+  const asked = parseHex(design.link_color);
+  if (!asked || toHex(asked) === theme.link) return null;
+  const ratio = contrast(asked, parseHex(theme.background)!).toFixed(1);
+  return `theme: the link colour ${toHex(asked)} is too faint on the background ${theme.background} (contrast ${ratio}:1); links use ${theme.link} instead (WCAG AA 4.5:1)`;
+}
+
 /** CSS colours for the site from the API's `design` (all optional). */
-export function themeFrom(
-  design: { link_color?: string | null; background_color?: string | null; header_color?: string | null } | null,
-): Theme {
+export function themeFrom(design: DesignColors | null): Theme {
   const bg = parseHex(design?.background_color) ?? WHITE;
   const dark = luminance(bg) <= 0.18;
   const text = dark ? { r: 243, g: 244, b: 246 } : { r: 17, g: 24, b: 39 };

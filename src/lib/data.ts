@@ -10,7 +10,9 @@ import { clippingHref, homeHref } from './paths.ts';
 import { ianaTimeZone } from './timezones.ts';
 import { currentBuildDay, eventPhase, type BuildDay } from './build-day.ts';
 import { htmlToText } from './sanitize.ts';
-import { themeCss, themeFrom, type Theme } from './color.ts';
+import brand from 'virtual:pressroom/config';
+import { chosenDesign, contrastNote, themeFrom, type Theme } from './color.ts';
+import { brandCss } from './brand-css.ts';
 import type { PictureSource } from './images.ts';
 import { byTag, indexClippings, indexReleases, newestFirst, siteLanguages, time } from './site-indexes.ts';
 import { claimOwnReleasePaths, createPathClaims, placePages, placeReleases, placeTags, type PathReport } from './site-paths.ts';
@@ -51,7 +53,9 @@ export interface SiteData {
   pressroom: PressroomData;
   /** The press room's "about" as plain text, and its theme as CSS: every page's frame shows both. */
   aboutText: string;
+  /** Colours: the pressroom() option, else the API's design, else the default, colour by colour (contrast-checked). */
   theme: Theme;
+  /** The theme and the fonts as CSS custom properties (`:root{--c-…}`), written into every page's head. */
   themeCss: string;
   /** IANA zone of the press room (dates, datelines, archive months). */
   timeZone: string;
@@ -145,10 +149,17 @@ function pathMovesWarned(runtime: LoaderRuntime): PathReport {
   };
 }
 
+/** The press room with the site's own logo (the `theme.logo` option) in place of the API's, so every use of the logo shows it. */
+function withBrandLogo(pressroom: PressroomData): PressroomData {
+  if (!brand.logo) return pressroom;
+  return { ...pressroom, logo: { original_url: brand.logo, small_url: null, square_url: null, width: null, height: null } };
+}
+
 async function load(): Promise<SiteData> {
   const entries = await loadCollections();
-  const pressroom = entries.pressroom[0]?.data;
-  if (!pressroom) throw new Error('pressroom-static: the press room itself was not loaded (collection "pressroom" is empty)');
+  const loaded = entries.pressroom[0]?.data;
+  if (!loaded) throw new Error('pressroom-static: the press room itself was not loaded (collection "pressroom" is empty)');
+  const pressroom = withBrandLogo(loaded);
   const timeZone = ianaTimeZone(pressroom.timezone);
 
   // Paths: one owner each; an unsafe or clashing permalink falls back to a path from the id (site-paths.ts).
@@ -164,12 +175,15 @@ async function load(): Promise<SiteData> {
   const events = dataOf(entries.events).sort((a, b) => time(a.starts_at) - time(b.starts_at) || a.id - b.id);
   const mediaKits = dataOf(entries.kits).sort(byPosition);
   const categories = dataOf(entries.categories).sort(byPosition);
-  const theme = themeFrom(pressroom.design);
+  const design = chosenDesign(brand.colors, pressroom.design);
+  const theme = themeFrom(design);
+  const note = contrastNote(design, theme);
+  if (note) console.warn(`[pressroom-static] ${note}`);
   return {
     pressroom,
     aboutText: htmlToText(pressroom.description),
     theme,
-    themeCss: themeCss(theme),
+    themeCss: brandCss(theme, brand.fonts),
     timeZone,
     buildDay: currentBuildDay(timeZone),
     languages: siteLanguages(pressroom, releaseIndexes.releasesByLanguage),

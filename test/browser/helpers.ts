@@ -52,6 +52,7 @@ const TYPES: Record<string, string> = {
   '.vcf': 'text/vcard; charset=utf-8',
   '.zip': 'application/zip',
   '.woff2': 'font/woff2',
+  '.ttf': 'font/ttf',
 };
 
 export interface StaticServer {

@@ -132,6 +132,18 @@ describe('configuration mistakes stop a build before anything runs: one line, ex
     await untouched();
   });
 
+  it('a real press room without PRESSROOM_SITE_URL (it would publish http://localhost:4321 in every canonical link)', async () => {
+    const missing = await command('scripts/build.ts', ['--out', site], {
+      PRESSROOM_API_URL: 'https://api.example.com',
+      PRESSROOM_ID: '1234',
+    });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toBe(
+      'build: PRESSROOM_SITE_URL is not set: give the public address the site is published at (e.g. https://press.example.com); without it canonical links, sitemaps and feeds would point at http://localhost:4321\n',
+    );
+    await untouched();
+  });
+
   it('PRESSROOM_SITE_URL without a scheme, named before Astro sees it', async () => {
     const noScheme = await command('scripts/build.ts', ['--out', site], {
       PRESSROOM_API_URL: 'https://api.example.com',

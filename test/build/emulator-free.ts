@@ -40,6 +40,8 @@ export function emulatorFreeBuildTests(setup: () => { root: string; tmp: string 
       for (const name of Object.keys(env))
         if ((name.startsWith('PRESSROOM_') && name !== 'PRESSROOM_API_URL' && name !== 'PRESSROOM_ID') || name === 'SOURCE_DATE_EPOCH')
           delete env[name];
+      // A real press room is published at an address of its own.
+      env.PRESSROOM_SITE_URL = 'https://press.example.test';
       const hook = pathToFileURL(path.join(root, 'test', 'build', 'record-modules.ts')).href;
       const { stdout } = await execFileP(
         process.execPath,

@@ -1,7 +1,7 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { inspect } from 'node:util';
+import { inspect, parseEnv } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, upstreamOf } from '../../src/config/environment.ts';
 import { loadDotEnv } from '../../src/config/dot-env.ts';
@@ -153,6 +153,45 @@ describe('which press room a build reads', () => {
       'PRESSROOM_API_URL is not set, but PRESSROOM_ID, PRESSROOM_SITE_URL are: set PRESSROOM_API_URL and PRESSROOM_ID (or PRESSROOM_SNAPSHOT) to build your press room, or use --demo for the demo press room',
     );
     expect(() => upstreamOf({ PRESSROOM_API_URL: 'https://api.example.com' })).toThrow(/^PRESSROOM_ID is not set/);
+  });
+
+  it('a real press room built to publish needs PRESSROOM_SITE_URL; the demo, a snapshot and a recording do not', () => {
+    const api = { PRESSROOM_API_URL: 'https://api.example.com', PRESSROOM_ID: '4201' };
+    const missing = (() => {
+      try {
+        upstreamOf(api, { publish: true });
+      } catch (error) {
+        return error as ConfigError;
+      }
+      throw new Error('no error');
+    })();
+    expect(missing.variable).toBe('PRESSROOM_SITE_URL');
+    expect(missing.message).toMatch(
+      /^PRESSROOM_SITE_URL is not set: give the public address the site is published at .*http:\/\/localhost:4321$/,
+    );
+    expect(upstreamOf({ ...api, PRESSROOM_SITE_URL: 'https://press.example.com' }, { publish: true })).toBe('api');
+    expect(upstreamOf(api)).toBe('api');
+    expect(upstreamOf({}, { publish: true })).toBe('demo');
+    expect(upstreamOf(api, { demo: true, publish: true })).toBe('demo');
+    expect(upstreamOf({ PRESSROOM_SNAPSHOT: 'snap' }, { publish: true })).toBe('snapshot');
+  });
+
+  it('the committed .env.example is a real press room configuration that passes every check', async () => {
+    const example = parseEnv(await readFile(path.resolve(import.meta.dirname, '..', '..', '.env.example'), 'utf8'));
+    expect(Object.keys(example).sort()).toEqual(['PRESSROOM_API_URL', 'PRESSROOM_ID', 'PRESSROOM_SITE_URL']);
+    expect(upstreamOf(example, { publish: true })).toBe('api');
+  });
+
+  it('an API URL ending in /v1 is the base it means, said in one note', () => {
+    for (const given of ['https://api.example.com/v1', 'https://api.example.com/v1/', 'https://api.example.com/V1']) {
+      const config = loadConfig({ PRESSROOM_API_URL: given });
+      expect(config.apiUrl).toBe('https://api.example.com');
+      expect(config.notes).toEqual([
+        'PRESSROOM_API_URL ends in /v1: using https://api.example.com as the API base (every request path starts with /v1/ itself)',
+      ]);
+    }
+    expect(loadConfig({ PRESSROOM_API_URL: 'https://example.com/newsroom/v1' }).apiUrl).toBe('https://example.com/newsroom');
+    expect(loadConfig({ PRESSROOM_API_URL: 'https://example.com/v10' })).toMatchObject({ apiUrl: 'https://example.com/v10', notes: [] });
   });
 });
 

@@ -15,8 +15,10 @@ import { startEmulator } from '../../emulator/server.ts';
 import { writeDataReport } from '../../scripts/data-report.ts';
 
 const outDir = process.argv[2];
+/** Another Astro config file (a test's pressroom() options), instead of the project's astro.config.mjs. */
+const configFile = process.argv[3];
 if (!outDir) {
-  console.error('usage: node test/site/build-site.ts <outDir>');
+  console.error('usage: node test/site/build-site.ts <outDir> [astro config file]');
   process.exit(2);
 }
 const root = path.resolve(import.meta.dirname, '..', '..');
@@ -27,7 +29,12 @@ if (!process.env.PRESSROOM_API_URL) {
   process.env.SOURCE_DATE_EPOCH ??= String(Math.floor(Date.parse(DEMO_NOW) / 1000));
 }
 try {
-  await build({ root, outDir: path.resolve(outDir), logLevel: 'warn' });
+  await build({
+    root,
+    outDir: path.resolve(outDir),
+    logLevel: 'warn',
+    ...(configFile ? { configFile: path.relative(root, path.resolve(configFile)) } : {}),
+  });
   await writeDataReport(path.resolve(outDir));
   process.exit(0);
 } catch (error) {
