@@ -36,6 +36,8 @@ export const CODE_PATHS = [
 /** Top-level entries of the repository that never change a built site (tests, docs, benchmarks, CI). */
 export const NOT_CODE = [
   '.ci',
+  // The example a team copies to .env: the build reads .env, never this file.
+  '.env.example',
   '.gitignore',
   '.prettierignore',
   '.prettierrc.json',

@@ -46,6 +46,9 @@ async function main(): Promise<number> {
   const { values } = parsed;
   let options;
   try {
+    // Usage first: a wrong flag is named before anything about the configuration.
+    const port = integerFlag('port', values.port, 8787, 0, 65535);
+    const debounceMs = integerFlag('debounce-ms', values['debounce-ms'], 1000, 0, 600_000);
     const config = loadConfig(process.env);
     if (!config.webhookSecret)
       throw new Error(
@@ -59,8 +62,8 @@ async function main(): Promise<number> {
       config,
       out,
       secret: config.webhookSecret,
-      port: integerFlag('port', values.port, 8787, 0, 65535),
-      debounceMs: integerFlag('debounce-ms', values['debounce-ms'], 1000, 0, 600_000),
+      port,
+      debounceMs,
       host: typeof values.host === 'string' ? values.host : '127.0.0.1',
     };
   } catch (error) {

@@ -28,6 +28,7 @@ import { buildDayTests, expectArchiveEventPhases } from './build-day.ts';
 import { dataPolicyBuildTests } from './data-policy-builds.ts';
 import { noChangeTests } from './no-change.ts';
 import { emulatorFreeBuildTests } from './emulator-free.ts';
+import { fileDigests } from '../helpers/file-tree.ts';
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '..', '..');
@@ -35,17 +36,7 @@ const node = process.execPath;
 let tmp: string;
 let snapshot: string;
 
-async function tree(dir: string): Promise<Record<string, string>> {
-  const out: Record<string, string> = {};
-  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue;
-    const file = path.join(entry.parentPath, entry.name);
-    out[path.relative(dir, file)] = createHash('sha256')
-      .update(await readFile(file))
-      .digest('hex');
-  }
-  return out;
-}
+const tree = fileDigests;
 
 beforeAll(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), 'snapshot-build-'));
@@ -328,6 +319,7 @@ describe('building from a snapshot', () => {
       PRESSROOM_API_URL: api.url,
       PRESSROOM_ID: String(api.pressroom.id),
       PRESSROOM_API_KEY: key,
+      PRESSROOM_SITE_URL: 'https://press.example.test',
       PRESSROOM_WEBHOOK_SECRET: secret,
       // The deploy command sees the site folder, and neither the API key nor the webhook secret.
       // It also gets the build's change report (what to purge from a CDN).
@@ -417,6 +409,7 @@ describe('building from a snapshot', () => {
         PRESSROOM_API_URL: api.url,
         PRESSROOM_ID: String(api.pressroom.id),
         PRESSROOM_API_KEY: key,
+        PRESSROOM_SITE_URL: 'https://press.example.test',
       };
       const built = await run(node, ['scripts/build.ts', '--out', out], { cwd: root, env, maxBuffer: 64 * 1024 * 1024 });
       expect(built.stdout).toMatch(/entries from the API/);

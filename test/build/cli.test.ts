@@ -200,7 +200,7 @@ describe('configuration mistakes stop a build before anything runs: one line, ex
 
 describe("the receiver's port", () => {
   it('a port out of range is a usage error; a busy one is one line, exit 1', async () => {
-    const upstream = { PRESSROOM_API_URL: 'https://api.example.com', PRESSROOM_ID: '1' };
+    const upstream = { PRESSROOM_API_URL: 'https://api.example.com', PRESSROOM_ID: '1', PRESSROOM_SITE_URL: 'https://press.example.com' };
     const bad = await command('scripts/webhooks.ts', ['--port', '99999', '--out', site], { PRESSROOM_WEBHOOK_SECRET: SECRET, ...upstream });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toBe('webhooks: --port must be an integer from 0 to 65535, got "99999"\n');
