@@ -7,7 +7,6 @@
  * the logo file's pixels in the header, the share image and the JSON-LD; the extra links per
  * language; the overridden Header and ReleaseCard.
  */
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -21,6 +20,7 @@ import { startEmulator, type RunningEmulator } from '../../emulator/server.ts';
 import { chosenDesign, parseHex, themeFrom } from '../../src/lib/color.ts';
 import { TEST_MEDIA_CACHE } from '../helpers/emulator.ts';
 import { hasChromium, launchChromium, serveStatic, watchedPage, type StaticServer } from './helpers.ts';
+import { cleanBuildEnv, runBuild } from '../site/global-setup.ts';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 /** The newsroom's own design, as the API sends it: none of it the site's built-in colours. */
@@ -44,29 +44,21 @@ function rgb(hex: string): string {
 }
 
 async function buildBrandedSite(outDir: string, configFile: string): Promise<void> {
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of Object.keys(env)) if (name.startsWith('PRESSROOM_')) delete env[name];
-  Object.assign(env, {
-    // Copied with its /v1, as a team often does: read as the base it means.
-    PRESSROOM_API_URL: `${api.url}/v1/`,
-    PRESSROOM_ID: String(api.pressroom.id),
-    PRESSROOM_SITE_URL: 'https://press.example.test',
-    PRESSROOM_CACHE_DIR: path.join(tmp, 'cache'),
-    SOURCE_DATE_EPOCH: String(Math.floor(Date.parse(DEMO_NOW) / 1000)),
-  });
-  const output: string[] = [];
-  const code = await new Promise<number | null>((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(root, 'test', 'site', 'build-site.ts'), outDir, configFile], {
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child.stdout.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-    child.on('error', reject);
-    child.on('exit', resolve);
-  });
-  buildLog = output.join('');
-  if (code !== 0) throw new Error(`the branded site did not build (exit ${code}):\n${buildLog.slice(-4000)}`);
+  const built = await runBuild(
+    outDir,
+    {
+      ...cleanBuildEnv(),
+      // Copied with its /v1, as a team often does: read as the base it means.
+      PRESSROOM_API_URL: `${api.url}/v1/`,
+      PRESSROOM_ID: String(api.pressroom.id),
+      PRESSROOM_SITE_URL: 'https://press.example.test',
+      PRESSROOM_CACHE_DIR: path.join(tmp, 'cache'),
+      SOURCE_DATE_EPOCH: String(Math.floor(Date.parse(DEMO_NOW) / 1000)),
+    },
+    configFile,
+  );
+  buildLog = built.output;
+  if (built.code !== 0) throw new Error(`the branded site did not build (exit ${built.code}):\n${buildLog.slice(-4000)}`);
 }
 
 beforeAll(async () => {

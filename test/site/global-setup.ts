@@ -80,11 +80,16 @@ export default async function setup(project: TestProject) {
   };
 }
 
-/** Runs test/site/build-site.ts into `outDir`; resolves with its exit code and output. */
-async function runBuild(outDir: string, env: NodeJS.ProcessEnv): Promise<{ code: number | null; output: string }> {
+/** Runs test/site/build-site.ts into `outDir` (with `configFile` as Astro's config, if given); resolves with its exit code and output. */
+export async function runBuild(
+  outDir: string,
+  env: NodeJS.ProcessEnv,
+  configFile?: string,
+): Promise<{ code: number | null; output: string }> {
   const output: string[] = [];
   const code = await new Promise<number | null>((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(import.meta.dirname, 'build-site.ts'), outDir], {
+    const args = [path.join(import.meta.dirname, 'build-site.ts'), outDir, ...(configFile ? [configFile] : [])];
+    const child = spawn(process.execPath, args, {
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -96,11 +101,13 @@ async function runBuild(outDir: string, env: NodeJS.ProcessEnv): Promise<{ code:
   return { code, output: output.join('') };
 }
 
-async function buildSite(): Promise<BuiltSite> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'pressroom-site-'));
-  const outDir = path.join(dir, 'dist');
+/**
+ * The environment of a test build: this process's, without any PRESSROOM_* the developer's shell has
+ * set, and without the Vite variables a vitest worker adds (a build started from a test file would
+ * otherwise take `BASE_URL=/` over the site's own base path).
+ */
+export function cleanBuildEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, PRESSROOM_SITE_URL: SITE_URL };
-  // Always the bundled demo press room, whatever the developer's shell has set.
   for (const name of [
     'PRESSROOM_API_URL',
     'PRESSROOM_ID',
@@ -108,8 +115,32 @@ async function buildSite(): Promise<BuiltSite> {
     'PRESSROOM_SNAPSHOT',
     'PRESSROOM_STRICT',
     'SOURCE_DATE_EPOCH',
+    'BASE_URL',
+    'MODE',
+    'DEV',
+    'PROD',
+    'SSR',
   ])
     delete env[name];
+  return env;
+}
+
+/** What the hostile upstream's site is built with, for the emulator `api` (pinned to the demo instant). */
+export function upstreamBuildEnv(api: { url: string; pressroom: { id: number } }): NodeJS.ProcessEnv {
+  return {
+    ...cleanBuildEnv(),
+    PRESSROOM_SITE_URL: `${SITE_URL}${UPSTREAM_BASE}`,
+    PRESSROOM_API_URL: api.url,
+    PRESSROOM_ID: String(api.pressroom.id),
+    SOURCE_DATE_EPOCH: String(Math.floor(Date.parse(DEMO_NOW) / 1000)),
+  };
+}
+
+async function buildSite(): Promise<BuiltSite> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'pressroom-site-'));
+  const outDir = path.join(dir, 'dist');
+  // Always the bundled demo press room, whatever the developer's shell has set.
+  const env = cleanBuildEnv();
 
   try {
     const started = performance.now();
@@ -123,13 +154,7 @@ async function buildSite(): Promise<BuiltSite> {
     const upstreamDir = path.join(dir, 'upstream');
     let upstream: { code: number | null; output: string };
     try {
-      upstream = await runBuild(upstreamDir, {
-        ...env,
-        PRESSROOM_SITE_URL: `${SITE_URL}${UPSTREAM_BASE}`,
-        PRESSROOM_API_URL: api.url,
-        PRESSROOM_ID: String(api.pressroom.id),
-        SOURCE_DATE_EPOCH: String(Math.floor(Date.parse(DEMO_NOW) / 1000)),
-      });
+      upstream = await runBuild(upstreamDir, upstreamBuildEnv(api));
     } finally {
       await api.close();
     }
