@@ -9,6 +9,7 @@
  * public is not recorded at all (null).
  */
 import { hiddenReason, isLockedKit } from '../data-policy/visibility.ts';
+import { flatNodeOf, hiddenWithDescendants } from '../data-policy/hidden-subtrees.ts';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -45,18 +46,10 @@ function publicList(list: Json[], now: number, release: boolean): Json[] {
     } else kept.push(part);
   }
   if (hidden.size === 0) return kept;
-  // A child listed flat next to its hidden parent is hidden with it, however deep.
-  let result = kept;
-  for (let grew = true; grew;) {
-    grew = false;
-    result = result.filter((item) => {
-      if (!isObject(item) || item.parent_id === undefined || item.parent_id === null || !hidden.has(String(item.parent_id))) return true;
-      if (item.id !== undefined) hidden.add(String(item.id));
-      grew = true;
-      return false;
-    });
-  }
-  return result;
+  const under = hiddenWithDescendants(kept.filter(isObject).map(flatNodeOf), hidden);
+  return kept.filter(
+    (item) => !isObject(item) || item.parent_id === undefined || item.parent_id === null || !under.has(String(item.parent_id)),
+  );
 }
 
 /**

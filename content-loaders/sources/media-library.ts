@@ -5,6 +5,7 @@ import type { NewsroomClient } from '../client/client.ts';
 import { safeSlug } from '../data-policy/safe-paths.ts';
 import { warnUnreadableSignal } from '../data-policy/admit.ts';
 import { MAX_TAGS } from '../data-policy/bounds.ts';
+import { flatNodeOf, hiddenWithDescendants } from '../data-policy/hidden-subtrees.ts';
 import { hiddenReason, kitLock, type UnreadableSignal } from '../data-policy/visibility.ts';
 import { mediaItem } from '../schemas/media.ts';
 import { mediaKit, mediaKitCategory } from '../schemas/media-kit.ts';
@@ -123,25 +124,9 @@ async function categoryTree(client: NewsroomClient, context: SourceContext): Pro
  * deep (a child listed next to its hidden parent is hidden with it, as in the tree).
  */
 function hiddenByParents(list: readonly unknown[], now: number): Set<number> {
-  const hidden = new Set<number>();
-  const parentOf = new Map<number, number>();
-  for (const item of list) {
-    if (!isObject(item)) continue;
-    const itemId = Number(item.id);
-    if (hiddenReason(item, now) !== null) hidden.add(itemId);
-    const parent = item.parent_id === null || item.parent_id === undefined ? Number.NaN : Number(item.parent_id);
-    if (!Number.isNaN(parent)) parentOf.set(itemId, parent);
-  }
-  for (let grew = true; grew;) {
-    grew = false;
-    for (const [child, parent] of parentOf) {
-      if (hidden.has(parent) && !hidden.has(child)) {
-        hidden.add(child);
-        grew = true;
-      }
-    }
-  }
-  return hidden;
+  const items = list.filter(isObject);
+  const hidden = new Set(items.filter((item) => hiddenReason(item, now) !== null).map((item) => String(item.id)));
+  return new Set([...hiddenWithDescendants(items.map(flatNodeOf), hidden)].map(Number));
 }
 
 /** Categories from the flat list, placed by the tree endpoint (depth, children, ancestors); hidden subtrees left out. */
