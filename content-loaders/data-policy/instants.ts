@@ -8,7 +8,7 @@
  * embargo that cannot be read hides its item).
  */
 import { tz } from '@date-fns/tz';
-import { parseISO } from 'date-fns';
+import { parseISO } from 'date-fns/parseISO';
 
 export type InstantReading =
   /** No instant given: missing, null or blank. */

@@ -1,0 +1,353 @@
+/**
+ * `npm run build [-- --out DIR]`: builds the site in a staging folder of the
+ * project, checks it is complete, and only then swaps it in, so a build that
+ * cannot finish leaves the previous site exactly as it was. One build per
+ * project and per output folder at a time (build-lock.ts); a second one waits
+ * for the first. Default output: `dist/`.
+ *
+ * Before rendering, the no-change check (no-change.ts) compares everything
+ * that decides the site with the fingerprint beside it (`DIR.fingerprint.json`):
+ * when nothing changed the site is confirmed as it is and nothing renders
+ * (`--force` renders anyway). Every build that exits 0 writes its change
+ * report beside the site (`DIR.changes.json`, change-report.ts).
+ */
+import { existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import { ConfigError, loadConfig, upstreamOf, type Upstream } from '../src/config/environment.ts';
+import { loadDotEnv } from '../src/config/dot-env.ts';
+import { closeDemoApis, demoRequested, requestDemo } from '../src/config/demo-upstream.ts';
+import { assertSnapshotFolder, formatBytes } from '@pressroom-static/content-loaders';
+import { acquireLocks, buildLocks, type HeldLocks } from './build-lock.ts';
+import { EXIT, UsageError, integerFlag, parseCommandLine, type CommandSpec } from './cli.ts';
+import { checkSite, plannedOutput } from '../src/output/site-check.ts';
+import { writeDataReport } from './data-report.ts';
+import {
+  assertReplaceable,
+  createStaging,
+  publish,
+  removeFolder,
+  removeFolderNow,
+  runId,
+  sweepBeside,
+} from '../src/output/staged-output.ts';
+import { startedBuildRuntime } from '../src/config/build-runtime.ts';
+import { codeDigest, codeInputs, configurationOf, type CodeInputs } from './build-inputs.ts';
+import markdownCache from '../src/integrations/markdown-cache.ts';
+import { changeReport, changeReportPath, changeSummary, writeChangeReport, type ChangeReport } from './change-report.ts';
+import {
+  FINGERPRINT_FORMAT,
+  builtDay,
+  originalsRecorder,
+  readFingerprint,
+  removeFingerprint,
+  unsettled,
+  writeFingerprint,
+  type Fingerprint,
+} from './fingerprint.ts';
+import { settledOrStalled } from '../src/lib/stall-guard.ts';
+import { confirmUnchanged } from './no-change.ts';
+import { byPath, loadTree, readTree, storeTree, type Tree } from './output-tree.ts';
+
+
+const root = path.resolve(import.meta.dirname, '..');
+/** What every build of this site writes: an existing --out without them is not replaced. */
+const SITE_SIGNATURE = ['index.html', '_astro'];
+const DEFAULT_WAIT_S = 600;
+
+const BUILD_COMMAND: CommandSpec = {
+  name: 'build',
+  summary: [
+    'Builds the static press room from the Newsroom API (or a snapshot) into --out. The site is built',
+    'in a staging folder and swapped in only when complete: a failed build leaves the previous site',
+    'exactly as it was. One build per project and output folder at a time; a second one waits.',
+  ].join('\n'),
+  flags: {
+    out: {
+      type: 'string',
+      value: 'DIR',
+      help: 'where the site goes (default dist/ in the project); a new folder, an empty one or an earlier build',
+    },
+    wait: {
+      type: 'string',
+      value: 'SECONDS',
+      help: `how long to wait for another build of this project or folder to finish (default ${DEFAULT_WAIT_S}; 0: fail at once)`,
+    },
+    demo: { type: 'boolean', help: 'build the bundled demo press room (a fictional company, every page marked noindex and "demo")' },
+    strict: { type: 'boolean', help: 'fail on any data warning (a dropped field, a skipped item); same as PRESSROOM_STRICT=1' },
+    force: { type: 'boolean', help: 'render even when nothing changed since the site in --out was built (see DIR.fingerprint.json)' },
+  },
+  variables: {
+    PRESSROOM_API_URL: 'the Newsroom API base URL',
+    PRESSROOM_ID: 'press room id or domain',
+    PRESSROOM_API_KEY: 'API key (never printed or written)',
+    PRESSROOM_SNAPSHOT: 'build from a recorded snapshot folder instead, offline',
+    PRESSROOM_SITE_URL: 'public URL of the site, e.g. https://press.example.com (required for a real press room)',
+    PRESSROOM_IMAGE_HOSTS: 'extra hosts images may come from',
+    PRESSROOM_CONCURRENCY: 'concurrent requests and downloads (default 8)',
+    PRESSROOM_STRICT: '1: fail on any data warning instead of publishing the rest',
+    PRESSROOM_CACHE_DIR: 'where the HTTP and image caches live (default .cache/ in the project)',
+  },
+  notes: [
+    'With no PRESSROOM_* variable at all (in the environment or .env) it builds the bundled demo press room;',
+    'any PRESSROOM_* variable without PRESSROOM_API_URL or PRESSROOM_SNAPSHOT is a configuration error.',
+    'When the code, the configuration, every API answer and media original (304s), the build day and the site',
+    'itself are as recorded in DIR.fingerprint.json, it confirms the site and renders nothing ("nothing changed',
+    'since ..."); --force renders anyway. Every good build writes DIR.changes.json: the files and URLs added,',
+    'changed and removed (what a CDN must purge), and DIR.data-report.json when it rendered.',
+  ],
+};
+
+// Builds run in CI and cron jobs with no network; never phone home.
+process.env.ASTRO_TELEMETRY_DISABLED ??= '1';
+
+interface BuildPlan {
+  out: string;
+  waitMs: number;
+  force: boolean;
+  upstream: Upstream;
+  configuration: Record<string, string | null>;
+}
+
+/** The command line and the environment, checked; a number is the exit code of a build that cannot start. */
+async function planBuild(): Promise<BuildPlan | number> {
+  const parsed = parseCommandLine(BUILD_COMMAND);
+  if ('exit' in parsed) return parsed.exit;
+  const { values } = parsed;
+  let waitMs: number;
+  try {
+    waitMs = integerFlag('wait', values.wait, DEFAULT_WAIT_S, 0, 86_400) * 1000;
+  } catch (error) {
+    console.error(`build: ${(error as UsageError).message}`);
+    return EXIT.usage;
+  }
+  const out = path.resolve(typeof values.out === 'string' ? values.out : path.join(root, 'dist'));
+  // A snapshot folder given in the environment is relative to where the command was started.
+  if (process.env.PRESSROOM_SNAPSHOT?.trim()) process.env.PRESSROOM_SNAPSHOT = path.resolve(process.env.PRESSROOM_SNAPSHOT.trim());
+  // Astro writes its prerender chunks under the output folder and imports packages from there:
+  // only folders inside the working directory resolve this project's node_modules.
+  process.chdir(root);
+  loadDotEnv(root);
+  if (values.strict) process.env.PRESSROOM_STRICT = '1';
+  try {
+    if (values.demo) requestDemo(process.env);
+    const upstream = upstreamOf(process.env, { demo: demoRequested(), publish: true });
+    // Also checks what loadConfig does not, such as SOURCE_DATE_EPOCH.
+    const configuration = configurationOf(process.env, upstream);
+    if (upstream === 'demo') {
+      const why = values.demo ? '--demo was given' : 'no PRESSROOM_* variable is set';
+      console.log(
+        `build: DEMO: building the bundled demo press room of a fictional company (${why}); every page is marked noindex and "demo". Set PRESSROOM_API_URL and PRESSROOM_ID to build yours.`,
+      );
+    }
+    if (upstream === 'snapshot') await assertSnapshotFolder(process.env.PRESSROOM_SNAPSHOT!, 'PRESSROOM_SNAPSHOT');
+    await assertReplaceable(out, SITE_SIGNATURE);
+    return { out, waitMs, force: values.force === true, upstream, configuration };
+  } catch (error) {
+    console.error(`build: ${(error as Error).message}`);
+    return EXIT.usage;
+  }
+}
+
+interface Recorded {
+  plan: BuildPlan;
+  code: CodeInputs;
+  recorded: Fingerprint | { missing: string };
+  siteUrl: string;
+  started: number;
+}
+
+/** The no-change check: true when the site in `out` was confirmed as it is (its change report written). */
+async function confirmedUnchanged({ plan, code, recorded, siteUrl, started }: Recorded): Promise<boolean> {
+  const { out, upstream, configuration } = plan;
+  if (plan.force) {
+    console.log('build: rendering: --force was given');
+    return false;
+  }
+  // The check only ever saves work: whatever goes wrong in it, the build renders.
+  const verdict = await confirmUnchanged({ root, out, env: process.env, upstream, code, configuration, recorded }).catch(
+    (error: unknown) => ({ unchanged: false, reason: `the no-change check failed (${firstLine(error)})` }) as const,
+  );
+  if (verdict.unchanged) {
+    await writeChangeReport(out, changeReport(verdict.tree, verdict.tree, siteUrl));
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    console.log(
+      `build: nothing changed since ${verdict.since.replace(/\.\d+Z$/, 'Z')}: ${out} confirmed ` +
+        `(${verdict.answers} API answers, ${verdict.originals} media originals, ${verdict.tree.size} files checked in ${seconds} s)`,
+    );
+    return true;
+  }
+  console.log(`build: rendering: ${verdict.reason}`);
+  return false;
+}
+
+interface RenderRun {
+  out: string;
+  id: string;
+  siteUrl: string;
+  recorded: Fingerprint | { missing: string };
+  locks: HeldLocks;
+  /** The staging folder while there is one, for the signal handler to remove. */
+  current: { staging?: string };
+  code: CodeInputs;
+}
+
+interface Rendered {
+  changes: ChangeReport;
+  built: Tree;
+  originals: () => OriginalOutcomes;
+}
+type OriginalOutcomes = ReturnType<ReturnType<typeof originalsRecorder>['originals']>;
+
+/** Renders into a staging folder, checks it and swaps it in; a number is the exit code of a failed build. */
+async function renderAndPublish({ out, id, siteUrl, recorded, locks, current, code }: RenderRun): Promise<Rendered | number> {
+  const staging = (current.staging = await createStaging(root, id));
+  const planned = plannedOutput();
+  const media = originalsRecorder();
+  try {
+    const { build } = await import('astro');
+    const integrations = [planned.integration, media.integration, markdownCache({ code: codeDigest(code) })];
+    await settledOrStalled(build({ root, outDir: staging, integrations }), stalledBuild);
+    await checkSite(staging, planned.files());
+    // The build's last lines: what the data policy did, and where its report is.
+    const report = await writeDataReport(out);
+    if (report) console.log(`${report.summary}\ndata report: ${report.file}`);
+    const built = (await readTree(staging)).tree;
+    const previous = existsSync(out)
+      ? (await readTree(out, 'missing' in recorded ? undefined : loadTree(recorded.output))).tree
+      : undefined;
+    const changes = changeReport(previous, built, siteUrl);
+    locks.assertHeld();
+    // What described the previous site must never stand beside the new one.
+    await removeFingerprint(out);
+    await rm(changeReportPath(out), { force: true });
+    await publish(staging, out, id);
+    return { changes, built, originals: () => media.originals() };
+  } catch (error) {
+    // A wrong pressroom() option in astro.config.mjs, found as Astro reads it: a usage error like a wrong variable.
+    if (error instanceof Error && error.name === 'PressroomOptionsError') {
+      console.error(`build: ${error.message}`);
+      return EXIT.usage;
+    }
+    await writeDataReport(out).catch(() => undefined);
+    await discardFailedBuildBodies();
+    console.error(`\nbuild failed: ${firstLine(error)}`);
+    console.error(existsSync(out) ? `${out} was left exactly as it was.` : `no site was published (${out} was not created).`);
+    return EXIT.failed;
+  } finally {
+    const left = await removeFolder(staging);
+    if (left) console.error(`build: could not remove the staging folder ${staging} (${firstLine(left)}); the next build removes it`);
+  }
+}
+
+/**
+ * The release body files a failed build wrote are used by nothing: removed, so a build that fails
+ * again and again (a hostile answer of a million items) does not fill the cache disk.
+ */
+async function discardFailedBuildBodies(): Promise<void> {
+  const runtime = await startedBuildRuntime()?.catch(() => undefined);
+  const discarded = await runtime?.bodies?.discardWritten().catch(() => undefined);
+  if (discarded && discarded.files > 0)
+    console.error(`build: removed the ${discarded.files} release body files (${formatBytes(discarded.bytes)}) this failed build wrote`);
+}
+
+async function main(): Promise<number> {
+  const plan = await planBuild();
+  if (typeof plan === 'number') return plan;
+  const { out } = plan;
+  let locks: HeldLocks;
+  try {
+    locks = await acquireLocks(buildLocks(root, out), { waitMs: plan.waitMs, command: 'build', log: (line) => console.log(line) });
+  } catch (error) {
+    console.error(`build: ${(error as Error).message}`);
+    return EXIT.failed;
+  }
+  const id = runId();
+  const current: { staging?: string } = {};
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (current.staging) removeFolderNow(current.staging);
+    console.error(`build: stopped by ${signal}; ${existsSync(out) ? `${out} was left exactly as it was` : 'no site was published'}`);
+    process.exit(128 + (signal === 'SIGINT' ? 2 : 15));
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    for (const note of await sweepBeside(out)) console.log(`build: ${note}`);
+    const started = performance.now();
+    const code = await codeInputs(root);
+    const siteUrl = loadConfig(process.env).siteUrl;
+    const recorded = await readFingerprint(out);
+    if (await confirmedUnchanged({ plan, code, recorded, siteUrl, started })) return EXIT.ok;
+    const rendered = await renderAndPublish({ out, id, siteUrl, recorded, locks, current, code });
+    if (typeof rendered === 'number') return rendered;
+    try {
+      console.log(`build: changes: ${changeSummary(rendered.changes)}; report: ${await writeChangeReport(out, rendered.changes)}`);
+    } catch (error) {
+      console.error(
+        `build: ${out} is the new site, but its change report could not be written (${firstLine(error)}); purge the whole site from the CDN`,
+      );
+      return EXIT.failed;
+    }
+    await recordFingerprint(out, rendered.built, { code, configuration: plan.configuration, originals: rendered.originals() }).catch(
+      (error: unknown) => console.error(`build: no fingerprint written (${firstLine(error)}); the next build renders again`),
+    );
+    return EXIT.ok;
+  } catch (error) {
+    if (error instanceof ConfigError) return EXIT.usage;
+    console.error(`build failed: ${firstLine(error)}`);
+    return EXIT.failed;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    await locks.release();
+  }
+}
+
+/** Writes what this build was made from beside the site it published, unless it cannot vouch for it. */
+async function recordFingerprint(
+  out: string,
+  built: Tree,
+  {
+    code,
+    configuration,
+    originals,
+  }: { code: CodeInputs; configuration: Fingerprint['configuration']; originals: Fingerprint['media'] | undefined },
+): Promise<void> {
+  const runtime = await startedBuildRuntime()?.catch(() => undefined);
+  const why = runtime ? unsettled(originals) : 'the build did not load the press room';
+  if (why) {
+    console.log(`build: no fingerprint written: ${why}; the next build renders again`);
+    return;
+  }
+  // Published by a rename the files keep the mtimes hashed in staging; copied across file systems they are hashed again.
+  const published = (await readTree(out, built)).tree;
+  const answers = [...runtime!.client.answers()].sort(([a], [b]) => byPath(a, b));
+  await writeFingerprint(out, {
+    format: FINGERPRINT_FORMAT,
+    builtAt: new Date().toISOString(),
+    code,
+    configuration,
+    buildDay: await builtDay(out),
+    nextEmbargoLift: runtime!.issues.report().nextEmbargoLift,
+    api: Object.fromEntries(answers),
+    media: originals!,
+    output: storeTree(published),
+  });
+}
+
+/** Astro's build waited on something that can no longer answer (a child process or worker that died). */
+function stalledBuild(): Error {
+  return new Error(
+    'the build stopped without finishing: a part of it waited on a process that is gone (any message of its own is above; a full disk or too little memory are the usual causes)',
+  );
+}
+
+function firstLine(error: unknown): string {
+  return ((error as Error)?.message ?? String(error)).split('\n')[0]!;
+}
+
+try {
+  process.exitCode = await main();
+} finally {
+  await closeDemoApis();
+}
