@@ -1,8 +1,8 @@
 /**
  * The build day end to end, registered into test/build/builds.test.ts (whose builds run one after
- * another: two Astro builds of one checkout must never overlap) and reusing its demo snapshot:
- * builds at two hours of one day give the same bytes, a build the next day differs only in the
- * day-bound files; and the offline archive's event pages classify by the reader's clock from file://.
+ * another: two Astro builds of one checkout must never overlap) and reusing its demo snapshot and
+ * the two builds it makes of it at two hours of one day (the same bytes): a build the next day
+ * differs from them only in the day-bound files; and the offline archive's event pages classify by the reader's clock from file://.
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -44,21 +44,26 @@ async function hashes(dir: string): Promise<Map<string, string>> {
 
 const epoch = (iso: string) => String(Date.parse(iso) / 1000);
 
+/**
+ * Two build clocks of one build day: the demo press room's zone is Amsterdam, so 00:30 and 23:30
+ * there on 1 November. builds.test.ts builds its demo snapshot at both (into `a` and `b`, which it
+ * proves byte-identical); the tests here add a build on the morning after.
+ */
+export const SAME_DAY_EPOCHS = { early: epoch('2026-10-31T23:30:00Z'), late: epoch('2026-11-01T22:30:00Z') } as const;
+
 /** Registers the build-day tests; `setup()` gives the project root, a temp folder and the demo snapshot recorded earlier in the file. */
 export function buildDayTests(setup: () => { root: string; tmp: string; snapshot: string }): void {
   describe('the build day', () => {
     it('writes the same bytes all day, and the next day changes only the day-bound files', async () => {
       const { root, tmp, snapshot } = setup();
-      const build = async (name: string, sourceDateEpoch: string) => {
-        const out = path.join(tmp, name);
-        const env = { ...process.env, PRESSROOM_SNAPSHOT: snapshot, PRESSROOM_API_URL: '', SOURCE_DATE_EPOCH: sourceDateEpoch };
-        await run(process.execPath, ['scripts/build.ts', '--out', out], { cwd: root, env, maxBuffer: 64 * 1024 * 1024 });
-        return { out, files: await hashes(out) };
-      };
-      // The demo press room's zone is Amsterdam: 00:30 and 23:30 there on 1 November, then the morning after.
-      const early = await build('day-early', epoch('2026-10-31T23:30:00Z'));
-      const late = await build('day-late', epoch('2026-11-01T22:30:00Z'));
-      const next = await build('day-next', epoch('2026-11-02T08:00:00Z'));
+      // The snapshot test's two builds of one day (SAME_DAY_EPOCHS).
+      const built = async (name: string) => ({ out: path.join(tmp, name), files: await hashes(path.join(tmp, name)) });
+      const early = await built('a');
+      const late = await built('b');
+      const nextOut = path.join(tmp, 'day-next');
+      const env = { ...process.env, PRESSROOM_SNAPSHOT: snapshot, PRESSROOM_API_URL: '', SOURCE_DATE_EPOCH: epoch('2026-11-02T08:00:00Z') };
+      await run(process.execPath, ['scripts/build.ts', '--out', nextOut], { cwd: root, env, maxBuffer: 64 * 1024 * 1024 });
+      const next = { out: nextOut, files: await hashes(nextOut) };
 
       expect(early.files.size).toBeGreaterThan(500);
       expect(late.files).toEqual(early.files);
@@ -81,7 +86,7 @@ export function buildDayTests(setup: () => { root: string; tmp: string; snapshot
 
     it('refuses a SOURCE_DATE_EPOCH that is not seconds, naming it, and keeps the previous site', async () => {
       const { root, tmp, snapshot } = setup();
-      const out = path.join(tmp, 'day-early');
+      const out = path.join(tmp, 'day-next');
       const before = await hashes(out);
       const env = { ...process.env, PRESSROOM_SNAPSHOT: snapshot, PRESSROOM_API_URL: '', SOURCE_DATE_EPOCH: '2026-11-01' };
       const failed = await run(process.execPath, ['scripts/build.ts', '--out', out], { cwd: root, env }).catch(

@@ -24,10 +24,9 @@ import { HOSTILE } from '../helpers/hostile-html.ts';
 import { clickEveryLink, hasChromium, launchChromium, noChromium, pwnedMarker, serveStatic, watchedPage } from '../browser/helpers.ts';
 import { readManifest, sha256Hex } from '../../content-loaders/snapshot/manifest.ts';
 import { loadPages, urlsOf } from '../site/helpers.ts';
-import { buildDayTests, expectArchiveEventPhases } from './build-day.ts';
+import { SAME_DAY_EPOCHS, buildDayTests, expectArchiveEventPhases } from './build-day.ts';
 import { dataPolicyBuildTests } from './data-policy-builds.ts';
 import { noChangeTests } from './no-change.ts';
-import { emulatorFreeBuildTests } from './emulator-free.ts';
 import { fileDigests } from '../helpers/file-tree.ts';
 
 const run = promisify(execFile);
@@ -53,17 +52,21 @@ describe('building from a snapshot', () => {
     expect(recorded.stdout).toMatch(/wrote .*: \d+ API responses, \d+ media originals/);
 
     // A dead API URL proves the build never asks the network: the snapshot wins.
-    // One build clock for both builds: output may change when the build day does (docs/site.md, Events and time).
+    // Two build clocks of one build day (docs/site.md, Events and time): the same bytes all day.
+    // The build-day tests (build-day.ts) compare a build of the next day with these two.
     const offline = {
       ...process.env,
       PRESSROOM_SNAPSHOT: snapshot,
       PRESSROOM_API_URL: 'http://127.0.0.1:9',
       PRESSROOM_ID: '1',
-      SOURCE_DATE_EPOCH: String(Math.floor(Date.now() / 1000)),
+      SOURCE_DATE_EPOCH: SAME_DAY_EPOCHS.early,
     };
     const first = await run(node, ['scripts/build.ts', '--out', path.join(tmp, 'a')], { cwd: root, env: offline });
     expect(first.stdout).toMatch(/entries from the snapshot/);
-    const second = await run(node, ['scripts/build.ts', '--out', path.join(tmp, 'b')], { cwd: root, env: offline });
+    const second = await run(node, ['scripts/build.ts', '--out', path.join(tmp, 'b')], {
+      cwd: root,
+      env: { ...offline, SOURCE_DATE_EPOCH: SAME_DAY_EPOCHS.late },
+    });
     // The second build reads every release body's Markdown the first one kept, and writes the same bytes.
     expect(second.stdout).toMatch(/Markdown twins and llms-full\.txt: [1-9]\d* release bodies from the cache, 0 converted/);
     const [a, b] = [await tree(path.join(tmp, 'a')), await tree(path.join(tmp, 'b'))];
@@ -205,7 +208,8 @@ describe('building from a snapshot', () => {
 
   it('makes an offline archive from the snapshot: the same pages, opening from a folder, with the snapshot and a zip', async () => {
     const out = path.join(tmp, 'archives', 'press-archive');
-    const env = { ...process.env, PRESSROOM_SNAPSHOT: '', PRESSROOM_API_URL: '' };
+    // The build day of the site it is compared with: the day decides which files there are (the news sitemap).
+    const env = { ...process.env, PRESSROOM_SNAPSHOT: '', PRESSROOM_API_URL: '', SOURCE_DATE_EPOCH: SAME_DAY_EPOCHS.early };
     const made = await run(node, ['scripts/archive.ts', '--out', out, '--snapshot', snapshot], {
       cwd: root,
       env,
@@ -308,7 +312,7 @@ describe('building from a snapshot', () => {
     }
   }, 600_000);
 
-  it('rebuilds and deploys when the emulator sends a signed publish event to the receiver run as the service recipe says, and stops gracefully on SIGTERM mid-build', async () => {
+  it('rebuilds and deploys when the emulator sends a signed publish event to the receiver run as the service recipe says, stops gracefully on SIGTERM mid-build, and sends the API key while writing it to no file, cache or log line', async () => {
     const secret = `whsec_${Buffer.from('pressroom-static webhook test key').toString('base64')}`;
     const key = 'sk_live_webhook_build_KEY_5512';
     const api = await startEmulator({ frozenClock: true, cacheDir: TEST_MEDIA_CACHE, readKey: key });
@@ -389,48 +393,12 @@ describe('building from a snapshot', () => {
       expect(existsSync(path.join(out, 'media-kits', 'index.html'))).toBe(true);
       expect(output).not.toContain(secret);
       expect(output).not.toContain(key);
+      await expectKeyNowhere(key, out, api);
     } finally {
       if (receiver.exitCode === null) {
         receiver.kill('SIGKILL');
         await new Promise((resolve) => receiver.once('exit', resolve));
       }
-      await api.close();
-    }
-  }, 600_000);
-
-  it('sends the API key and writes it to no output file, cache or log line', async () => {
-    const key = 'sk_live_build_SECRET_4471';
-    const api = await startEmulator({ readKey: key, frozenClock: true, cacheDir: TEST_MEDIA_CACHE });
-    try {
-      const out = path.join(tmp, 'keyed');
-      const env = {
-        ...process.env,
-        PRESSROOM_SNAPSHOT: '',
-        PRESSROOM_API_URL: api.url,
-        PRESSROOM_ID: String(api.pressroom.id),
-        PRESSROOM_API_KEY: key,
-        PRESSROOM_SITE_URL: 'https://press.example.test',
-      };
-      const built = await run(node, ['scripts/build.ts', '--out', out], { cwd: root, env, maxBuffer: 64 * 1024 * 1024 });
-      expect(built.stdout).toMatch(/entries from the API/);
-      expect(`${built.stdout}${built.stderr}`).not.toContain(key);
-      const files = Object.keys(await tree(out));
-      expect(files.length).toBeGreaterThan(100);
-      for (const file of files) expect((await readFile(path.join(out, file))).includes(key), file).toBe(false);
-      // Nor what the build keeps beside the site: its fingerprint (no salted hash either: the key is no input), reports.
-      for (const beside of ['fingerprint.json', 'changes.json', 'data-report.json'])
-        expect((await readFile(`${out}.${beside}`, 'utf8')).includes(key), beside).toBe(false);
-      expect(
-        Object.keys((JSON.parse(await readFile(`${out}.fingerprint.json`, 'utf8')) as { configuration: object }).configuration),
-      ).not.toContain('PRESSROOM_API_KEY');
-      const cache = path.join(root, '.cache', 'pressroom-http');
-      for (const entry of await readdir(cache, { recursive: true, withFileTypes: true })) {
-        if (entry.isFile()) expect((await readFile(path.join(entry.parentPath, entry.name))).includes(key), entry.name).toBe(false);
-      }
-      const log = (await (await fetch(`${api.url}/_emulator/requests?path_prefix=/v1`)).json()) as { data: Array<{ auth: string }> };
-      expect(log.data.length).toBeGreaterThan(10);
-      expect(log.data.every((e) => e.auth === 'bearer')).toBe(true);
-    } finally {
       await api.close();
     }
   }, 600_000);
@@ -499,4 +467,26 @@ describe('building from a snapshot', () => {
 buildDayTests(() => ({ root, tmp, snapshot }));
 dataPolicyBuildTests(() => ({ root, tmp }));
 noChangeTests(() => ({ root, tmp }));
-emulatorFreeBuildTests(() => ({ root, tmp }));
+
+/**
+ * The API key the build sent (every request to the emulator carried it) is in no file of the site
+ * `out`, nothing the build keeps beside it (its fingerprint, with no salted hash either: the key is
+ * no input; its reports) and nothing in the project's HTTP cache.
+ */
+async function expectKeyNowhere(key: string, out: string, api: { url: string }): Promise<void> {
+  const files = Object.keys(await tree(out));
+  expect(files.length).toBeGreaterThan(100);
+  for (const file of files) expect((await readFile(path.join(out, file))).includes(key), file).toBe(false);
+  for (const beside of ['fingerprint.json', 'changes.json', 'data-report.json'])
+    expect((await readFile(`${out}.${beside}`, 'utf8')).includes(key), beside).toBe(false);
+  expect(
+    Object.keys((JSON.parse(await readFile(`${out}.fingerprint.json`, 'utf8')) as { configuration: object }).configuration),
+  ).not.toContain('PRESSROOM_API_KEY');
+  const cache = path.join(root, '.cache', 'pressroom-http');
+  for (const entry of await readdir(cache, { recursive: true, withFileTypes: true })) {
+    if (entry.isFile()) expect((await readFile(path.join(entry.parentPath, entry.name))).includes(key), entry.name).toBe(false);
+  }
+  const log = (await (await fetch(`${api.url}/_emulator/requests?path_prefix=/v1`)).json()) as { data: Array<{ auth: string }> };
+  expect(log.data.length).toBeGreaterThan(10);
+  expect(log.data.every((e) => e.auth === 'bearer')).toBe(true);
+}

@@ -2,12 +2,14 @@
  * Rebuilds end to end, registered into test/build/builds.test.ts (whose builds run one after
  * another): a small emulator press room over HTTP built into a temp folder, then
  *
+ * - its first build, every module load recorded (record-modules.ts), never loaded the emulator or
+ *   its generators (faker, pdf-lib, find-my-way): the real API's builds do without them;
  * - rebuilt with nothing changed: the no-change check confirms the site (exit 0, one line),
  *   renders nothing, writes nothing into it, and the change report lists nothing;
+ * - rebuilt with --force: rendered again, the same bytes, a change report listing nothing;
  * - checked in-process (scripts/no-change.ts, what the build runs first) with one input changed
  *   at a time: configuration, code, the build day, an embargo, the site itself, an API answer,
  *   a media original: each one is a reason to render, named;
- * - rebuilt with --force: rendered again, the same bytes, a change report listing nothing;
  * - rebuilt after one release changed, then after one was withdrawn: the change report lists
  *   exactly the files a tree diff of the two sites finds (pages, feeds, sitemaps, search files),
  *   the withdrawn release's page as removed.
@@ -15,6 +17,7 @@
 import { execFile } from 'node:child_process';
 import { cp, readFile, stat, writeFile, rm, appendFile } from 'node:fs/promises';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../emulator/server.ts';
@@ -80,11 +83,13 @@ export function noChangeTests(setup: () => { root: string; tmp: string }): void 
       await api?.close();
     });
 
-    const build = async (...args: string[]): Promise<Ran> => {
-      const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env };
+    /** A build into `out`; with `recordModulesTo`, every module the process loads is listed in that file (record-modules.ts). */
+    const build = async (args: string[] = [], recordModulesTo?: string): Promise<Ran> => {
+      const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env, ...(recordModulesTo && { RECORD_MODULES_TO: recordModulesTo }) };
       for (const name of Object.keys(childEnv))
         if ((name.startsWith('PRESSROOM_') && !(name in env)) || name === 'SOURCE_DATE_EPOCH') delete childEnv[name];
-      return execFileP(process.execPath, ['scripts/build.ts', '--out', out, ...args], {
+      const hook = recordModulesTo ? ['--import', pathToFileURL(path.join(setup().root, 'test', 'build', 'record-modules.ts')).href] : [];
+      return execFileP(process.execPath, [...hook, 'scripts/build.ts', '--out', out, ...args], {
         cwd: setup().root,
         env: childEnv,
         maxBuffer: 64 * 1024 * 1024,
@@ -108,10 +113,11 @@ export function noChangeTests(setup: () => { root: string; tmp: string }): void 
           data: Array<{ id: number; permalink: string; title: string }>;
         }
       ).data;
+    const modulesRecord = () => path.join(setup().tmp, 'loaded-modules.txt');
     const pageOf = (permalink: string) => `${permalink.replace(/^\//, '')}/index.html`;
 
     it('confirms an unchanged site without rendering or writing anything: exit 0, one line, the same files untouched, a change report that lists nothing', async () => {
-      const first = await build();
+      const first = await build([], modulesRecord());
       expect(first.code, first.stderr).toBe(0);
       expect(first.stdout).toMatch(/^build: rendering: no fingerprint beside /m);
       const created = await report();
@@ -140,6 +146,32 @@ export function noChangeTests(setup: () => { root: string; tmp: string }): void 
         removed: [],
         purge: [],
       });
+    }, 600_000);
+
+    // A static import of the emulator anywhere on a build's path would load it and its generators.
+    it('built against a configured API without loading the emulator or its dependencies (faker, pdf-lib, find-my-way)', async () => {
+      const loaded = (await readFile(modulesRecord(), 'utf8')).split('\n');
+      // The recording sees what Vite hands to Node: the loaders' own dependencies are there.
+      expect(loaded.some((url) => url.includes('/node_modules/p-retry/'))).toBe(true);
+      expect(loaded.some((url) => url.includes('/content-loaders/'))).toBe(true);
+      const emulatorDir = pathToFileURL(path.join(setup().root, 'emulator')).href + '/';
+      const emulatorModules = loaded.filter(
+        (url) => url.startsWith(emulatorDir) || /\/node_modules\/(@faker-js\/faker|pdf-lib|find-my-way)\//.test(url),
+      );
+      expect(emulatorModules).toEqual([]);
+    });
+
+    it('renders with --force although nothing changed: the same bytes, and a change report that lists nothing', async () => {
+      const before = await hashes(out);
+      const forced = await build(['--force']);
+      expect(forced.code, forced.stderr).toBe(0);
+      expect(forced.stdout).toMatch(/^build: rendering: --force was given$/m);
+      expect(forced.stdout).toMatch(/page\(s\) built in/);
+      expect(await hashes(out)).toEqual(before);
+      expect(forced.stdout).toMatch(/^build: changes: no file changed; report: /m);
+      expect(await report()).toMatchObject({ previous: true, counts: { added: 0, changed: 0, removed: 0 }, purge: [] });
+      // And the site it recorded is confirmed by the next run.
+      expect((await build()).stdout).toMatch(/^build: nothing changed since /);
     }, 600_000);
 
     it('names a reason to render for each input that changed: configuration, code, the build day, an embargo, the site itself, an API answer, a media original', async () => {
@@ -222,23 +254,6 @@ export function noChangeTests(setup: () => { root: string; tmp: string }): void 
       expect(await reason({})).toMatch(
         /^(the API answer \/v1\/pressrooms\/\d+\/\S+ changed|\d+ API answers differ \(first: \/v1\/pressrooms\/\d+\/\S+ changed\))$/,
       );
-    }, 600_000);
-
-    it('renders with --force although nothing changed: the same bytes, and a change report that lists nothing', async () => {
-      // The summary edited above is rendered first, so that --force meets an unchanged press room.
-      const caughtUp = await build();
-      expect(caughtUp.code, caughtUp.stderr).toBe(0);
-      expect(caughtUp.stdout).toMatch(/^build: rendering: .*API answer/m);
-      const before = await hashes(out);
-      const forced = await build('--force');
-      expect(forced.code, forced.stderr).toBe(0);
-      expect(forced.stdout).toMatch(/^build: rendering: --force was given$/m);
-      expect(forced.stdout).toMatch(/page\(s\) built in/);
-      expect(await hashes(out)).toEqual(before);
-      expect(forced.stdout).toMatch(/^build: changes: no file changed; report: /m);
-      expect(await report()).toMatchObject({ previous: true, counts: { added: 0, changed: 0, removed: 0 }, purge: [] });
-      // And the site it recorded is confirmed by the next run.
-      expect((await build()).stdout).toMatch(/^build: nothing changed since /);
     }, 600_000);
 
     it('reports exactly what a tree diff finds after one release changed: its pages, the feeds, the sitemap, the search files', async () => {
