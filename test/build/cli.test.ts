@@ -84,8 +84,9 @@ const COMMANDS = [
   { name: 'bench', script: 'bench/run.ts', flags: ['--scale demo|L|N', '--only LIST', '--keep LIST'], variables: [] },
 ];
 
-describe.each(COMMANDS)('npm run $name', ({ name, script, flags, variables, required = [] as string[] }) => {
-  it('--help says what it does, its flags, the variables it reads and the exit codes; exit 0', async () => {
+// Each command in its own processes, touching no file: two run at a time (2 cores) and no test waits on another.
+describe.concurrent.each(COMMANDS)('npm run $name', ({ name, script, flags, variables, required = [] as string[] }) => {
+  it('--help says what it does, its flags, the variables it reads and the exit codes; exit 0', async ({ expect }) => {
     const { code, stdout } = await command(script, ['--help']);
     expect(code).toBe(0);
     expect(stdout.split('\n')[0]).toBe(`usage: npm run ${name} -- ${flags.map((f) => (required.includes(f) ? f : `[${f}]`)).join(' ')}`);
@@ -94,7 +95,7 @@ describe.each(COMMANDS)('npm run $name', ({ name, script, flags, variables, requ
     expect(stdout).toContain('exit status: 0 done, 1 the run failed, 2 usage or configuration error');
   });
 
-  it('an unknown flag or a flag without its value: one line and the usage, exit 2', async () => {
+  it('an unknown flag or a flag without its value: one line and the usage, exit 2', async ({ expect }) => {
     const unknown = await command(script, ['--bogus']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr.split('\n').slice(0, 2)).toEqual([`${name}: unknown flag --bogus`, expect.stringMatching(/^usage: npm run /)]);
