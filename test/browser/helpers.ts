@@ -26,6 +26,8 @@ export function noChromium(): void {
 
 /** Where screenshots go (kept after the run, to look at): PRESSROOM_SCREENSHOTS or <tmp>/pressroom-screenshots. */
 export const SCREENSHOT_DIR = process.env.PRESSROOM_SCREENSHOTS || path.join(os.tmpdir(), 'pressroom-screenshots');
+/** Screenshots are for people to look at: under CI (nobody looks) only when PRESSROOM_SCREENSHOTS names a folder. */
+const TAKE_SCREENSHOTS = !process.env.CI || !!process.env.PRESSROOM_SCREENSHOTS;
 
 export const DESKTOP = { width: 1280, height: 900 };
 export const MOBILE = { width: 390, height: 844 };
@@ -291,12 +293,16 @@ export function screenshotPath(label: string, viewport: { width: number }): stri
   return path.join(SCREENSHOT_DIR, `${label.replace(/[^a-z0-9-]+/gi, '-').replace(/^-|-$/g, '')}-${viewport.width}.jpg`);
 }
 
-/** A full-page screenshot with every lazy image loaded (a full-page capture does not scroll, so lazy images would stay blank). */
+/**
+ * A full-page screenshot with every lazy image loaded (a full-page capture does not scroll, so lazy
+ * images would stay blank). The images are loaded even when no screenshot is taken (TAKE_SCREENSHOTS):
+ * the callers' checks of failed requests then cover every image of the page.
+ */
 export async function screenshot(page: Page, file: string): Promise<void> {
   await page.evaluate(async () => {
     for (const img of document.images) img.loading = 'eager';
     await Promise.all([...document.images].map((img) => img.decode().catch(() => {})));
     (document.activeElement as HTMLElement | null)?.blur();
   });
-  await page.screenshot({ path: file, fullPage: true, type: 'jpeg', quality: 80 });
+  if (TAKE_SCREENSHOTS) await page.screenshot({ path: file, fullPage: true, type: 'jpeg', quality: 80 });
 }
