@@ -18,7 +18,7 @@ import { publicationInstant } from '../src/config/clock.ts';
 import { cacheFolder } from '../src/config/cache-folders.ts';
 import type { LoaderRuntime } from '@pressroom-static/content-loaders';
 import { startDemoApi } from '../src/config/demo-upstream.ts';
-import { revalidateOriginals } from '../image-pipeline/revalidate.ts';
+import { revalidateOriginals } from '@pressroom-static/image-pipeline';
 import { buildDayOf, chooseBuildClock } from '../src/lib/build-day.ts';
 import {
   answersDifference,
@@ -47,7 +47,7 @@ export interface NoChangeCheck {
 export type Verdict =
   { unchanged: true; since: string; tree: Tree; answers: number; originals: number } | { unchanged: false; reason: string };
 
-/** The image cache of a build run from `root` (image-pipeline/integration.ts puts it there too). */
+/** The image cache of a build run from `root` (src/integrations/images.ts puts it there too). */
 export const imageCacheDir = (root: string, env: Record<string, string | undefined>): string =>
   cacheFolder(root, loadConfig(env), 'images');
 
