@@ -3,15 +3,14 @@
  * same object reaches every integration of astro.config.mjs and the parts Astro loads without
  * options (content config, pages); the session is the only state the project keeps on globalThis.
  */
-import { readdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { AstroIntegration } from 'astro';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../src/config/environment.ts';
 import { buildSession, closeBuildSession, openBuildSession, sessionConfig } from '../../src/config/session.ts';
-
-const root = path.resolve(import.meta.dirname, '..', '..');
+import { codeFiles, projectRoot as root } from '../helpers/code-files.ts';
 
 /** A configuration no environment of a test run gives: what an integration reads can only come from it. */
 function oneConfiguration() {
@@ -81,18 +80,6 @@ describe('the build session', () => {
     expect(() => sessionConfig()).toThrow(/^pressroom-static: no build session: .*astro\.config\.mjs/);
   });
 });
-
-/** The project's own code files (not tests, dependencies, caches or build output), `/`-separated. */
-async function codeFiles(folder = ''): Promise<string[]> {
-  const files: string[] = [];
-  for (const entry of await readdir(path.join(root, folder), { withFileTypes: true })) {
-    const relative = folder ? `${folder}/${entry.name}` : entry.name;
-    if (entry.isDirectory() && !entry.name.startsWith('.') && !NOT_CODE.has(relative)) files.push(...(await codeFiles(relative)));
-    else if (entry.isFile() && /\.(?:ts|mjs|astro)$/.test(entry.name)) files.push(relative);
-  }
-  return files.sort();
-}
-const NOT_CODE = new Set(['node_modules', 'dist', 'test']);
 
 describe('no state on globalThis but the session', () => {
   it('names one Symbol.for key of the project, in src/config/session.ts', async () => {
