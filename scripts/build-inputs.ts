@@ -156,6 +156,10 @@ export function answersDifference(recorded: Record<string, string>, now: Readonl
 }
 
 /** A loader runtime of its own for the check (its own client, counters and data-policy log; the same caches). */
-export function checkRuntime(env: Record<string, string | undefined>, demo?: DemoUpstream): Promise<LoaderRuntime> {
-  return createSiteRuntime(loaderOptionsOf(loadConfig(env), publicationInstant(env), demo));
+export function checkRuntime(
+  env: Record<string, string | undefined>,
+  demo?: DemoUpstream,
+  config: PressroomConfig = loadConfig(env),
+): Promise<LoaderRuntime> {
+  return createSiteRuntime(loaderOptionsOf(config, publicationInstant(env), demo));
 }

@@ -172,9 +172,16 @@ async function confirmedUnchanged({ plan, code, recorded, siteUrl, started }: Re
     return false;
   }
   // The check only ever saves work: whatever goes wrong in it, the build renders.
-  const verdict = await confirmUnchanged({ root, out, env: process.env, upstream, code, configuration, recorded }).catch(
-    (error: unknown) => ({ unchanged: false, reason: `the no-change check failed (${firstLine(error)})` }) as const,
-  );
+  const verdict = await confirmUnchanged({
+    root,
+    out,
+    env: process.env,
+    config: plan.config,
+    upstream,
+    code,
+    configuration,
+    recorded,
+  }).catch((error: unknown) => ({ unchanged: false, reason: `the no-change check failed (${firstLine(error)})` }) as const);
   if (verdict.unchanged) {
     await writeChangeReport(out, changeReport(verdict.tree, verdict.tree, siteUrl));
     const seconds = ((performance.now() - started) / 1000).toFixed(1);

@@ -28,7 +28,7 @@ function cacheFoldersOfABuild(): Record<string, string | undefined> {
   return {
     http: httpCacheDir(config),
     images: state.imagePipeline?.settings.cacheDir,
-    noChangeImages: imageCacheDir(root, process.env),
+    noChangeImages: imageCacheDir(root, config),
     siteIcons: state.siteIcons?.cacheDir,
     markdown: state.markdownCache?.dir,
   };
