@@ -1,8 +1,9 @@
 /**
- * The site's build integration: validates the configuration before anything
- * runs (a wrong value stops the build with one line naming the variable; a
- * real press room built without PRESSROOM_SITE_URL is refused), takes the
- * site's branding options (`pressroom({ theme, nav, footer, components })`,
+ * The site's build integration: takes the build's configuration as
+ * astro.config.mjs parsed it (`pressroom(options, { config })`) and makes it
+ * the one the content config and the pages read (src/config/session.ts); a
+ * real press room built without PRESSROOM_SITE_URL is refused. Takes the
+ * site's branding options (`pressroom({ theme, nav, footer, components }, …)`,
  * pressroom-options.ts) and hands them to the pages as modules
  * (virtual-modules.ts),
  * serves the bundled demo press room when nothing at all is configured (or
