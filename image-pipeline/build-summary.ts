@@ -1,12 +1,17 @@
 /** What a build's image work came to, as log lines, and the cache pruning that follows it. */
-import type { AstroIntegrationLogger } from 'astro';
 import { formatBytes } from '@pressroom-static/content-loaders';
 import type { ImagePipeline } from './types.ts';
+
+/** Where the lines go (an Astro integration's logger will do). */
+export interface BuildLog {
+  info(line: string): void;
+  warn(line: string): void;
+}
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** One summary line, always ending with the count of refused images, then one line per refused URL naming the pages that wanted it. */
-export function reportImageWork(l: AstroIntegrationLogger, pipeline: ImagePipeline, mediaDir: string, started: number): void {
+export function reportImageWork(l: BuildLog, pipeline: ImagePipeline, mediaDir: string, started: number): void {
   const s = pipeline.stats();
   const refused = pipeline.refused();
   l.info(
@@ -22,7 +27,7 @@ export function reportImageWork(l: AstroIntegrationLogger, pipeline: ImagePipeli
   }
 }
 
-export async function pruneCache(l: AstroIntegrationLogger, pipeline: ImagePipeline, days: number): Promise<void> {
+export async function pruneCache(l: BuildLog, pipeline: ImagePipeline, days: number): Promise<void> {
   const pruned = await pipeline.pruneCache(days * DAY_MS);
   if (pruned.files > 0)
     l.info(`images: removed ${pruned.files} cache files (${formatBytes(pruned.bytes)}) no build has used for ${days} days`);

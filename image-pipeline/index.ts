@@ -1,77 +1,29 @@
 /**
- * The image pipeline: every picture, download and media-kit zip of the site is
- * served from the site itself, under `<outDir>/_media/`.
+ * @pressroom-static/image-pipeline: every picture, download and media-kit zip
+ * of a press room served from the site itself.
  *
  *   media item `sizes` → original downloaded once (guarded, conditional GET, cached)
  *                      → every declared rendition re-derived by sharp (WebP + JPEG, or PNG with alpha)
- *                      → `.cache/images/out/<hash>-<w>x<h>.<ext>` → copied to `dist/_media/` at build end
+ *                      → `<cacheDir>/out/<hash>-<w>x<h>.<ext>` → copied to `<outDir>/_media/` by `emit()`
  *
- * API for pages and components (all async, all safe to call from many pages at once):
+ * The package reads no environment and knows no site: `createImagePipeline(options)` takes the
+ * fetch, limiter, API host, image hosts, cache folder and public path it works with (a site's
+ * integration passes them in; this project's is src/integrations/images.ts, its pages' API
+ * src/lib/image-pipeline.ts). Live downloads go through the pinned fetch (`createGuardedOpener`:
+ * every connection goes to an address the host policy checked as it opened).
  *
- *   picture(media, { page, shape })  → Picture
- *       media: anything with `sizes` (media items, `{ sizes: tag.image }`, `{ sizes: contact.avatar }`,
- *       `logoMedia(pressroom.logo)` from src/lib/images.ts). `{ ok: true, src, width, height, sources, fallback, renditions }`
- *       for `<picture>`, or `{ ok: false, status: 'missing' | 'refused', reason, width?, height? }` for a
- *       placeholder. `shape: 'square'` picks the centre crops (`square`, `*_square`). Use the
- *       MediaPicture component rather than calling this directly.
- *   download(item, { page, name? })  → Download | null
- *       The original file of an image (its `original`, else its largest declared rendition), document, sound
- *       or movie, published under `_media/`: `{ href, filename, type: 'JPEG image', mime, bytes, size: '2.4 MB',
- *       sha256, width?, height? }`, labelled from the real bytes. null for videos (embeds), items without a
- *       file, refused files. With `name` (`Northwind Hub, Berlin`) the file is `_media/<hash>/northwind-hub-berlin.jpg`:
- *       named for people in its path, which survives file:// and other origins where `download` does not.
- *   poster(movie, { page })          → { src, width, height, picture } | null
- *       A movie's poster frame (its own `sizes` renditions) for `<video poster>`.
- *   mediaKitZip(kit, { page })       → { href, bytes, files, filename, size } | null
- *       One deterministic zip per media kit: every original plus MANIFEST.json (name, type, dimensions,
- *       bytes, SHA-256 per file). null for locked or password-protected kits and kits without files.
- *   mediaZip({ about, name, files: [{ item, name }] }, { page }) → { href, bytes, files, filename, size } | null
- *       The same zip and manifest for any public items (a release's pictures), `about` heading the manifest,
- *       published as `_media/<hash>/<name>.zip` and every file under its `name` for people.
- *   downloadUrl(url, { title, page })→ Download | null
- *       Any recorded original by URL, e.g. a release's `pdf`.
- *   shareImage(media, { page })      → { src, width, height, mime } | null
- *       Site path of a JPEG (PNG with alpha) up to 1200 px wide, for Open Graph / JSON-LD (prefix the site URL).
- *   inlineImages(html, [mediaItems, …], { page }) → (src) => { src, srcset, width, height } | null
- *       For upstream HTML: prepares site-local copies of every `<img src>` in `html` that is a rendition URL
- *       of an item of the lists (looked in in order), and returns a synchronous lookup for the sanitizer
- *       (null = drop the image). Long lists are indexed once per array: pass the same one every time.
- *   stats()                          → counters of this build (downloads, 304s, sharp operations, ...)
- *
- * Pass `page: Astro.url.pathname`: a refused image is a warning naming its URL and that page.
- *
- * The build's pipeline is created on first use from the loaders' runtime (its fetch, which replays a
- * snapshot offline; its shared limiter; the API host and PRESSROOM_IMAGE_HOSTS), with the settings the
- * integration (`image-pipeline/integration.ts`) stored. Live builds download through the pinned fetch
- * (`pinned-fetch.ts`: every connection goes to an address the host policy checked as it opened). Tests
- * build their own with `createImagePipeline`.
+ * Besides the pipeline: what a build around it reports (`reportImageWork`, `progressLine`,
+ * `pruneCache`), serves in development (`serveMediaFromCache`) and re-checks without rendering
+ * (`revalidateOriginals`), and the deterministic zip writer (`zipFiles`).
  */
-import path from 'node:path';
-import { buildRuntime } from '../src/config/build-runtime.ts';
-import { loadConfig } from '../src/config/environment.ts';
-import { createImagePipeline } from './pipeline.ts';
-import type {
-  CallOptions,
-  Download,
-  DownloadOptions,
-  ImagePipeline,
-  MediaInput,
-  MediaItemInput,
-  MediaKitInput,
-  MediaKitZip,
-  MediaLists,
-  MediaZipInput,
-  InlineImage,
-  ShareImage,
-  Picture,
-  PictureOptions,
-  PipelineLog,
-  PipelineStats,
-  Poster,
-} from './types.ts';
-
 export { createImagePipeline } from './pipeline.ts';
 export { createGuardedOpener } from './pinned-fetch.ts';
+export { revalidateOriginals, type RevalidateOptions, type Revalidation } from './revalidate.ts';
+export { zipFiles, type ZipEntry } from './zip.ts';
+export { pruneCache, reportImageWork } from './build-summary.ts';
+export { serveMediaFromCache } from './dev-media.ts';
+export { createStats } from './stats.ts';
+export { PROGRESS_EVERY_MS, progressLine, type ProgressSample } from './progress.ts';
 export type {
   CallOptions,
   Download,
@@ -87,6 +39,7 @@ export type {
   MediaKitZip,
   MediaLists,
   MediaZipInput,
+  OriginalOutcome,
   Picture,
   PictureOptions,
   PictureRendition,
@@ -96,109 +49,3 @@ export type {
   Poster,
   RefusedImage,
 } from './types.ts';
-
-export interface PipelineSettings {
-  /** Cache folder (default `.cache/images` under the working directory). */
-  cacheDir?: string;
-  /** Public URL prefix of `_media/` (the site's base path + `_media/`). */
-  publicPath?: string;
-  avif?: boolean;
-  log?: PipelineLog;
-  /** `file:` URLs of the site's own pictures (the pressroom() integration's `theme.logo`). */
-  localOriginals?: readonly string[];
-}
-
-interface Holder {
-  settings: PipelineSettings;
-  pipeline?: Promise<ImagePipeline> | undefined;
-}
-
-// On globalThis: Astro loads the integration and the pages in separate module graphs.
-const KEY = Symbol.for('pressroom-static.image-pipeline');
-function holder(): Holder {
-  const g = globalThis as { [KEY]?: Holder };
-  return (g[KEY] ??= { settings: {} });
-}
-
-/** Settings for the next pipeline (the integration calls this). */
-export function configureImagePipeline(settings: PipelineSettings): void {
-  Object.assign(holder().settings, settings);
-}
-
-/** Forgets this build's pipeline (the next call creates a fresh one with fresh counters). */
-export function resetImagePipeline(): void {
-  holder().pipeline = undefined;
-}
-
-/** The pipeline of this build if one was created (the integration reads its results). */
-export function currentImagePipeline(): Promise<ImagePipeline> | undefined {
-  return holder().pipeline;
-}
-
-/** This build's pipeline, created on first use. */
-export function getImagePipeline(): Promise<ImagePipeline> {
-  const h = holder();
-  h.pipeline ??= (async () => {
-    const runtime = await buildRuntime();
-    const { settings } = h;
-    return createImagePipeline({
-      fetch: runtime.fetch,
-      limit: (fn) => runtime.client.limit(fn),
-      apiUrl: runtime.client.baseUrl,
-      imageHosts: loadConfig(process.env).imageHosts,
-      localOriginals: settings.localOriginals,
-      checkAddresses: runtime.mode === 'live',
-      cacheDir: settings.cacheDir ?? path.resolve('.cache', 'images'),
-      publicPath: settings.publicPath,
-      avif: settings.avif,
-      log: settings.log,
-    });
-  })().catch((error: unknown) => {
-    h.pipeline = undefined;
-    throw error;
-  });
-  return h.pipeline;
-}
-
-export async function picture(media: MediaInput | null | undefined, options?: PictureOptions): Promise<Picture> {
-  return (await getImagePipeline()).picture(media, options);
-}
-
-export async function download(item: MediaItemInput | null | undefined, options?: DownloadOptions): Promise<Download | null> {
-  return (await getImagePipeline()).download(item, options);
-}
-
-export async function poster(movie: MediaInput | null | undefined, options?: CallOptions): Promise<Poster | null> {
-  return (await getImagePipeline()).poster(movie, options);
-}
-
-export async function mediaKitZip(kit: MediaKitInput | null | undefined, options?: CallOptions): Promise<MediaKitZip | null> {
-  return (await getImagePipeline()).mediaKitZip(kit, options);
-}
-
-export async function mediaZip(input: MediaZipInput, options?: CallOptions): Promise<MediaKitZip | null> {
-  return (await getImagePipeline()).mediaZip(input, options);
-}
-
-export async function downloadUrl(
-  url: string | null | undefined,
-  options?: CallOptions & { title?: string | null },
-): Promise<Download | null> {
-  return (await getImagePipeline()).downloadUrl(url, options);
-}
-
-export async function shareImage(media: MediaInput | null | undefined, options?: CallOptions): Promise<ShareImage | null> {
-  return (await getImagePipeline()).shareImage(media, options);
-}
-
-export async function inlineImages(
-  html: string | Iterable<string>,
-  lists: MediaLists,
-  options?: CallOptions,
-): Promise<(src: string) => InlineImage | null> {
-  return (await getImagePipeline()).inlineImages(html, lists, options);
-}
-
-export async function stats(): Promise<PipelineStats> {
-  return (await getImagePipeline()).stats();
-}

@@ -11,7 +11,7 @@ import { copyLocalOriginal } from './local-original.ts';
 import { RefusedError, asRefusal } from './errors.ts';
 import { acceptedFormats, checkPixels, inspect, type SourceKind } from './inspect.ts';
 import { FORMAT_INFO, IMAGE_FORMATS, sniff } from './sniff.ts';
-import type { Source, SourcesContext } from './sources.ts';
+import type { Source, SourcesContext } from './source-types.ts';
 import type { BlobInfo, SourceRecord, Store } from './store.ts';
 
 type Downloaded = Extract<Awaited<ReturnType<typeof guardedDownload>>, { status: 'ok' }>;

@@ -7,19 +7,14 @@
  * was found (or why it was refused) so an unchanged original costs one 304
  * and no decode.
  */
-import type { FetchLike } from '@pressroom-static/content-loaders';
 import { RefusedError, asRefusal, type RefusalKind } from './errors.ts';
-import type { HostPolicy } from './host-policy.ts';
 import type { SourceKind } from './inspect.ts';
 import { capsOf, fetchOriginal } from './original-fetch.ts';
-import type { Settings } from './settings.ts';
-import type { SourceRecord, Store } from './store.ts';
-import type { Limit, OriginalOutcome, PipelineStats } from './types.ts';
+import type { Source, SourcesContext } from './source-types.ts';
+import type { Store } from './store.ts';
+import type { OriginalOutcome } from './types.ts';
 
-/** An original in the cache: what is known about it, and the file holding its bytes. */
-export interface Source extends SourceRecord {
-  path: string;
-}
+export type { Source, SourcesContext } from './source-types.ts';
 
 export interface Sources {
   /** The original behind `url`, once per build; rejects with a RefusedError. */
@@ -32,18 +27,6 @@ export interface Sources {
 
 /** Refusals of the bytes themselves: the cache record holds those bytes' SHA-256. */
 const REFUSED_FOR_THEIR_BYTES: ReadonlySet<RefusalKind> = new Set(['format', 'pixels', 'broken', 'truncated']);
-
-export interface SourcesContext {
-  store: Store;
-  stats: PipelineStats;
-  settings: Settings;
-  /** The sharp job limiter. */
-  cpu: Limit;
-  fetch: FetchLike;
-  policy: HostPolicy;
-  /** `file:` URLs of the site's own files that stand for originals (its logo); read from disk, never downloaded. */
-  localOriginals: ReadonlySet<string>;
-}
 
 /** What every original asked for so far came to, one per URL (the one with bytes when asked for twice), by URL. */
 async function outcomesByUrl(sources: ReadonlyMap<string, Promise<Source>>, store: Store): Promise<OriginalOutcome[]> {

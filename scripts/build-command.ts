@@ -14,7 +14,8 @@
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { ConfigError, loadConfig, upstreamOf, type Upstream } from '../src/config/environment.ts';
+import { ConfigError, loadConfig, upstreamOf, type PressroomConfig, type Upstream } from '../src/config/environment.ts';
+import { openBuildSession } from '../src/config/session.ts';
 import { loadDotEnv } from '../src/config/dot-env.ts';
 import { closeDemoApis, demoRequested, requestDemo } from '../src/config/demo-upstream.ts';
 import { assertSnapshotFolder, formatBytes } from '@pressroom-static/content-loaders';
@@ -106,6 +107,8 @@ interface BuildPlan {
   waitMs: number;
   force: boolean;
   upstream: Upstream;
+  /** The PRESSROOM_* configuration, parsed once: the build session's (src/config/session.ts), handed to the integrations. */
+  config: PressroomConfig;
   configuration: Record<string, string | null>;
 }
 
@@ -131,9 +134,10 @@ async function planBuild(): Promise<BuildPlan | number> {
   if (values.strict) process.env.PRESSROOM_STRICT = '1';
   try {
     if (values.demo) requestDemo(process.env);
-    const upstream = upstreamOf(process.env, { demo: demoRequested(), publish: true });
+    const config = loadConfig(process.env);
+    const upstream = upstreamOf(process.env, { demo: demoRequested(), publish: true, config });
     // Also checks what loadConfig does not, such as SOURCE_DATE_EPOCH.
-    const configuration = configurationOf(process.env, upstream);
+    const configuration = configurationOf(process.env, upstream, config);
     if (upstream === 'demo') {
       const why = values.demo ? '--demo was given' : 'no PRESSROOM_* variable is set';
       console.log(
@@ -142,7 +146,7 @@ async function planBuild(): Promise<BuildPlan | number> {
     }
     if (upstream === 'snapshot') await assertSnapshotFolder(process.env.PRESSROOM_SNAPSHOT!, 'PRESSROOM_SNAPSHOT');
     await assertReplaceable(out, SITE_SIGNATURE);
-    return { out, waitMs, force: values.force === true, upstream, configuration };
+    return { out, waitMs, force: values.force === true, upstream, config, configuration };
   } catch (error) {
     console.error(`build: ${(error as Error).message}`);
     return EXIT.usage;
@@ -165,9 +169,16 @@ async function confirmedUnchanged({ plan, code, recorded, siteUrl, started }: Re
     return false;
   }
   // The check only ever saves work: whatever goes wrong in it, the build renders.
-  const verdict = await confirmUnchanged({ root, out, env: process.env, upstream, code, configuration, recorded }).catch(
-    (error: unknown) => ({ unchanged: false, reason: `the no-change check failed (${firstLine(error)})` }) as const,
-  );
+  const verdict = await confirmUnchanged({
+    root,
+    out,
+    env: process.env,
+    config: plan.config,
+    upstream,
+    code,
+    configuration,
+    recorded,
+  }).catch((error: unknown) => ({ unchanged: false, reason: `the no-change check failed (${firstLine(error)})` }) as const);
   if (verdict.unchanged) {
     await writeChangeReport(out, changeReport(verdict.tree, verdict.tree, siteUrl));
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
@@ -190,6 +201,7 @@ interface RenderRun {
   /** The staging folder while there is one, for the signal handler to remove. */
   current: { staging?: string };
   code: CodeInputs;
+  config: PressroomConfig;
 }
 
 interface Rendered {
@@ -200,13 +212,15 @@ interface Rendered {
 type OriginalOutcomes = ReturnType<ReturnType<typeof originalsRecorder>['originals']>;
 
 /** Renders into a staging folder, checks it and swaps it in; a number is the exit code of a failed build. */
-async function renderAndPublish({ out, id, siteUrl, recorded, locks, current, code }: RenderRun): Promise<Rendered | number> {
+async function renderAndPublish({ out, id, siteUrl, recorded, locks, current, code, config }: RenderRun): Promise<Rendered | number> {
   const staging = (current.staging = await createStaging(root, id));
   const planned = plannedOutput();
   const media = originalsRecorder();
   try {
     const { build } = await import('astro');
-    const integrations = [planned.integration, media.integration, markdownCache({ code: codeDigest(code) })];
+    // astro.config.mjs reuses this configuration instead of parsing the environment again.
+    openBuildSession(config);
+    const integrations = [planned.integration, media.integration, markdownCache({ code: codeDigest(code), config })];
     await settledOrStalled(build({ root, outDir: staging, integrations }), stalledBuild);
     await checkSite(staging, planned.files());
     // The build's last lines: what the data policy did, and where its report is.
@@ -275,10 +289,10 @@ async function main(): Promise<number> {
     for (const note of await sweepBeside(out)) console.log(`build: ${note}`);
     const started = performance.now();
     const code = await codeInputs(root);
-    const siteUrl = loadConfig(process.env).siteUrl;
+    const { siteUrl } = plan.config;
     const recorded = await readFingerprint(out);
     if (await confirmedUnchanged({ plan, code, recorded, siteUrl, started })) return EXIT.ok;
-    const rendered = await renderAndPublish({ out, id, siteUrl, recorded, locks, current, code });
+    const rendered = await renderAndPublish({ out, id, siteUrl, recorded, locks, current, code, config: plan.config });
     if (typeof rendered === 'number') return rendered;
     try {
       console.log(`build: changes: ${changeSummary(rendered.changes)}; report: ${await writeChangeReport(out, rendered.changes)}`);

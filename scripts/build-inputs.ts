@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { loadConfig, type Upstream } from '../src/config/environment.ts';
+import { loadConfig, type PressroomConfig, type Upstream } from '../src/config/environment.ts';
 import { SOURCES, fetchAll, type LoaderRuntime } from '@pressroom-static/content-loaders';
 import { createSiteRuntime } from '../src/config/build-runtime.ts';
 import { publicationInstant, sourceDateEpoch } from '../src/config/clock.ts';
@@ -93,8 +93,11 @@ export function codeDigest(code: CodeInputs): string {
  * them). Left out: PRESSROOM_API_KEY (what it can read is in the answers), PRESSROOM_CONCURRENCY,
  * PRESSROOM_CACHE_DIR, PRESSROOM_WEBHOOK_SECRET and PRESSROOM_DEPLOY_COMMAND (they change how, not what).
  */
-export function configurationOf(env: Record<string, string | undefined>, upstream: Upstream): Record<string, string | null> {
-  const config = loadConfig(env);
+export function configurationOf(
+  env: Record<string, string | undefined>,
+  upstream: Upstream,
+  config: PressroomConfig = loadConfig(env),
+): Record<string, string | null> {
   return {
     upstream,
     PRESSROOM_API_URL: upstream === 'api' ? (config.apiUrl ?? null) : null,
@@ -153,6 +156,10 @@ export function answersDifference(recorded: Record<string, string>, now: Readonl
 }
 
 /** A loader runtime of its own for the check (its own client, counters and data-policy log; the same caches). */
-export function checkRuntime(env: Record<string, string | undefined>, demo?: DemoUpstream): Promise<LoaderRuntime> {
-  return createSiteRuntime(loaderOptionsOf(loadConfig(env), publicationInstant(env), demo));
+export function checkRuntime(
+  env: Record<string, string | undefined>,
+  demo?: DemoUpstream,
+  config: PressroomConfig = loadConfig(env),
+): Promise<LoaderRuntime> {
+  return createSiteRuntime(loaderOptionsOf(config, publicationInstant(env), demo));
 }

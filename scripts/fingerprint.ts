@@ -9,7 +9,7 @@
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { AstroIntegration } from 'astro';
-import type { OriginalOutcome } from '../image-pipeline/types.ts';
+import type { OriginalOutcome } from '@pressroom-static/image-pipeline';
 import { BUILD_RECORD_FILE } from '../src/lib/build-day.ts';
 import type { CodeInputs } from './build-inputs.ts';
 import type { StoredTree } from './output-tree.ts';
@@ -82,7 +82,7 @@ export function originalsRecorder(): { integration: AstroIntegration; originals(
       hooks: {
         'astro:build:generated': async () => {
           // Loaded here, not up front: the check that skips a build never needs the pipeline (or sharp).
-          const { currentImagePipeline } = await import('../image-pipeline/index.ts');
+          const { currentImagePipeline } = await import('../src/lib/image-pipeline.ts');
           const pipeline = await currentImagePipeline()?.catch(() => undefined);
           originals = pipeline ? await pipeline.originals() : [];
         },

@@ -13,12 +13,12 @@
  * Any difference, or anything that cannot be checked (no fingerprint, the API
  * unreachable), is a reason to render; the check itself writes nothing.
  */
-import { loadConfig, type Upstream } from '../src/config/environment.ts';
+import { loadConfig, type PressroomConfig, type Upstream } from '../src/config/environment.ts';
 import { publicationInstant } from '../src/config/clock.ts';
 import { cacheFolder } from '../src/config/cache-folders.ts';
 import type { LoaderRuntime } from '@pressroom-static/content-loaders';
 import { startDemoApi } from '../src/config/demo-upstream.ts';
-import { revalidateOriginals } from '../image-pipeline/revalidate.ts';
+import { revalidateOriginals } from '@pressroom-static/image-pipeline';
 import { buildDayOf, chooseBuildClock } from '../src/lib/build-day.ts';
 import {
   answersDifference,
@@ -35,6 +35,8 @@ export interface NoChangeCheck {
   root: string;
   out: string;
   env: Record<string, string | undefined>;
+  /** `env` parsed (the build's session); parsed here when not given. */
+  config?: PressroomConfig;
   upstream: Upstream;
   /** This checkout's code and this run's configuration, as the build records them. */
   code: CodeInputs;
@@ -47,14 +49,14 @@ export interface NoChangeCheck {
 export type Verdict =
   { unchanged: true; since: string; tree: Tree; answers: number; originals: number } | { unchanged: false; reason: string };
 
-/** The image cache of a build run from `root` (image-pipeline/integration.ts puts it there too). */
-export const imageCacheDir = (root: string, env: Record<string, string | undefined>): string =>
-  cacheFolder(root, loadConfig(env), 'images');
+/** The image cache of a build run from `root` (src/integrations/images.ts puts it there too). */
+export const imageCacheDir = (root: string, config: Pick<PressroomConfig, 'cacheDir'>): string => cacheFolder(root, config, 'images');
 
 export async function confirmUnchanged({
   root,
   out,
   env,
+  config = loadConfig(env),
   upstream,
   code,
   configuration,
@@ -98,7 +100,11 @@ export async function confirmUnchanged({
     let runtime: LoaderRuntime;
     let answers: ReadonlyMap<string, string>;
     try {
-      runtime = await checkRuntime(env, embedded && { apiUrl: embedded.apiUrl, pressroomId: embedded.pressroomId, fetch: embedded.fetch! });
+      runtime = await checkRuntime(
+        env,
+        embedded && { apiUrl: embedded.apiUrl, pressroomId: embedded.pressroomId, fetch: embedded.fetch! },
+        config,
+      );
       answers = await currentAnswers(runtime);
     } catch (error) {
       return render(`the API answers could not be checked (${(error as Error).message.split('\n')[0]})`);
@@ -110,9 +116,9 @@ export async function confirmUnchanged({
       fetch: runtime.fetch,
       limit: (fn) => runtime.client.limit(fn),
       apiUrl: runtime.client.baseUrl,
-      imageHosts: loadConfig(env).imageHosts,
+      imageHosts: config.imageHosts,
       checkAddresses: runtime.mode === 'live',
-      cacheDir: imageCacheDir(root, env),
+      cacheDir: imageCacheDir(root, config),
     });
     if (media.difference) return render(media.difference);
     return { unchanged: true, since: recorded.builtAt, tree, answers: answers.size, originals: recorded.media.length };

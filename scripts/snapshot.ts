@@ -10,7 +10,7 @@ import { formatBytes } from '@pressroom-static/content-loaders';
 import { recordSnapshot } from '@pressroom-static/content-loaders';
 import { demoRequested, requestDemo, startDemoApi } from '../src/config/demo-upstream.ts';
 import { publicationInstant } from '../src/config/clock.ts';
-import { createGuardedOpener } from '../image-pipeline/index.ts';
+import { createGuardedOpener } from '@pressroom-static/image-pipeline';
 import { EXIT, parseCommandLine, type CommandSpec } from './cli.ts';
 
 const SNAPSHOT_COMMAND: CommandSpec = {

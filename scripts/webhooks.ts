@@ -11,6 +11,7 @@ import { loadDotEnv } from '../src/config/dot-env.ts';
 import { loadConfig, upstreamOf } from '../src/config/environment.ts';
 import { createBuildQueue } from '../webhook-receiver/build-queue.ts';
 import { buildAndDeploy } from '../webhook-receiver/build-and-deploy.ts';
+import { changeReportPath } from './change-report.ts';
 import { WEBHOOK_PATH, startWebhookReceiver } from '../webhook-receiver/server.ts';
 import { EXIT, integerFlag, parseCommandLine, type CommandSpec } from './cli.ts';
 import { assertReplaceable } from '../src/output/staged-output.ts';
@@ -55,7 +56,7 @@ async function main(): Promise<number> {
         'PRESSROOM_WEBHOOK_SECRET is not set: the receiver verifies every delivery with it (the whsec_… secret of your webhook subscription)',
       );
     // Every build would fail the same way: say so now, not in the log of each delivery.
-    upstreamOf(process.env, { publish: true });
+    upstreamOf(process.env, { publish: true, config });
     const out = path.resolve(typeof values.out === 'string' ? values.out : path.join(root, 'dist'));
     await assertReplaceable(out, ['index.html', '_astro']);
     options = {
@@ -72,7 +73,15 @@ async function main(): Promise<number> {
   }
   const { config, out } = options;
   const log = (line: string) => console.log(line);
-  const builder = buildAndDeploy({ root, out, deployCommand: config.deployCommand, env: process.env, log });
+  const builder = buildAndDeploy({
+    root,
+    out,
+    buildScript: path.join(root, 'scripts', 'build.ts'),
+    changesFile: changeReportPath(out),
+    deployCommand: config.deployCommand,
+    env: process.env,
+    log,
+  });
   const queue = createBuildQueue({
     run: builder.run,
     debounceMs: options.debounceMs,

@@ -1,5 +1,5 @@
 /**
- * What a webhook sets off: `scripts/build.ts --out <out>` in a child process
+ * What a webhook sets off: the build script (`buildScript --out <out>`, the project's scripts/build.ts) in a child process
  * (a fresh Astro each time; it swaps the new site in only when it succeeds, so
  * a failed build keeps the previous one), then PRESSROOM_DEPLOY_COMMAND in a
  * shell with PRESSROOM_SITE_DIR set to the site and PRESSROOM_CHANGES to the
@@ -14,13 +14,15 @@
  * deploy short (`stop()` ends them on purpose), and each has a time limit.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
-import { changeReportPath } from '../scripts/change-report.ts';
 import type { BuildOutcome } from './build-queue.ts';
 
 export interface BuildAndDeployOptions {
   root: string;
   out: string;
+  /** The build command's script, run by this Node with `--out <out>`. */
+  buildScript: string;
+  /** Where the build writes its change report (handed to the deploy command as PRESSROOM_CHANGES). */
+  changesFile: string;
   deployCommand?: string | undefined;
   env: NodeJS.ProcessEnv;
   log: (line: string) => void;
@@ -37,13 +39,22 @@ export interface BuildAndDeploy {
 const SUMMARY_LINE =
   /loaded \d+ collections|images: |search: |page\(s\) built|build failed|left exactly as it was|no site was published|waiting for another build|another build is running|nothing changed since|build: rendering: |build: changes: /;
 
-export function buildAndDeploy({ root, out, deployCommand, env, log, timeoutMs = 30 * 60_000 }: BuildAndDeployOptions): BuildAndDeploy {
+export function buildAndDeploy({
+  root,
+  out,
+  buildScript,
+  changesFile,
+  deployCommand,
+  env,
+  log,
+  timeoutMs = 30 * 60_000,
+}: BuildAndDeployOptions): BuildAndDeploy {
   const children = new Set<ChildProcess>();
   const buildEnv = without(env, ['PRESSROOM_WEBHOOK_SECRET']);
   const deployEnv = {
     ...without(env, ['PRESSROOM_WEBHOOK_SECRET', 'PRESSROOM_API_KEY']),
     PRESSROOM_SITE_DIR: out,
-    PRESSROOM_CHANGES: changeReportPath(out),
+    PRESSROOM_CHANGES: changesFile,
   };
   const run = async (): Promise<BuildOutcome> => {
     const started = performance.now();
@@ -51,7 +62,7 @@ export function buildAndDeploy({ root, out, deployCommand, env, log, timeoutMs =
     let confirmed = false;
     const build = await runChild(
       process.execPath,
-      [path.join(root, 'scripts', 'build.ts'), '--out', out],
+      [buildScript, '--out', out],
       { cwd: root, env: buildEnv, shell: false, timeoutMs, children },
       (line) => {
         if (/^build failed: /.test(line)) failure = line.slice('build failed: '.length);

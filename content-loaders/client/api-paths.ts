@@ -1,5 +1,5 @@
 /** Paths of the Read API as the client builds them: checked segments, stats groups, query strings. */
-import type { Query } from './client.ts';
+import type { Query } from './types.ts';
 
 const SEGMENT = /^[A-Za-z0-9_.~-]+$/;
 

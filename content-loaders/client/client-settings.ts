@@ -3,7 +3,7 @@
  * the press room id, the key (only here and in the headers), timeouts, the
  * retry policy, paging and the headers every attempt sends.
  */
-import type { NewsroomClientOptions } from './client.ts';
+import type { NewsroomClientOptions } from './types.ts';
 import type { SettingNames } from './errors.ts';
 import { DEFAULT_CONCURRENCY } from './limiter.ts';
 import { DEFAULT_MAX_PAGES, DEFAULT_PAGE_LIMIT } from './paging.ts';

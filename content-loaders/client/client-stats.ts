@@ -3,7 +3,7 @@
  * collection's own share, exact under concurrency), and the wall time with
  * at least one attempt in flight.
  */
-import type { ClientStats, GroupStats } from './client.ts';
+import type { ClientStats, GroupStats } from './types.ts';
 
 export function emptyGroupStats(): GroupStats {
   return { requests: 0, retries: 0, notModified: 0, bytes: 0, errors: 0, items: 0, pages: 0 };

@@ -9,7 +9,7 @@ export type {
   Query,
   QueryValue,
   RequestOptions,
-} from './client.ts';
+} from './types.ts';
 export { NewsroomApiError, RETRYABLE_STATUSES } from './errors.ts';
 export type { FailureKind } from './errors.ts';
 export { keyFingerprint } from './http-cache.ts';

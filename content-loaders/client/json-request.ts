@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { GroupStats } from './client.ts';
+import type { GroupStats } from './types.ts';
 import type { ClientSettings } from './client-settings.ts';
 import type { StatsRecorder } from './client-stats.ts';
 import { AttemptFailure, sanitizeCause } from './errors.ts';

@@ -3,7 +3,7 @@
  * and its safety nets), with the client's paging defaults, pages and items
  * counted, and errors named the caller's way.
  */
-import type { ListOptions, Query } from './client.ts';
+import type { ListOptions, Query } from './types.ts';
 import type { ClientSettings } from './client-settings.ts';
 import type { StatsRecorder } from './client-stats.ts';
 import { normaliseApiPath, pathGroup } from './api-paths.ts';

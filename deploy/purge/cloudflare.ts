@@ -4,7 +4,7 @@
  * Business; Enterprise takes more), or the whole zone with `purge_everything`.
  */
 import { apiMessage, callPurgeApi } from './http.ts';
-import type { Purger } from './purger.ts';
+import type { Purger } from './types.ts';
 
 export const CLOUDFLARE_API = 'https://api.cloudflare.com/client/v4';
 export const CLOUDFLARE_URLS_PER_CALL = 30;

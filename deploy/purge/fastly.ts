@@ -6,7 +6,7 @@
  */
 import pLimit from 'p-limit';
 import { callPurgeApi } from './http.ts';
-import type { Purger } from './purger.ts';
+import type { Purger } from './types.ts';
 
 export const FASTLY_API = 'https://api.fastly.com';
 

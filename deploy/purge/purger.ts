@@ -4,13 +4,9 @@
  */
 import { cloudflarePurger, CLOUDFLARE_API } from './cloudflare.ts';
 import { fastlyPurger, FASTLY_API } from './fastly.ts';
+import type { Purger } from './types.ts';
 
-export interface Purger {
-  name: string;
-  /** Purges every URL; returns the API calls made. */
-  purgeUrls(urls: string[]): Promise<number>;
-  purgeEverything(): Promise<number>;
-}
+export type { Purger } from './types.ts';
 
 export const PURGE_CDNS = ['cloudflare', 'fastly'] as const;
 export type PurgeCdn = (typeof PURGE_CDNS)[number];

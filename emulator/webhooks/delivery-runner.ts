@@ -5,10 +5,22 @@
  * wait for quiet or cancel everything.
  */
 import type { Webhook } from 'standardwebhooks';
-import type { DeliveryRecord } from './dispatcher.ts';
 import type { Subscription } from './subscription.ts';
 
 const USER_AGENT = 'pressroom-emulator';
+
+export type DeliveryAttempt = { at: string; status: number; ms: number } | { at: string; error: string; ms: number };
+
+export interface DeliveryRecord {
+  msgId: string;
+  subscriptionId: string;
+  url: string;
+  type: string;
+  attempts: DeliveryAttempt[];
+  delivered: boolean;
+  /** `pending` while an attempt or retry is outstanding; `failed` once given up (or cancelled by close). */
+  state: 'pending' | 'delivered' | 'failed';
+}
 
 export type SignedSubscription = Subscription & { webhook: Webhook };
 

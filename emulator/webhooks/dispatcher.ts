@@ -9,7 +9,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
-import { createDeliveryRunner, type SignedSubscription } from './delivery-runner.ts';
+import { createDeliveryRunner, type DeliveryRecord, type SignedSubscription } from './delivery-runner.ts';
+
+export type { DeliveryAttempt, DeliveryRecord } from './delivery-runner.ts';
 import {
   generateSecret,
   typeMatches,
@@ -34,19 +36,6 @@ export interface WebhookDispatcherOptions {
   now?: () => Date;
   /** How many delivery records to keep (oldest dropped first). Default 1000. */
   maxDeliveries?: number;
-}
-
-export type DeliveryAttempt = { at: string; status: number; ms: number } | { at: string; error: string; ms: number };
-
-export interface DeliveryRecord {
-  msgId: string;
-  subscriptionId: string;
-  url: string;
-  type: string;
-  attempts: DeliveryAttempt[];
-  delivered: boolean;
-  /** `pending` while an attempt or retry is outstanding; `failed` once given up (or cancelled by close). */
-  state: 'pending' | 'delivered' | 'failed';
 }
 
 export interface WebhookDispatcher {

@@ -1,25 +1,34 @@
 /**
  * This build's loader runtime (one client, one limiter, one data-policy log),
  * shared by the content config, the integrations and the image pipeline.
- * Astro loads those in separate module graphs, so the handle is kept on
- * globalThis, keyed by the options it was made from: a second build in the
- * same process with other settings gets a runtime of its own.
+ * Astro loads those in separate module graphs, so the handle is kept in the
+ * build session (session.ts), keyed by the options it was made from: a second
+ * build in the same process with other settings gets a runtime of its own.
  */
 import { createHash } from 'node:crypto';
 import { LoaderOptionsError, createLoaderRuntime, type LoaderOptions, type LoaderRuntime } from '@pressroom-static/content-loaders';
-import { ConfigError, loadConfig } from './environment.ts';
+import { ConfigError } from './environment.ts';
 import { publicationInstant } from './clock.ts';
 import { demoUpstream, markDemoBuild } from './demo-upstream.ts';
 import { loaderOptionsOf } from './loader-options.ts';
+import { buildSession, sessionConfig } from './session.ts';
 
-const HANDLE = Symbol.for('pressroom-static.loader-runtime');
-type Handle = { key: string; runtime: Promise<LoaderRuntime> };
-type Holder = { [HANDLE]?: Handle };
-const holder = globalThis as Holder;
+interface RuntimeHandle {
+  key: string;
+  runtime: Promise<LoaderRuntime>;
+}
 
-/** The loaders' options of this build, from the environment (and the demo press room this process serves). */
+declare module './session.ts' {
+  interface SessionState {
+    loaderRuntime: RuntimeHandle | undefined;
+  }
+}
+
+const state = () => buildSession().state;
+
+/** The loaders' options of this build, from the session's configuration (and the demo press room this process serves). */
 export function buildLoaderOptions(env: Record<string, string | undefined> = process.env): LoaderOptions {
-  return loaderOptionsOf(loadConfig(env), publicationInstant(env), demoUpstream());
+  return loaderOptionsOf(sessionConfig(), publicationInstant(env), demoUpstream());
 }
 
 /** What makes two runtimes interchangeable: every setting but the clock (read anew by each module graph) and functions. */
@@ -62,22 +71,22 @@ export function buildRuntime(env: Record<string, string | undefined> = process.e
     return Promise.reject(error);
   }
   const key = runtimeKey(options);
-  const existing = holder[HANDLE];
+  const existing = state().loaderRuntime;
   if (existing?.key === key) return existing.runtime;
   const runtime = createSiteRuntime(options).catch((error: unknown) => {
-    if (holder[HANDLE]?.runtime === runtime) delete holder[HANDLE];
+    if (state().loaderRuntime?.runtime === runtime) state().loaderRuntime = undefined;
     throw error;
   });
-  holder[HANDLE] = { key, runtime };
+  state().loaderRuntime = { key, runtime };
   return runtime;
 }
 
 /** The runtime of this build if one was started (never creates one): for what a command reports after a build. */
 export function startedBuildRuntime(): Promise<LoaderRuntime> | undefined {
-  return holder[HANDLE]?.runtime;
+  return state().loaderRuntime?.runtime;
 }
 
 /** Forget the runtime (tests, and a second build in the same process). */
 export function resetBuildRuntime(): void {
-  delete holder[HANDLE];
+  state().loaderRuntime = undefined;
 }

@@ -315,9 +315,13 @@ export function configuredNames(env: Record<string, string | undefined>): string
  * `publish`: the caller builds a site to publish (build, webhooks). A real press room's site then
  * needs PRESSROOM_SITE_URL: the demo's `http://localhost:4321` must never reach canonical links,
  * sitemaps, feeds and robots.txt of a public site.
+ *
+ * `config`: `env` already parsed (a build's session), so it is not parsed again.
  */
-export function upstreamOf(env: Record<string, string | undefined>, { demo = false, publish = false } = {}): Upstream {
-  const config = loadConfig(env);
+export function upstreamOf(
+  env: Record<string, string | undefined>,
+  { demo = false, publish = false, config = loadConfig(env) }: { demo?: boolean; publish?: boolean; config?: PressroomConfig } = {},
+): Upstream {
   if (demo) return 'demo';
   if (config.snapshotDir) return 'snapshot';
   if (config.apiUrl) {

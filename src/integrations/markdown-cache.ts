@@ -9,19 +9,20 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
 import { cacheFolder } from '../config/cache-folders.ts';
-import { loadConfig } from '../config/environment.ts';
+import type { PressroomConfig } from '../config/environment.ts';
 import { configureMarkdownCache, markdownCacheStats, pruneMarkdownCache } from '../lib/markdown-cache.ts';
 
 /** Entries no build has used for this long are removed (as the HTTP cache's and the bodies'). */
 const UNUSED_KEEP_MS = 30 * 24 * 60 * 60 * 1000;
 
-export default function markdownCache({ code }: { code: string }): AstroIntegration {
+/** `code`: the digest of the project's code; `config`: the build's configuration, parsed once (the build script). */
+export default function markdownCache({ code, config: pressroomConfig }: { code: string; config: PressroomConfig }): AstroIntegration {
   let dir: string | undefined;
   return {
     name: 'pressroom-static:markdown-cache',
     hooks: {
       'astro:config:done': ({ config }) => {
-        dir = path.join(cacheFolder(fileURLToPath(config.root), loadConfig(process.env), 'markdown'), code);
+        dir = path.join(cacheFolder(fileURLToPath(config.root), pressroomConfig, 'markdown'), code);
         configureMarkdownCache(dir);
       },
       'astro:build:start': () => {

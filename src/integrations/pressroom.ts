@@ -1,8 +1,9 @@
 /**
- * The site's build integration: validates the configuration before anything
- * runs (a wrong value stops the build with one line naming the variable; a
- * real press room built without PRESSROOM_SITE_URL is refused), takes the
- * site's branding options (`pressroom({ theme, nav, footer, components })`,
+ * The site's build integration: takes the build's configuration as
+ * astro.config.mjs parsed it (`pressroom(options, { config })`) and makes it
+ * the one the content config and the pages read (src/config/session.ts); a
+ * real press room built without PRESSROOM_SITE_URL is refused. Takes the
+ * site's branding options (`pressroom({ theme, nav, footer, components }, …)`,
  * pressroom-options.ts) and hands them to the pages as modules
  * (virtual-modules.ts),
  * serves the bundled demo press room when nothing at all is configured (or
@@ -15,11 +16,12 @@ import { writeFile } from 'node:fs/promises';
 import type { AstroIntegration } from 'astro';
 import { formatBytes } from '@pressroom-static/content-loaders';
 import { fileURLToPath } from 'node:url';
-import { loadConfig, upstreamOf } from '../config/environment.ts';
-import { configureImagePipeline } from '../../image-pipeline/index.ts';
+import { upstreamOf, type PressroomConfig } from '../config/environment.ts';
+import { configureImagePipeline } from '../lib/image-pipeline.ts';
 import { checkPressroomOptions, resolvePressroomOptions, type PressroomOptionsInput } from './pressroom-options.ts';
 import { pageOptionsOf, pressroomModules } from './virtual-modules.ts';
 import { buildRuntime } from '../config/build-runtime.ts';
+import { buildSession } from '../config/session.ts';
 import { demoRequested, startDemoApi } from '../config/demo-upstream.ts';
 import { BUILD_RECORD_FILE, buildRecord, chooseBuildClock, fixBuildClock, renderedBuildDay } from '../lib/build-day.ts';
 
@@ -28,7 +30,12 @@ const UNUSED_CACHE_KEEP_DAYS = 30;
 
 export type { PressroomOptionsInput as PressroomIntegrationOptions } from './pressroom-options.ts';
 
-export default function pressroom(options: PressroomOptionsInput = {}): AstroIntegration {
+/** What the project hands the integration besides a team's options: the build's configuration, parsed once (astro.config.mjs). */
+export interface PressroomBuild {
+  config: PressroomConfig;
+}
+
+export default function pressroom(options: PressroomOptionsInput, { config: pressroomConfig }: PressroomBuild): AstroIntegration {
   // Checked as astro.config.mjs is read: a wrong option stops everything with one line naming it.
   const checked = checkPressroomOptions(options);
   let embedded: Awaited<ReturnType<typeof startDemoApi>> | undefined;
@@ -40,13 +47,15 @@ export default function pressroom(options: PressroomOptionsInput = {}): AstroInt
     name: 'pressroom-static',
     hooks: {
       'astro:config:setup': async ({ config, command, logger, updateConfig }) => {
+        // What the content config and the pages read: the configuration every integration was given.
+        buildSession().config = pressroomConfig;
         const resolved = resolvePressroomOptions(checked, fileURLToPath(config.root));
         updateConfig({ vite: { plugins: [pressroomModules(resolved)] } });
         // The one file: URL the image pipeline may read: the site's own logo (never one from the API).
         const logo = pageOptionsOf(resolved).logo;
         configureImagePipeline({ localOriginals: logo ? [logo] : [] });
-        for (const note of loadConfig(process.env).notes) logger.info(note);
-        if (upstreamOf(process.env, { demo: demoRequested(), publish: command === 'build' }) === 'demo') {
+        for (const note of pressroomConfig.notes) logger.info(note);
+        if (upstreamOf(process.env, { demo: demoRequested(), publish: command === 'build', config: pressroomConfig }) === 'demo') {
           embedded = await startDemoApi({ stableOrigin: true });
           const { id, domain } = embedded.emulator.pressroom;
           logger.info(

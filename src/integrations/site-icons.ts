@@ -8,16 +8,17 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
 import { cacheFolder } from '../config/cache-folders.ts';
-import { loadConfig } from '../config/environment.ts';
+import type { PressroomConfig } from '../config/environment.ts';
 import { ICON_FILES, builtSiteIcons, configureSiteIcons } from '../lib/site-icons.ts';
 
-export default function siteIcons(): AstroIntegration {
+/** `config`: the build's configuration, parsed once (astro.config.mjs). */
+export default function siteIcons({ config: pressroomConfig }: { config: PressroomConfig }): AstroIntegration {
   let cacheDir = '';
   return {
     name: 'pressroom-static:site-icons',
     hooks: {
       'astro:config:done': ({ config }) => {
-        cacheDir = cacheFolder(fileURLToPath(config.root), loadConfig(process.env), 'site-icons');
+        cacheDir = cacheFolder(fileURLToPath(config.root), pressroomConfig, 'site-icons');
         configureSiteIcons(cacheDir);
       },
       'astro:build:start': () => {

@@ -20,6 +20,7 @@ import { format } from 'date-fns/format';
 import { startOfDay } from 'date-fns/startOfDay';
 import { tz } from '@date-fns/tz';
 import { sourceDateEpoch } from '../config/clock.ts';
+import { sessionState } from '../config/session.ts';
 
 export { sourceDateEpoch };
 
@@ -54,34 +55,42 @@ export function buildDayOf(instant: number, timeZone: string): BuildDay {
   return { date: format(start, 'yyyy-MM-dd'), start: start.getTime(), timeZone };
 }
 
-// The integration and the pages are loaded by different module graphs of one process: they meet on globalThis.
-const CLOCK = Symbol.for('pressroom-static.build-clock');
-const DAY = Symbol.for('pressroom-static.build-day');
-type Holder = { [CLOCK]?: BuildClock; [DAY]?: BuildDay };
-const shared = globalThis as Holder;
+interface BuildTime {
+  clock?: BuildClock;
+  /** The day the pages used, for the build record. */
+  day?: BuildDay | undefined;
+}
+
+declare module '../config/session.ts' {
+  interface SessionState {
+    buildTime: BuildTime;
+  }
+}
+
+// The integration and the pages are loaded by different module graphs of one process: they meet in the build session.
+const shared = (): BuildTime => sessionState('buildTime', () => ({}));
 
 /** Fixes this process's build clock (the integration, once the upstream is known). */
 export function fixBuildClock(clock: BuildClock): BuildClock {
-  shared[CLOCK] = clock;
-  delete shared[DAY];
+  Object.assign(shared(), { clock, day: undefined });
   return clock;
 }
 
 /** The build clock fixed for this process, or (outside a build: dev server, scripts) one chosen now and kept. */
 export function currentBuildClock(env: Record<string, string | undefined> = process.env): BuildClock {
-  return (shared[CLOCK] ??= chooseBuildClock(env));
+  return (shared().clock ??= chooseBuildClock(env));
 }
 
 /** The build day in the press room's time zone; remembered for the build record. */
 export function currentBuildDay(timeZone: string): BuildDay {
   const day = buildDayOf(currentBuildClock().instant, timeZone);
-  shared[DAY] = day;
+  shared().day = day;
   return day;
 }
 
 /** The build day the pages used, if any page was rendered in this process. */
 export function renderedBuildDay(): BuildDay | undefined {
-  return shared[DAY];
+  return shared().day;
 }
 
 export const BUILD_RECORD_FILE = '.pressroom-build.json';

@@ -4,7 +4,7 @@
  * looks things up instead of scanning. Pages call `getSite()` and pass what
  * they need to components as props.
  */
-import { getCollection, type CollectionEntry, type CollectionKey } from 'astro:content';
+import { getCollection } from 'astro:content';
 import { httpHref } from './format.ts';
 import { clippingHref, homeHref } from './paths.ts';
 import { ianaTimeZone } from './timezones.ts';
@@ -13,41 +13,41 @@ import { htmlToText } from './sanitize.ts';
 import brand from 'virtual:pressroom/config';
 import { chosenDesign, contrastNote, themeFrom, type Theme } from './color.ts';
 import { brandCss } from './brand-css.ts';
-import type { PictureSource } from './images.ts';
 import { byTag, indexClippings, indexReleases, newestFirst, siteLanguages, time } from './site-indexes.ts';
 import { claimOwnReleasePaths, createPathClaims, placePages, placeReleases, placeTags, type PathReport } from './site-paths.ts';
 import { startedBuildRuntime } from '../config/build-runtime.ts';
 import { shown, type LoaderRuntime } from '@pressroom-static/content-loaders';
 
-type Data<C extends CollectionKey> = CollectionEntry<C>['data'];
-
-export type PressroomData = Data<'pressroom'>;
-/**
- * A release with its site path and what the pages show of its body without reading it again
- * (made once: cards, descriptions and feeds all read them). The body itself is read where it is
- * shown (`readBody(release.body)`).
- */
-export type Release = Data<'pressReleases'> & {
-  href: string;
-  /** The start of the body as plain text: enough for every summary the site writes (`BODY_LEAD_CHARS`). */
-  bodyLead: string;
-  wordCount: number;
-  /** The featured pictures its body does not already show inline (the page does not repeat them). */
-  picturesOutsideBody: Array<Data<'pressReleases'>['featured_images'][number] & PictureSource>;
-};
-/** `segment`: the path segment it was placed at when its slug's was taken (site-paths.ts). */
-export type Tag = Data<'tags'> & { href: string; segment?: string };
-export type Clipping = Data<'clippings'>;
-export type PressEvent = Data<'events'>;
-export type LiveEvent = Data<'liveEvents'>;
-export type CustomPage = Data<'pages'> & { href: string };
-export type Contact = Data<'prContacts'>;
-export type MediaKit = Data<'mediaKits'>;
-export type MediaKitCategory = Data<'mediaKitCategories'>;
-export type MediaItem = Release['featured_images'][number];
-export type LibraryImage = Data<'images'>;
-/** A media library item: images, movies (files), videos (platform embeds), sounds, documents. */
-export type LibraryItem = Data<'movies'>;
+export type {
+  PressroomData,
+  Release,
+  Tag,
+  Clipping,
+  PressEvent,
+  LiveEvent,
+  CustomPage,
+  Contact,
+  MediaKit,
+  MediaKitCategory,
+  MediaItem,
+  LibraryImage,
+  LibraryItem,
+} from './data-types.ts';
+import type {
+  Clipping,
+  Contact,
+  CustomPage,
+  LibraryImage,
+  LibraryItem,
+  LiveEvent,
+  MediaItem,
+  MediaKit,
+  MediaKitCategory,
+  PressEvent,
+  PressroomData,
+  Release,
+  Tag,
+} from './data-types.ts';
 
 export interface SiteData {
   pressroom: PressroomData;

@@ -23,7 +23,7 @@
  * feed's `updated` is its newest item's.
  */
 import { stat } from 'node:fs/promises';
-import { getImagePipeline, shareImage } from '../../image-pipeline/index.ts';
+import { getImagePipeline, shareImage } from './image-pipeline.ts';
 import { detached } from './detached.ts';
 import { getSite, pressroomUrl, tagsOf, type Release, type SiteData, type Tag } from './data.ts';
 import { archiveCount, feedDocument } from './feed-archives.ts';

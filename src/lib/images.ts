@@ -1,10 +1,10 @@
 /**
  * How pages hand pictures to <MediaPicture> (the one way to show a picture),
  * and the site-local files for meta tags, JSON-LD and downloads, all from the
- * image pipeline (image-pipeline/index.ts): no URL of the API's host is
+ * image pipeline (src/lib/image-pipeline.ts): no URL of the API's host is
  * written into a page.
  */
-import { downloadUrl, shareImage, type Download } from '../../image-pipeline/index.ts';
+import { downloadUrl, shareImage, type Download } from './image-pipeline.ts';
 
 /** A declared rendition; width and height are null when the API never measured them (the pipeline measures the bytes). */
 export interface Rendition {

@@ -5,7 +5,7 @@
  * copies of them; the sanitizer then calls the returned `rewriteInlineImage(src)`
  * for each `<img>` and drops any image without a copy (and a figure left empty).
  */
-import { inlineImages, type MediaLists } from '../../image-pipeline/index.ts';
+import { inlineImages, type MediaLists } from './image-pipeline.ts';
 import type { InlineImageRewriter } from './sanitize.ts';
 
 /**

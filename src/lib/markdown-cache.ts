@@ -18,6 +18,7 @@ import { readFileSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pruneUnused, type PruneResult } from '@pressroom-static/content-loaders';
+import { sessionState } from '../config/session.ts';
 
 interface Holder {
   /** This code's folder; unset: no cache. */
@@ -29,9 +30,14 @@ interface Holder {
   /** Made once per build, when the first entry is written. */
   folder?: Promise<unknown>;
 }
-const KEY = Symbol.for('pressroom-static.markdown-cache');
-// On globalThis: Astro loads the integration and the pages in separate module graphs.
-const holder = (): Holder => ((globalThis as { [KEY]?: Holder })[KEY] ??= { used: new Set(), hits: 0, misses: 0 });
+declare module '../config/session.ts' {
+  interface SessionState {
+    markdownCache: Holder;
+  }
+}
+
+// In the build session: Astro loads the integration and the pages in separate module graphs.
+const holder = (): Holder => sessionState('markdownCache', () => ({ used: new Set(), hits: 0, misses: 0 }));
 
 /** This build's folder (or none: convert every time), and a fresh start for the build. */
 export function configureMarkdownCache(dir: string | undefined): void {

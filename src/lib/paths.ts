@@ -30,6 +30,7 @@
  * (src/lib/legacy-redirects.ts), so old links keep working.
  */
 import { slugify } from '@pressroom-static/content-loaders';
+import { sessionState } from '../config/session.ts';
 
 /** One path segment: letters, digits, `-`, `_`, `.`, `~`; never `.`/`..`, never starting with a dot. */
 const SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._~-]*$/;
@@ -206,16 +207,19 @@ export { slugify };
 /** First segments of the hosted newsroom's permalinks for items this site publishes under its own sections. */
 export const LEGACY_SECTIONS = ['media_kits', 'clippings', 'images', 'documents', 'movies', 'videos', 'sounds', 'live'] as const;
 
-const REDIRECT_PAGES = Symbol.for('pressroom-static.redirect-pages');
-type RedirectHolder = { [REDIRECT_PAGES]?: Set<string> };
+declare module '../config/session.ts' {
+  interface SessionState {
+    redirectPages: Set<string>;
+  }
+}
 
 /**
  * Redirect pages outside the legacy sections (a release's unusable permalink, resolved), as
- * `/path/` without the base path. Kept on globalThis: the routes are made in the pages' module graph, the sitemap
+ * `/path/` without the base path. Kept in the build session: the routes are made in the pages' module graph, the sitemap
  * filter (astro.config.mjs) reads them in the config's, later in the same build.
  */
 export function redirectPages(): Set<string> {
-  return ((globalThis as RedirectHolder)[REDIRECT_PAGES] ??= new Set());
+  return sessionState('redirectPages', () => new Set());
 }
 
 /** True for a site path without the base (`/media_kits/1-x/`) that is a redirect page: never in the sitemap or the search index. */

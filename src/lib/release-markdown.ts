@@ -10,7 +10,7 @@
  * section of llms-full.txt (title as `##`, everything below one level down, without the
  * boilerplate and contacts, which that file gives once).
  */
-import { shareImage } from '../../image-pipeline/index.ts';
+import { shareImage } from './image-pipeline.ts';
 import type { Contact, Release, SiteData } from './data.ts';
 import { formatDateTime } from './dates.ts';
 import { releaseFeedItem } from './feeds.ts';

@@ -6,7 +6,7 @@
  * and its credit or usage line; and one zip of them all, with the media kits'
  * MANIFEST.json. Featured images only: the loaders have screened them public.
  */
-import { download, mediaZip, type Download, type MediaKitZip } from '../../image-pipeline/index.ts';
+import { download, mediaZip, type Download, type MediaKitZip } from './image-pipeline.ts';
 import type { MediaItem, Release } from './data.ts';
 import { hasPicture, type PictureSource } from './images.ts';
 import { slugify } from './paths.ts';

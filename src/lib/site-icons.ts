@@ -19,7 +19,8 @@ import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
 import icoEndec from 'ico-endec';
-import { getImagePipeline, picture } from '../../image-pipeline/index.ts';
+import { sessionState } from '../config/session.ts';
+import { getImagePipeline, picture } from './image-pipeline.ts';
 import type { PictureSource } from './images.ts';
 
 export const ICON_FILES = ['favicon.ico', 'icon-192.png', 'apple-touch-icon.png'] as const;
@@ -60,9 +61,14 @@ interface Holder {
   /** This build's icons, once a page asked for them (null: no usable logo). */
   icons?: Promise<BuiltIcons | null>;
 }
-const KEY = Symbol.for('pressroom-static.site-icons');
-// On globalThis: Astro loads the integration and the pages in separate module graphs.
-const holder = () => ((globalThis as { [KEY]?: Holder })[KEY] ??= {});
+declare module '../config/session.ts' {
+  interface SessionState {
+    siteIcons: Holder;
+  }
+}
+
+// In the build session: Astro loads the integration and the pages in separate module graphs.
+const holder = (): Holder => sessionState('siteIcons', () => ({}));
 
 /** Where derived icons are kept (the integration sets `<PRESSROOM_CACHE_DIR or .cache>/site-icons`), and a fresh start for a build. */
 export function configureSiteIcons(cacheDir: string): void {

@@ -1,5 +1,5 @@
 /** The lookups pages use instead of scanning: releases and clippings by id, tag, language and month. */
-import type { Clipping, PressroomData, Release, Tag } from './data.ts';
+import type { Clipping, PressroomData, Release, Tag } from './data-types.ts';
 import { yearMonthIn } from './dates.ts';
 import { isLanguageCode } from './paths.ts';
 

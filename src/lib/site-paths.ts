@@ -10,7 +10,7 @@
  * tag), with one warning that the data-policy summary counts.
  */
 import type { CollectionEntry } from 'astro:content';
-import type { CustomPage, Release, Tag } from './data.ts';
+import type { CustomPage, Release, Tag } from './data-types.ts';
 import { hrefOf, isPortableSegment, permalinkSegments, sitePath, tagHref } from './paths.ts';
 import { readBody } from '@pressroom-static/content-loaders';
 import { detached } from './detached.ts';

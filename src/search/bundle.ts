@@ -2,14 +2,15 @@
  * The search's browser code as classic scripts (IIFE, no modules: they must
  * run from `file://`), bundled with esbuild from src/search/client/. The
  * search page names the controller and the index's entry names the engine, so
- * both carry a hash of their bytes. Bundled once per process, on globalThis:
- * Astro loads the integration and the pages in separate module graphs, and
+ * both carry a hash of their bytes. Bundled once per process, kept in the
+ * build session (src/config/session.ts): Astro loads the integration and the pages in separate module graphs, and
  * the integration bundles first (src/integrations/search.ts), where this
  * file's own folder is where its sources are.
  */
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { build } from 'esbuild';
+import { buildSession } from '../config/session.ts';
 
 export interface BundledScript {
   /** File name inside `_search/` (`search.<hash>.js`). */
@@ -25,15 +26,20 @@ export interface SearchScripts {
 }
 
 const CLIENT = path.join(import.meta.dirname, 'client');
-const KEY = Symbol.for('pressroom-static.search-scripts');
+
+declare module '../config/session.ts' {
+  interface SessionState {
+    searchScripts: Promise<SearchScripts>;
+  }
+}
 
 export function searchScripts(): Promise<SearchScripts> {
-  const g = globalThis as { [KEY]?: Promise<SearchScripts> };
-  g[KEY] ??= Promise.all([bundle('search', 'controller.ts'), bundle('engine', 'engine.ts')]).then(([controller, engine]) => ({
+  const { state } = buildSession();
+  state.searchScripts ??= Promise.all([bundle('search', 'controller.ts'), bundle('engine', 'engine.ts')]).then(([controller, engine]) => ({
     controller,
     engine,
   }));
-  return g[KEY];
+  return state.searchScripts;
 }
 
 async function bundle(stem: string, entry: string): Promise<BundledScript> {

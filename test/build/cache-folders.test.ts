@@ -2,14 +2,16 @@
  * Every cache a build writes lives under PRESSROOM_CACHE_DIR (or `.cache/` in
  * the project), so a CI job that keeps that one folder keeps them all: the
  * HTTP answers, the image pipeline's originals, renditions and zips, the
- * site icons and the release bodies' Markdown. Read from the integrations as Astro configures them.
+ * site icons and the release bodies' Markdown. Read from the integrations as Astro configures them
+ * with the build's one parsed configuration.
  */
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import imagePipeline from '../../image-pipeline/integration.ts';
 import { loadConfig } from '../../src/config/environment.ts';
 import { httpCacheDir } from '../../src/config/loader-options.ts';
+import { buildSession, closeBuildSession } from '../../src/config/session.ts';
+import imagePipeline from '../../src/integrations/images.ts';
 import markdownCache from '../../src/integrations/markdown-cache.ts';
 import siteIcons from '../../src/integrations/site-icons.ts';
 import { imageCacheDir } from '../../scripts/no-change.ts';
@@ -18,21 +20,25 @@ const root = '/srv/project';
 
 /** The cache folder each part of a build uses once Astro has configured it from `root`. */
 function cacheFoldersOfABuild(): Record<string, string | undefined> {
-  const config = { root: pathToFileURL(`${root}/`), outDir: pathToFileURL(`${root}/dist/`), base: '/' };
-  for (const integration of [imagePipeline(), siteIcons(), markdownCache({ code: 'c0de' })])
-    (integration.hooks['astro:config:done'] as any)({ config, logger: console });
-  const held = (name: string) => (globalThis as any)[Symbol.for(`pressroom-static.${name}`)];
+  const config = loadConfig(process.env);
+  const astroConfig = { root: pathToFileURL(`${root}/`), outDir: pathToFileURL(`${root}/dist/`), base: '/' };
+  for (const integration of [imagePipeline({ config }), siteIcons({ config }), markdownCache({ code: 'c0de', config })])
+    (integration.hooks['astro:config:done'] as any)({ config: astroConfig, logger: console });
+  const { state } = buildSession();
   return {
-    http: httpCacheDir(loadConfig(process.env)),
-    images: held('image-pipeline').settings.cacheDir,
-    noChangeImages: imageCacheDir(root, process.env),
-    siteIcons: held('site-icons').cacheDir,
-    markdown: held('markdown-cache').dir,
+    http: httpCacheDir(config),
+    images: state.imagePipeline?.settings.cacheDir,
+    noChangeImages: imageCacheDir(root, config),
+    siteIcons: state.siteIcons?.cacheDir,
+    markdown: state.markdownCache?.dir,
   };
 }
 
 describe('cache folders', () => {
-  afterEach(() => vi.unstubAllEnvs());
+  afterEach(() => {
+    vi.unstubAllEnvs();
+    closeBuildSession();
+  });
 
   it('are all under PRESSROOM_CACHE_DIR when it is set', () => {
     vi.stubEnv('PRESSROOM_CACHE_DIR', '/mnt/ci-cache');

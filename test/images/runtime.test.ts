@@ -1,6 +1,6 @@
 /**
  * The build's own pipeline (`picture()`, `download()`, `mediaKitZip()` from
- * image-pipeline/index.ts) runs on the loaders' runtime: in snapshot mode it
+ * src/lib/image-pipeline.ts) runs on the loaders' runtime: in snapshot mode it
  * downloads through the snapshot's fetch, so with the API gone every picture,
  * download and zip still comes out, and originals are exactly what the
  * snapshot recorded.
@@ -8,17 +8,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/environment.ts';
 import { buildRuntime, resetBuildRuntime } from '../../src/config/build-runtime.ts';
+import { closeBuildSession, openBuildSession } from '../../src/config/session.ts';
 import { recordSnapshot } from '../../content-loaders/snapshot/record-press-room.ts';
 import { startEmulator } from '../../emulator/server.ts';
-import {
-  configureImagePipeline,
-  download,
-  mediaKitZip,
-  picture,
-  resetImagePipeline,
-  stats,
-  type MediaKitInput,
-} from '../../image-pipeline/index.ts';
+import { configureImagePipeline, download, mediaKitZip, picture, resetImagePipeline, stats } from '../../src/lib/image-pipeline.ts';
+import type { MediaKitInput } from '@pressroom-static/image-pipeline';
 import { TEST_MEDIA_CACHE } from '../helpers/emulator.ts';
 import { readManifest, recordedUrl } from '../../content-loaders/snapshot/manifest.ts';
 import { tempDir } from './helpers.ts';
@@ -47,17 +41,14 @@ describe('the build pipeline on the loaders runtime', () => {
     }
     resetBuildRuntime();
     resetImagePipeline();
-    // The build's runtime comes from the configuration, as in a build.
-    process.env.PRESSROOM_SNAPSHOT = snapshot.dir;
+    // The build's runtime comes from the session's configuration, as in a build.
+    openBuildSession(loadConfig({ ...process.env, PRESSROOM_SNAPSHOT: snapshot.dir }));
     await buildRuntime();
     configureImagePipeline({ cacheDir: cache.dir, publicPath: '/base/_media/', log: { warn: (line) => warnings.push(line) } });
   }, 60_000);
 
   afterAll(async () => {
-    resetImagePipeline();
-    resetBuildRuntime();
-    delete process.env.PRESSROOM_SNAPSHOT;
-    configureImagePipeline({ cacheDir: undefined, publicPath: undefined, log: undefined });
+    closeBuildSession();
     await snapshot?.remove();
     await cache?.remove();
   });

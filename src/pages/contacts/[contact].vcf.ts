@@ -10,7 +10,7 @@ import { httpHref } from '../../lib/format.ts';
 import { avatarMedia } from '../../lib/images.ts';
 import { contactSegment } from '../../lib/paths.ts';
 import { writeVCard } from '../../lib/vcard.ts';
-import { getImagePipeline } from '../../../image-pipeline/index.ts';
+import { getImagePipeline } from '../../lib/image-pipeline.ts';
 
 export const getStaticPaths = (async () => {
   const site = await getSite();

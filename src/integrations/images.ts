@@ -1,9 +1,10 @@
 /**
- * Astro integration of the image pipeline:
+ * Astro integration of the image pipeline (@pressroom-static/image-pipeline; the pages' API is
+ * src/lib/image-pipeline.ts):
  *
  * - `astro:config:done`: reads the real outDir, root and base from Astro's config (the build script
- *   builds into a staging folder), and points the pipeline at `<PRESSROOM_CACHE_DIR or <root>/.cache>/images`
- *   and `<base>_media/`.
+ *   builds into a staging folder), and points the pipeline at `<PRESSROOM_CACHE_DIR or <root>/.cache>/images`,
+ *   `<base>_media/` and the build configuration's PRESSROOM_IMAGE_HOSTS.
  * - `astro:build:start`: a fresh pipeline (fresh counters) for this build, and a progress line every
  *   5 s while image work is pending (progress.ts).
  * - `astro:build:generated`: copies every output the pages asked for into `<outDir>/_media/`.
@@ -11,20 +12,28 @@
  *   line per refused URL naming the pages that wanted it.
  * - `astro:server:setup` (dev): serves `/_media/<name>` from the cache.
  *
- * Options: `{ avif: true }` adds AVIF (about 14x the WebP encode cost; see docs/images.md).
+ * Options: `config`, the build's parsed configuration (astro.config.mjs); `{ avif: true }` adds AVIF
+ * (about 14x the WebP encode cost; see docs/images.md).
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration, AstroIntegrationLogger } from 'astro';
-import { loadConfig } from '../src/config/environment.ts';
-import { cacheFolder } from '../src/config/cache-folders.ts';
-import { pruneCache, reportImageWork } from './build-summary.ts';
-import { serveMediaFromCache } from './dev-media.ts';
-import { configureImagePipeline, currentImagePipeline, resetImagePipeline } from './index.ts';
-import { createStats } from './stats.ts';
-import { PROGRESS_EVERY_MS, progressLine, type ProgressSample } from './progress.ts';
+import {
+  PROGRESS_EVERY_MS,
+  createStats,
+  progressLine,
+  pruneCache,
+  reportImageWork,
+  serveMediaFromCache,
+  type ProgressSample,
+} from '@pressroom-static/image-pipeline';
+import { cacheFolder } from '../config/cache-folders.ts';
+import type { PressroomConfig } from '../config/environment.ts';
+import { configureImagePipeline, currentImagePipeline, resetImagePipeline } from '../lib/image-pipeline.ts';
 
 export interface ImagePipelineIntegrationOptions {
+  /** The build's configuration, parsed once (astro.config.mjs). */
+  config: PressroomConfig;
   avif?: boolean;
   /** Cache files (originals, records, renditions, zips) no build has used for this many days are removed once a build has rendered every page. Default 30; 0 keeps everything. */
   pruneAfterDays?: number;
@@ -50,7 +59,7 @@ function startProgressTicker(log: { info: (line: string) => void }, started: num
   return ticker;
 }
 
-export default function imagePipeline(options: ImagePipelineIntegrationOptions = {}): AstroIntegration {
+export default function imagePipeline(options: ImagePipelineIntegrationOptions): AstroIntegration {
   let outDir = '';
   let cacheDir = '';
   let started = 0;
@@ -69,12 +78,18 @@ export default function imagePipeline(options: ImagePipelineIntegrationOptions =
       },
       'astro:config:done': ({ config }) => {
         outDir = fileURLToPath(config.outDir);
-        cacheDir = cacheFolder(fileURLToPath(config.root), loadConfig(process.env), 'images');
+        cacheDir = cacheFolder(fileURLToPath(config.root), options.config, 'images');
         const base = config.base.endsWith('/') ? config.base : `${config.base}/`;
-        configureImagePipeline({ cacheDir, publicPath: `${base}${MEDIA_DIR}/`, avif: options.avif ?? false, log });
+        configureImagePipeline({
+          cacheDir,
+          publicPath: `${base}${MEDIA_DIR}/`,
+          avif: options.avif ?? false,
+          imageHosts: options.config.imageHosts,
+          log,
+        });
       },
       'astro:server:setup': ({ server }) => {
-        server.middlewares.use(serveMediaFromCache(MEDIA_DIR));
+        server.middlewares.use(serveMediaFromCache(MEDIA_DIR, currentImagePipeline));
       },
       'astro:build:start': () => {
         resetImagePipeline();
