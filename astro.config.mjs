@@ -31,7 +31,7 @@ export default defineConfig({
   build: { format: 'directory', concurrency: 4 },
   // Redirect pages at the hosted newsroom's old addresses are not pages of their own.
   integrations: [
-    pressroom({}, { config }),
+    pressroom(),
     dataStoreAtRender(),
     sitemap({ filter: (page) => !isLegacyPath(routePath(new URL(page).pathname, base)) }),
     images({ config }),

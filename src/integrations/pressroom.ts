@@ -1,6 +1,6 @@
 /**
  * The site's build integration: takes the build's configuration as
- * astro.config.mjs parsed it (`pressroom(options, { config })`) and makes it
+ * astro.config.mjs parsed it (into the build session, or `pressroom(options, { config })`) and makes it
  * the one the content config and the pages read (src/config/session.ts); a
  * real press room built without PRESSROOM_SITE_URL is refused. Takes the
  * site's branding options (`pressroom({ theme, nav, footer, components }, …)`,
@@ -21,7 +21,7 @@ import { configureImagePipeline } from '../lib/image-pipeline.ts';
 import { checkPressroomOptions, resolvePressroomOptions, type PressroomOptionsInput } from './pressroom-options.ts';
 import { pageOptionsOf, pressroomModules } from './virtual-modules.ts';
 import { buildRuntime } from '../config/build-runtime.ts';
-import { buildSession } from '../config/session.ts';
+import { buildSession, sessionConfig } from '../config/session.ts';
 import { demoRequested, startDemoApi } from '../config/demo-upstream.ts';
 import { BUILD_RECORD_FILE, buildRecord, chooseBuildClock, fixBuildClock, renderedBuildDay } from '../lib/build-day.ts';
 
@@ -30,12 +30,17 @@ const UNUSED_CACHE_KEEP_DAYS = 30;
 
 export type { PressroomOptionsInput as PressroomIntegrationOptions } from './pressroom-options.ts';
 
-/** What the project hands the integration besides a team's options: the build's configuration, parsed once (astro.config.mjs). */
+/** What astro.config.mjs may hand the integration besides a team's options: the build's configuration, parsed once. */
 export interface PressroomBuild {
   config: PressroomConfig;
 }
 
-export default function pressroom(options: PressroomOptionsInput, { config: pressroomConfig }: PressroomBuild): AstroIntegration {
+/**
+ * `pressroom()` or `pressroom({ theme, nav, footer, components })`; without `build`, the configuration
+ * astro.config.mjs parsed into the build session (one line when there is none).
+ */
+export default function pressroom(options: PressroomOptionsInput = {}, build?: PressroomBuild): AstroIntegration {
+  const pressroomConfig = build?.config ?? sessionConfig();
   // Checked as astro.config.mjs is read: a wrong option stops everything with one line naming it.
   const checked = checkPressroomOptions(options);
   let embedded: Awaited<ReturnType<typeof startDemoApi>> | undefined;

@@ -1,7 +1,7 @@
 /**
  * A press room made its own (docs/branding.md), in Chromium: built from an upstream whose design
  * is not the built-in one, with every pressroom() option set in an Astro config of the test's own
- * (the project's astro.config.mjs with pressroom({ … }, { config }) in place of pressroom({}, { config })). It reads the
+ * (the project's astro.config.mjs with pressroom({ … }) in place of pressroom()). It reads the
  * computed styles: the design's header and background colours, the option's link colour
  * (contrast-checked), the team's CSS applied last, the font from a local file served by the site;
  * the logo file's pixels in the header, the share image and the JSON-LD; the extra links per
@@ -85,10 +85,8 @@ beforeAll(async () => {
     [
       `import site from ${JSON.stringify(pathToFileURL(path.join(root, 'astro.config.mjs')).href)};`,
       `import pressroom from ${JSON.stringify(pathToFileURL(path.join(root, 'src', 'integrations', 'pressroom.ts')).href)};`,
-      `import { sessionConfig } from ${JSON.stringify(pathToFileURL(path.join(root, 'src', 'config', 'session.ts')).href)};`,
       `const options = ${JSON.stringify(options)};`,
-      `const config = sessionConfig();`,
-      `export default { ...site, integrations: site.integrations.map((i) => (i.name === 'pressroom-static' ? pressroom(options, { config }) : i)) };`,
+      `export default { ...site, integrations: site.integrations.map((i) => (i.name === 'pressroom-static' ? pressroom(options) : i)) };`,
     ].join('\n'),
   );
   const outDir = path.join(tmp, 'dist');
