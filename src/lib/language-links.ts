@@ -2,7 +2,7 @@
  * The header's language switcher (and a team's own Header, docs/branding.md): for each language of
  * the press room, where this page is in that language. The per-language release listings
  * (`/nl/`, `/nl/2/`) are each other's counterparts, page for page; a page already in that language
- * is itself; every other page leads to that language's home (`/<lang>/`). The data relates no
+ * is itself (the not-found page excepted); every other page leads to that language's home (`/<lang>/`). The data relates no
  * translations (a release, a custom page or a tag has no link to its other-language versions), so
  * no other counterpart is guessed. Only published pages are ever linked: the listings are built
  * from published releases alone.
@@ -39,12 +39,15 @@ function listingPages(site: LanguageSite, lang: string): number {
  * whose own language is `pageLang`.
  */
 export function languageLinks(site: LanguageSite, pathname: string, pageLang: string): LanguageLink[] {
-  const listing = listingPage(site, routePath(pathname));
+  const route = routePath(pathname);
+  const listing = listingPage(site, route);
+  // The not-found page is served at any missing address: it has no path of its own to link.
+  const notFound = /^\/404(?:\.html|\/)?$/.test(route);
   return site.languages.map((lang) => {
     const current = (listing?.lang ?? pageLang) === lang;
     let href: string;
     if (listing) href = languageHref(lang, listing.page <= listingPages(site, lang) ? listing.page : 1);
-    else if (current) href = pathname;
+    else if (current && !notFound) href = pathname;
     else href = languageHref(lang);
     return { lang, name: languageName(lang), href, current };
   });

@@ -70,6 +70,7 @@ describe('languageLinks', () => {
     expect(hrefs('/tags/bikes/', 'en')).toEqual({ en: '/tags/bikes/', nl: '/nl/', de: '/de/' });
     expect(hrefs('/100046-northwind-roept-terug/', 'nl')).toEqual({ en: '/en/', nl: '/100046-northwind-roept-terug/', de: '/de/' });
     expect(hrefs('/pages/over-ons/', 'nl')).toEqual({ en: '/en/', nl: '/pages/over-ons/', de: '/de/' });
+    expect(hrefs('/404/', 'en')).toEqual({ en: '/en/', nl: '/nl/', de: '/de/' });
   });
 
   it('marks the page language, names each language in itself, and takes no path for a listing that is not one', () => {
