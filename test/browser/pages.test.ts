@@ -261,7 +261,7 @@ describe.skipIf(!hasChromium)('the header on a phone and on a wide screen', () =
       expect((await headerState(page)).menuButton).toBe(false);
       const links = page.locator('nav.site-nav a');
       expect(await links.count()).toBeGreaterThan(5);
-      for (const link of await links.all()) expect(await link.isVisible(), await link.textContent()).toBe(true);
+      for (const link of await links.all()) expect(await link.isVisible(), (await link.textContent()) ?? '').toBe(true);
       expect(await page.locator('header #site-search-q').isVisible()).toBe(true);
     } finally {
       await context.close();

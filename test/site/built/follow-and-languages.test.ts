@@ -116,8 +116,8 @@ describe('languages', () => {
   });
 
   it('leads the switcher to the counterpart of a listing, tag, archive or release page, each a file of the site', () => {
-    const switcher = (p: BuiltPage) =>
-      Object.fromEntries(elements(byClass(p.doc, 'nav', 'lang-nav')[0]!, 'a').map((a) => [a.attribs.hreflang, a.attribs.href]));
+    const switcher = (p: BuiltPage): Record<string, string> =>
+      Object.fromEntries(elements(byClass(p.doc, 'nav', 'lang-nav')[0]!, 'a').map((a) => [a.attribs.hreflang!, a.attribs.href!]));
     const release = pages.find((p) => /^\/\d+-/.test(p.path) && langOf(p) === 'nl')!;
     const tag = pages.find((p) => /^\/tags\/[^/]+\/$/.test(p.path))!;
     const archive = pages.find((p) => /^\/archive\/\d{4}\/$/.test(p.path))!;
@@ -127,7 +127,7 @@ describe('languages', () => {
     expect(switcher(tag)).toEqual({ en: tag.path, nl: '/nl/', de: '/de/' });
     expect(switcher(archive)).toEqual({ en: archive.path, nl: '/nl/', de: '/de/' });
     for (const p of pages)
-      for (const href of Object.values(switcher(p))) expect(existsSync(fileOf(href!)), `${p.path} → ${href}`).toBe(true);
+      for (const href of Object.values(switcher(p))) expect(existsSync(fileOf(href)), `${p.path} → ${href}`).toBe(true);
   });
 });
 
