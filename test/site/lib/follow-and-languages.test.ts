@@ -4,6 +4,8 @@
  * footer's tappable contact block and text cut at a sentence or a word.
  */
 import { describe, expect, it } from 'vitest';
+import { parseLeniently } from '../../../content-loaders/data-policy/repair.ts';
+import { pressroom as pressroomSchema } from '../../../content-loaders/schemas/pressroom.ts';
 import { contactParts } from '../../../src/lib/contact-links.ts';
 import type { CustomPage, SiteData } from '../../../src/lib/data.ts';
 import { telHref } from '../../../src/lib/format.ts';
@@ -44,6 +46,26 @@ describe('subscribeOptions', () => {
     expect(emailSubscription(pressroom({ subscribe_enabled: true }))).toBeNull();
     expect(emailSubscription(pressroom({ subscribe_enabled: true, urls: { subscribe: 'javascript:alert(1)' } }))).toBeNull();
     expect(emailSubscription(pressroom({ subscribe_enabled: true, urls: { subscribe: 'not a url' } }))).toBeNull();
+  });
+
+  it('reads the sign-up through the loaders: an unreadable address or flag is dropped, so there is no link', () => {
+    const read = (fields: Record<string, unknown>) => {
+      const warnings: string[] = [];
+      const raw = { id: 1, name: 'Northwind', language: 'en', ...fields };
+      const parsed = parseLeniently(pressroomSchema, raw, { collection: 'pressroom', endpoint: '/v1/pressrooms/1.json' }, (w) =>
+        warnings.push(w.field),
+      );
+      return { email: emailSubscription(parsed!), homepage: parsed!.urls.homepage, warnings };
+    };
+    const urls = { homepage: 'https://northwind.example', subscribe: 'https://newsroom.northwind.example/subscribe' };
+    expect(read({ subscribe_enabled: true, urls })).toEqual({ email: urls.subscribe, homepage: urls.homepage, warnings: [] });
+    expect(read({ subscribe_enabled: '1', urls }).email).toBe(urls.subscribe);
+    expect(read({ subscribe_enabled: true, urls: { ...urls, subscribe: 'javascript:alert(1)' } })).toEqual({
+      email: null,
+      homepage: urls.homepage,
+      warnings: ['urls.subscribe'],
+    });
+    expect(read({ subscribe_enabled: 'maybe', urls })).toEqual({ email: null, homepage: urls.homepage, warnings: ['subscribe_enabled'] });
   });
 });
 
