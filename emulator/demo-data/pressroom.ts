@@ -46,6 +46,8 @@ export function generatePressroom(rng: Rng, seed: number, now: number, assets: A
       instagram: 'https://www.instagram.com/northwindmobility',
       youtube: 'https://www.youtube.com/@northwindmobility',
       pinterest: null,
+      // Where the hosted newsroom takes e-mail sign-ups (subscribe_enabled below).
+      subscribe: `${COMPANY.newsroomUrl}/subscribe`,
     },
     logo: {
       small_url: logo.small.url,

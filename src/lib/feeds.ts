@@ -25,8 +25,9 @@
 import { stat } from 'node:fs/promises';
 import { getImagePipeline, shareImage } from './image-pipeline.ts';
 import { detached } from './detached.ts';
-import { getSite, pressroomUrl, tagsOf, type Release, type SiteData, type Tag } from './data.ts';
+import { getSite, pressroomUrl, tagsOf, type Release, type SiteData } from './data.ts';
 import { archiveCount, feedDocument } from './feed-archives.ts';
+import { feedHref, type FeedScope } from './feed-paths.ts';
 import {
   FEED_FILES,
   FEED_FORMATS,
@@ -41,25 +42,11 @@ import {
 } from './feed-formats.ts';
 import { languageName, translator } from './i18n.ts';
 import { hasPicture, logoMedia, pdfDownload, type PictureSource } from './images.ts';
-import { languageHref, releasesHref, sitePath, tagSegment, tagsHref } from './paths.ts';
+import { languageHref, releasesHref, tagsHref } from './paths.ts';
 import { sanitizedBody } from './release-body.ts';
 import { htmlToText, truncate } from './sanitize.ts';
 
-export type FeedScope = { kind: 'all' } | { kind: 'language'; language: string } | { kind: 'tag'; tag: Tag };
-
-/** The folder of a scope's feeds: `/`, `/feeds/nl/`, `/feeds/tags/<slug>/`. */
-function feedFolder(scope: FeedScope): string {
-  if (scope.kind === 'all') return '/';
-  if (scope.kind === 'language') return `/feeds/${scope.language}/`;
-  return `/feeds/tags/${tagSegment(scope.tag)}/`;
-}
-
-/** Site path of one feed file, e.g. `/feeds/nl/atom.xml`, or of one of its archives (`/feeds/nl/archive/3/atom.xml`); under the base path. */
-export function feedHref(scope: FeedScope, file: FeedFile, archive: number | null = null): string {
-  if (archive === null) return sitePath(`${feedFolder(scope)}${file}`);
-  return sitePath(`${scope.kind === 'all' ? '/feeds/' : feedFolder(scope)}archive/${archive}/${file}`);
-}
-
+export { feedHref, type FeedScope };
 export { FEED_FILES, FEED_FORMATS, type FeedFile };
 
 const iso = (value: string | null | undefined): string | null => {

@@ -9,7 +9,8 @@ export function formatFileSize(bytes: number, lang: string): string {
 /** A `tel:` URL for a phone number as people write it ("+31 20 794 1139"), or null. */
 export function telHref(phone: string | null | undefined): string | null {
   if (!phone) return null;
-  const digits = phone.replace(/[^\d+]/g, '');
+  // "+31 (0)20 …": the bracketed trunk zero is dialled at home only, never after the country code.
+  const digits = phone.replace(/^(\s*\+\d{1,3})\s*\(0\)/, '$1').replace(/[^\d+]/g, '');
   return /^\+?\d{5,}$/.test(digits) ? `tel:${digits}` : null;
 }
 

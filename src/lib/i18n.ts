@@ -4,6 +4,9 @@
  * fall back to English; language names come from Intl.
  */
 const en = {
+  subscribe: 'Subscribe',
+  subscribeByEmail: 'Press releases by e-mail',
+  menu: 'Menu',
   releaseDetails: 'About this release',
   skipToContent: 'Skip to content',
   mainNavigation: 'Main',
@@ -114,6 +117,9 @@ export type UiKey = keyof typeof en;
 type Dictionary = Record<UiKey, string>;
 
 const nl: Dictionary = {
+  subscribe: 'Abonneren',
+  subscribeByEmail: 'Persberichten per e-mail',
+  menu: 'Menu',
   releaseDetails: 'Over dit bericht',
   skipToContent: 'Naar de inhoud',
   mainNavigation: 'Hoofdmenu',
@@ -221,6 +227,9 @@ const nl: Dictionary = {
 };
 
 const de: Dictionary = {
+  subscribe: 'Abonnieren',
+  subscribeByEmail: 'Pressemitteilungen per E-Mail',
+  menu: 'Menü',
   releaseDetails: 'Zu dieser Mitteilung',
   skipToContent: 'Zum Inhalt springen',
   mainNavigation: 'Hauptmenü',
@@ -329,6 +338,9 @@ const de: Dictionary = {
 };
 
 const fr: Dictionary = {
+  subscribe: 'S’abonner',
+  subscribeByEmail: 'Communiqués par e-mail',
+  menu: 'Menu',
   releaseDetails: 'À propos de ce communiqué',
   skipToContent: 'Aller au contenu',
   mainNavigation: 'Menu principal',

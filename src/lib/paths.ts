@@ -160,6 +160,8 @@ export function routeOf(segments: readonly string[]): string {
 export const hrefOf = (segments: readonly string[]): string => sitePath(routeOf(segments));
 
 export const homeHref = sitePath('/');
+/** Releases per page of /releases/ and of each language's /<lang>/ (cards). */
+export const RELEASES_PAGE_SIZE = 12;
 export const releasesHref = (page = 1) => sitePath(page <= 1 ? '/releases/' : `/releases/${page}/`);
 export const languageHref = (lang: string, page = 1) => sitePath(page <= 1 ? `/${lang}/` : `/${lang}/${page}/`);
 /** Releases per page of a tag's listing and of the archive's year and month listings (rows). */

@@ -214,3 +214,32 @@ export function truncate(text: string, max: number): string {
   const space = cut.lastIndexOf(' ');
   return `${(space > max * 0.6 ? cut.slice(0, space) : cut).replace(/[\s,;:.–-]+$/, '')}…`;
 }
+
+/** A text shortened to a length, and whether it was (to add a link to the whole). */
+export interface Excerpt {
+  text: string;
+  cut: boolean;
+}
+
+/** The end of a sentence: its punctuation, a closing quote or bracket, then a space. */
+const SENTENCE_END = /[.!?…]["'”’)\]]?(?=\s)/g;
+
+/**
+ * Text shortened to at most `max` characters without cutting a sentence when one ends in the
+ * second half, else without cutting a word; an ellipsis marks the cut (one word longer than `max`
+ * is the only thing ever cut inside).
+ */
+export function excerpt(text: string, max: number): Excerpt {
+  const whole = text.trim();
+  if (whole.length <= max) return { text: whole, cut: false };
+  const head = whole.slice(0, max + 1);
+  let sentenceEnd = 0;
+  for (const match of head.matchAll(SENTENCE_END)) {
+    const end = match.index + match[0].length;
+    if (end <= max - 2) sentenceEnd = end;
+  }
+  if (sentenceEnd >= max / 2) return { text: `${whole.slice(0, sentenceEnd)} …`, cut: true };
+  const space = head.search(/\s\S*$/);
+  const words = space > 0 ? head.slice(0, space) : whole.slice(0, max - 1);
+  return { text: `${words.replace(/[\s,;:.–-]+$/, '')}…`, cut: true };
+}

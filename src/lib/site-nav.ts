@@ -4,7 +4,7 @@
  * room has, its menu pages, then the extra links of the pressroom() options
  * (`nav`, `footer`), in their order, each labelled in the page's language.
  */
-import type { SiteData } from './data.ts';
+import type { CustomPage, SiteData } from './data.ts';
 import { baseLanguage, translator } from './i18n.ts';
 import { archiveHref, contactsHref, coverageHref, eventsHref, mediaKitsHref, releasesHref, sitePath, tagsHref } from './paths.ts';
 
@@ -23,12 +23,29 @@ export interface ExtraLinkOption {
   href: string;
 }
 
+/**
+ * The custom pages shown to readers of `lang`: that language's own pages when it has any (so a Dutch
+ * page links "Over ons", never the English "About us" beside it), else the press room language's;
+ * pages without a language go everywhere. `menu` are those the press room puts in its menu (the
+ * navigation), `other` the rest (the footer), so every page is reachable from its language's pages.
+ */
+export function customPagesFor(site: Pick<SiteData, 'pages' | 'pressroom'>, lang: string): { menu: CustomPage[]; other: CustomPage[] } {
+  const ofLanguage = (l: string) => site.pages.filter((p) => p.language && baseLanguage(p.language) === baseLanguage(l));
+  const own = ofLanguage(lang);
+  const chosen = new Set([...(own.length > 0 ? own : ofLanguage(site.pressroom.language)), ...site.pages.filter((p) => !p.language)]);
+  const pages = site.pages.filter((p) => chosen.has(p));
+  return { menu: pages.filter((p) => p.show_in_menu), other: pages.filter((p) => !p.show_in_menu) };
+}
+
+/** A custom page as a link, its title marked with its language when that is not the page's. */
+function pageItem(page: CustomPage, lang: string): NavItem {
+  const other = page.language && baseLanguage(page.language) !== baseLanguage(lang) ? page.language : undefined;
+  return { href: page.href, label: page.title, lang: other };
+}
+
 /** The sections the press room has and its menu pages, in the page's language. */
 export function siteNav(site: SiteData, lang: string): NavItem[] {
   const t = translator(lang);
-  // Menu pages in the page's language, else the press room's own (pages without a language go everywhere).
-  const inLanguage = (l: string) => site.menuPages.filter((p) => !p.language || p.language === l);
-  const menuPages = site.menuPages.some((p) => p.language === lang) ? inLanguage(lang) : inLanguage(site.pressroom.language);
   return [
     { href: releasesHref(), label: t('releases') },
     ...(site.tags.length > 0 ? [{ href: tagsHref, label: t('topics') }] : []),
@@ -37,8 +54,13 @@ export function siteNav(site: SiteData, lang: string): NavItem[] {
     ...(site.clippings.length > 0 ? [{ href: coverageHref(), label: t('coverage') }] : []),
     ...(site.events.length > 0 ? [{ href: eventsHref, label: t('events') }] : []),
     ...(site.contacts.length > 0 ? [{ href: contactsHref, label: t('contacts') }] : []),
-    ...menuPages.map((p) => ({ href: p.href, label: p.title, lang: p.language && p.language !== lang ? p.language : undefined })),
+    ...customPagesFor(site, lang).menu.map((p) => pageItem(p, lang)),
   ];
+}
+
+/** The custom pages of the page's language that are not in the menu: the footer links them. */
+export function footerPages(site: Pick<SiteData, 'pages' | 'pressroom'>, lang: string): NavItem[] {
+  return customPagesFor(site, lang).other.map((p) => pageItem(p, lang));
 }
 
 /**

@@ -23,6 +23,7 @@ import {
   watchedPage,
   type StaticServer,
 } from './helpers.ts';
+import { DEMO_NOTE } from '../../src/lib/demo.ts';
 
 const siteDir = inject('siteDir');
 
@@ -199,6 +200,71 @@ describe.skipIf(!hasChromium)("the hosted newsroom's old addresses in Chromium",
       expect(w.foreign).toEqual([]);
     } finally {
       await w.context.close();
+    }
+  });
+});
+
+describe.skipIf(!hasChromium)('the header on a phone and on a wide screen', () => {
+  /** Where the header ends, from the top of the page (the demo note above it included), and what shows. */
+  const headerState = (page: Page) =>
+    page.evaluate(() => ({
+      bottom: document.querySelector('.site-header')!.getBoundingClientRect().bottom + window.scrollY,
+      menuButton: getComputedStyle(document.querySelector('.site-menu__button')!).display !== 'none',
+    }));
+
+  /** The demo note above the header, as Base.astro writes it in a demo build (the test build is served by its own emulator). */
+  const withDemoNote = async (page: Page) => {
+    if ((await page.locator('.demo-note').count()) === 0)
+      await page.evaluate((note) => {
+        const aside = document.createElement('aside');
+        aside.setAttribute('aria-label', 'Demo');
+        aside.innerHTML = `<p class="demo-note" role="note" style="margin:0;padding:.5rem 1rem;font-weight:600;text-align:center"></p>`;
+        aside.firstElementChild!.textContent = note;
+        document.querySelector('.site-header')!.before(aside);
+      }, DEMO_NOTE);
+    return page.locator('.demo-note').isVisible();
+  };
+
+  it('takes at most a quarter of a 390x844 screen, its navigation behind a menu that opens without JavaScript', async ({ expect }) => {
+    for (const javaScriptEnabled of [true, false]) {
+      const context = await browser.newContext({ viewport: MOBILE, javaScriptEnabled, serviceWorkers: 'block' });
+      try {
+        const page = await context.newPage();
+        for (const pagePath of ['/', '/nl/']) {
+          await page.goto(server.origin + pagePath);
+          expect(await withDemoNote(page), 'the demo note counts').toBe(true);
+          const state = await headerState(page);
+          expect(state.bottom, `${pagePath} (JS ${javaScriptEnabled}): header bottom`).toBeLessThanOrEqual(MOBILE.height / 4);
+          expect(state.menuButton).toBe(true);
+          const nav = page.locator('nav.site-nav');
+          expect(await nav.isVisible(), `${pagePath}: navigation closed`).toBe(false);
+          await page.locator('summary.site-menu__button').click();
+          expect(await nav.isVisible(), `${pagePath}: navigation open`).toBe(true);
+          expect(await page.locator('header #site-search-q').isVisible(), `${pagePath}: search in the menu`).toBe(true);
+          // A link of the open menu is tappable: nothing lies over it.
+          const first = nav.locator('a').first();
+          const href = await first.getAttribute('href');
+          await first.click();
+          await page.waitForURL(`${server.origin}${href}`);
+        }
+      } finally {
+        await context.close();
+      }
+    }
+  });
+
+  it('shows the whole navigation and the search box on a wide screen, with no menu button', async ({ expect }) => {
+    const context = await browser.newContext({ viewport: DESKTOP, javaScriptEnabled: false, serviceWorkers: 'block' });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${server.origin}/`);
+      expect((await headerState(page)).menuButton).toBe(false);
+      const links = page.locator('nav.site-nav a');
+      expect(await links.count()).toBeGreaterThan(5);
+      for (const link of await links.all()) expect(await link.isVisible(), (await link.textContent()) ?? '').toBe(true);
+      expect(await page.locator('header #site-search-q').isVisible()).toBe(true);
+    } finally {
+      await context.close();
     }
   });
 });
