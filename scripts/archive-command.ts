@@ -16,7 +16,6 @@ import { assertReplaceable } from '../src/output/staged-output.ts';
 import { acquireLocks, buildLocks } from './build-lock.ts';
 import { EXIT, integerFlag, parseCommandLine, type CommandSpec } from './cli.ts';
 
-
 const ARCHIVE_COMMAND: CommandSpec = {
   name: 'archive',
   summary: [

@@ -50,7 +50,6 @@ import { settledOrStalled } from '../src/lib/stall-guard.ts';
 import { confirmUnchanged } from './no-change.ts';
 import { byPath, loadTree, readTree, storeTree, type Tree } from './output-tree.ts';
 
-
 const root = path.resolve(import.meta.dirname, '..');
 /** What every build of this site writes: an existing --out without them is not replaced. */
 const SITE_SIGNATURE = ['index.html', '_astro'];

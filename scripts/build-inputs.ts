@@ -41,6 +41,7 @@ export const NOT_CODE = [
   '.gitignore',
   '.prettierignore',
   '.prettierrc.json',
+  'CHANGELOG.md',
   'CONTRIBUTING.md',
   'LICENSE',
   'README.md',
