@@ -13,13 +13,21 @@ import { flatNodeOf, hiddenWithDescendants } from '../data-policy/hidden-subtree
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
+/**
+ * How deep the recorder walks an answer. A value nested deeper (no API sends one; a hostile answer
+ * may, 100,000 levels, which recursion and JSON.stringify cannot take) is recorded as null: what
+ * cannot be checked for visibility is not kept.
+ */
+export const MAX_JSON_DEPTH = 256;
+
 function isObject(value: unknown): value is Record<string, Json> {
   return !!value && typeof value === 'object' && !Array.isArray(value);
 }
 
 /** An item (and everything nested in it) with the non-public parts removed; undefined when the item itself is not public. */
-function publicPart(value: Json, now: number, release = false): Json | undefined {
-  if (Array.isArray(value)) return publicList(value, now, release);
+function publicPart(value: Json, now: number, release = false, depth = 0): Json | undefined {
+  if (depth > MAX_JSON_DEPTH && (Array.isArray(value) || isObject(value))) return null;
+  if (Array.isArray(value)) return publicList(value, now, release, depth);
   if (!isObject(value)) return value;
   if (hiddenReason(value, now, { release })) return undefined;
   const out: Record<string, Json> = {};
@@ -29,18 +37,18 @@ function publicPart(value: Json, now: number, release = false): Json | undefined
       out[key] = [];
       continue;
     }
-    const kept = publicPart(child, now);
+    const kept = publicPart(child, now, false, depth + 1);
     if (kept !== undefined) out[key] = kept;
   }
   return out;
 }
 
 /** A list with its non-public items removed, and items whose `parent_id` names a removed item (category subtrees). */
-function publicList(list: Json[], now: number, release: boolean): Json[] {
+function publicList(list: Json[], now: number, release: boolean, depth: number): Json[] {
   const hidden = new Set<string>();
   const kept: Json[] = [];
   for (const item of list) {
-    const part = publicPart(item, now, release);
+    const part = publicPart(item, now, release, depth + 1);
     if (part === undefined) {
       if (isObject(item) && item.id !== undefined) hidden.add(String(item.id));
     } else kept.push(part);
@@ -67,6 +75,15 @@ export function publicAnswer(body: Uint8Array, now: number, { releases = false }
   if (!isObject(parsed) || !('data' in parsed)) return body;
   const data = publicPart(parsed.data, now, releases);
   if (data === undefined) return null;
-  if (JSON.stringify(data) === JSON.stringify(parsed.data)) return body;
+  if (unchanged(data, parsed.data)) return body;
   return Buffer.from(JSON.stringify({ ...parsed, data }));
+}
+
+/** Whether the recorder kept all of an answer's data (an answer too deep to serialize was cut, so it changed). */
+function unchanged(kept: Json, original: Json): boolean {
+  try {
+    return JSON.stringify(kept) === JSON.stringify(original);
+  } catch {
+    return false;
+  }
 }

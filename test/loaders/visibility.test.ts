@@ -10,6 +10,7 @@ import { readFlag } from '../../content-loaders/data-policy/flags.ts';
 import { readInstant } from '../../content-loaders/data-policy/instants.ts';
 import { hiddenReason, isLockedKit, kitLock } from '../../content-loaders/data-policy/visibility.ts';
 import { flag, isoDate } from '../../content-loaders/schemas/primitives.ts';
+import { MAX_JSON_DEPTH, publicAnswer } from '../../content-loaders/snapshot/public-only.ts';
 
 const NOW = Date.parse('2026-11-27T12:00:00.000Z');
 const HOUR = 3_600_000;
@@ -203,5 +204,40 @@ describe('the schemas read dates and flags the same way', () => {
     expect(flag(true).parse(' off ')).toBe(false);
     expect(flag(true).parse(undefined)).toBe(true);
     expect(flag(false).safeParse('maybe').success).toBe(false);
+  });
+});
+
+describe("a snapshot's public part of an answer", () => {
+  const now = Date.parse('2026-11-01T12:00:00Z');
+  const answer = (data: unknown) => Buffer.from(JSON.stringify({ data }));
+  const kept = (body: Uint8Array | null) =>
+    body === null ? null : (JSON.parse(Buffer.from(body).toString('utf8')) as { data: unknown }).data;
+
+  it('keeps public items as sent and removes hidden ones, with what hangs under them', () => {
+    const items = [
+      { id: 1, name: 'public', parent_id: null },
+      { id: 2, name: 'draft', state: 'draft', parent_id: null },
+      { id: 3, name: 'under the draft', parent_id: 2 },
+    ];
+    expect(kept(publicAnswer(answer(items), now))).toEqual([items[0]]);
+    const body = answer([items[0]]);
+    expect(publicAnswer(body, now)).toBe(body);
+  });
+
+  it('records a value nested past MAX_JSON_DEPTH as null instead of overflowing the stack', () => {
+    // 100,000 levels: JSON.parse reads it; recursion and JSON.stringify over it would throw.
+    const levels = 100_000;
+    const deep = `${'{"a":'.repeat(levels)}{"state":"draft"}${'}'.repeat(levels)}`;
+    const body = Buffer.from(`{"data":[{"id":1,"content_as_json":${deep}},{"id":2,"title":"fine"}]}`);
+    const data = kept(publicAnswer(body, now)) as Array<{ id: number; content_as_json?: unknown }>;
+    expect(data.map((item) => item.id)).toEqual([1, 2]);
+    let value: unknown = data[0]!.content_as_json;
+    let depth = 0;
+    while (value && typeof value === 'object') {
+      value = (value as { a?: unknown }).a;
+      depth++;
+    }
+    expect(value).toBeNull();
+    expect(depth).toBeLessThanOrEqual(MAX_JSON_DEPTH);
   });
 });
