@@ -13,7 +13,7 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
           // One worker (2 cores) runs the files one after another in one module graph: each file
           // re-importing the loaders, zod and Astro's modules cost 25 % of the unit run, 231 s → 92 s
-          // for test/loaders + test/site/lib. A test that changes shared state undoes it (afterEach/afterAll).
+          // for test/content-loaders + test/site/lib. A test that changes shared state undoes it (afterEach/afterAll).
           isolate: false,
           exclude: [...configDefaults.exclude, 'test/site/built/**', 'test/browser/**'],
         },
