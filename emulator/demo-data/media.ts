@@ -275,8 +275,10 @@ function makeMovie(ctx: MediaContext, created: number): MediaItem {
   const duration = rng.int(15, 240);
   return {
     ...base(ctx, id, 'movie', created, rng),
-    title: `${slugify(name, 60)}.mp4`,
-    description: rng.chance(0.6) ? name : null,
+    title: name,
+    description: rng.chance(0.6)
+      ? `${vertical ? 'Vertical (9:16)' : 'Landscape (16:9)'} video, ${duration} seconds. Free to use in reporting on Northwind Mobility.`
+      : null,
     content_type: 'mp4',
     permalink: `/movies/${id}`,
     transparent: false,
@@ -307,8 +309,8 @@ function makeSound(ctx: MediaContext, created: number): MediaItem {
   const url = ctx.assets.add(`/media/sounds/${id}/original.wav`, { kind: 'audio', seed: hash32(ctx.seed, 'audio', id), seconds });
   return {
     ...base(ctx, id, 'sound', created, rng),
-    title: `${slugify(name, 60)}.wav`,
-    description: rng.chance(0.5) ? name : null,
+    title: name,
+    description: rng.chance(0.5) ? `Audio, ${seconds} seconds. Free to use in reporting on Northwind Mobility.` : null,
     content_type: 'wav',
     permalink: `/sounds/${id}`,
     transparent: false,
