@@ -253,6 +253,32 @@ describe.skipIf(!hasChromium)('the header on a phone and on a wide screen', () =
     }
   });
 
+  it("leads from the header's Subscribe link to the feeds of the page's language, each a feed the site serves", async ({ expect }) => {
+    const context = await browser.newContext({ viewport: MOBILE, serviceWorkers: 'block' });
+    try {
+      const page = await context.newPage();
+      for (const pagePath of ['/', '/nl/']) {
+        await page.goto(server.origin + pagePath);
+        await page.locator('header a.topbar__subscribe').click();
+        await page.waitForURL(`${server.origin}${pagePath}#subscribe`);
+        // The entry is on the phone's screen, with RSS, Atom and JSON Feed.
+        await expect.poll(() => page.locator('#subscribe h2').evaluate((h) => h.getBoundingClientRect().top)).toBeLessThan(MOBILE.height);
+        const feeds = page.locator('#subscribe a[type]');
+        expect(await feeds.count(), pagePath).toBeGreaterThanOrEqual(3);
+        for (const feed of await feeds.all()) {
+          expect(await feed.isVisible()).toBe(true);
+          const response = await page.request.get(new URL((await feed.getAttribute('href'))!, page.url()).href);
+          expect(response.status()).toBe(200);
+          expect(response.headers()['content-type']).toMatch(/xml|json/);
+        }
+      }
+      // The Dutch page offers the Dutch feeds first.
+      expect(await page.locator('#subscribe a[type]').first().getAttribute('href')).toMatch(/^\/feeds\/nl\//);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('shows the whole navigation and the search box on a wide screen, with no menu button', async ({ expect }) => {
     const context = await browser.newContext({ viewport: DESKTOP, javaScriptEnabled: false, serviceWorkers: 'block' });
     try {
