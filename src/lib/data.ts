@@ -13,7 +13,7 @@ import { htmlToText } from './sanitize.ts';
 import brand from 'virtual:pressroom/config';
 import { chosenDesign, contrastNote, themeFrom, type Theme } from './color.ts';
 import { brandCss } from './brand-css.ts';
-import { byTag, indexClippings, indexReleases, newestFirst, siteLanguages, time } from './site-indexes.ts';
+import { byTag, epochMsOf, indexClippings, indexReleases, newestFirst, siteLanguages } from './site-indexes.ts';
 import { claimOwnReleasePaths, createPathClaims, placePages, placeReleases, placeTags, type PathReport } from './site-paths.ts';
 import { startedBuildRuntime } from '../config/build-runtime.ts';
 import { shown, type LoaderRuntime } from '@pressroom-static/content-loaders';
@@ -172,7 +172,7 @@ async function load(): Promise<SiteData> {
   const tagById = new Map(tags.map((t) => [t.id, t]));
   const releaseIndexes = indexReleases(releases, tagById, timeZone);
   const clippingIndexes = indexClippings(dataOf(entries.clippings), releases);
-  const events = dataOf(entries.events).sort((a, b) => time(a.starts_at) - time(b.starts_at) || a.id - b.id);
+  const events = dataOf(entries.events).sort((a, b) => epochMsOf(a.starts_at) - epochMsOf(b.starts_at) || a.id - b.id);
   const mediaKits = dataOf(entries.kits).sort(byPosition);
   const categories = dataOf(entries.categories).sort(byPosition);
   const design = chosenDesign(brand.colors, pressroom.design);
@@ -251,7 +251,7 @@ export function pressroomUrl(site: SiteData, siteUrl: URL | undefined): string {
 export function highlightedKits(site: SiteData, count = 3): MediaKit[] {
   return site.mediaKits
     .filter((k) => !isProtectedKit(k) && k.media.length > 0)
-    .sort((a, b) => time(b.updated_at) - time(a.updated_at) || a.position - b.position || a.id - b.id)
+    .sort((a, b) => epochMsOf(b.updated_at) - epochMsOf(a.updated_at) || a.position - b.position || a.id - b.id)
     .slice(0, count);
 }
 

@@ -3,22 +3,24 @@ import type { Clipping, PressroomData, Release, Tag } from './data-types.ts';
 import { yearMonthIn } from './dates.ts';
 import { isLanguageCode } from './paths.ts';
 
-export function push<K, V>(map: Map<K, V[]>, key: K, value: V) {
+/** Adds `value` to the list `map` holds under `key`, starting the list when there is none. */
+function appendTo<K, V>(map: Map<K, V[]>, key: K, value: V) {
   const list = map.get(key);
   if (list) list.push(value);
   else map.set(key, [value]);
 }
 
-export const time = (iso: string | null | undefined) => (iso ? Date.parse(iso) : Number.NEGATIVE_INFINITY);
+/** An ISO date as epoch milliseconds for sorting; a missing one sorts before every date. */
+export const epochMsOf = (iso: string | null | undefined) => (iso ? Date.parse(iso) : Number.NEGATIVE_INFINITY);
 export const newestFirst =
   <T extends { id: number }>(date: (x: T) => string | null | undefined) =>
   (a: T, b: T) =>
-    time(date(b)) - time(date(a)) || a.id - b.id;
+    epochMsOf(date(b)) - epochMsOf(date(a)) || a.id - b.id;
 
 /** Items under each of their tags, in the items' order. */
 export function byTag<T extends { tag_ids: readonly number[] }>(items: readonly T[]): Map<number, T[]> {
   const index = new Map<number, T[]>();
-  for (const item of items) for (const tagId of item.tag_ids) push(index, tagId, item);
+  for (const item of items) for (const tagId of item.tag_ids) appendTo(index, tagId, item);
   return index;
 }
 
@@ -29,13 +31,13 @@ export function indexReleases(releases: readonly Release[], tagById: ReadonlyMap
   const releasesByYearMonth = new Map<number, Map<number, Release[]>>();
   for (const release of releases) {
     releaseById.set(release.id, release);
-    if (isLanguageCode(release.language)) push(releasesByLanguage, release.language, release);
-    for (const tagId of release.tag_ids) if (tagById.has(tagId)) push(releasesByTag, tagId, release);
+    if (isLanguageCode(release.language)) appendTo(releasesByLanguage, release.language, release);
+    for (const tagId of release.tag_ids) if (tagById.has(tagId)) appendTo(releasesByTag, tagId, release);
     if (release.release_date) {
       const { year, month } = yearMonthIn(release.release_date, timeZone);
       let months = releasesByYearMonth.get(year);
       if (!months) releasesByYearMonth.set(year, (months = new Map()));
-      push(months, month, release);
+      appendTo(months, month, release);
     }
   }
   return { releaseById, releasesByLanguage, releasesByTag, releasesByYearMonth };
@@ -48,14 +50,14 @@ export function indexClippings(unsorted: Clipping[], releases: readonly Release[
   const clippingsByTag = new Map<number, Clipping[]>();
   const clippingsByRelease = new Map<number, Clipping[]>();
   for (const clipping of clippings) {
-    for (const tagId of clipping.tag_ids) push(clippingsByTag, tagId, clipping);
-    if (clipping.press_release_id !== null) push(clippingsByRelease, clipping.press_release_id, clipping);
+    for (const tagId of clipping.tag_ids) appendTo(clippingsByTag, tagId, clipping);
+    if (clipping.press_release_id !== null) appendTo(clippingsByRelease, clipping.press_release_id, clipping);
   }
   for (const release of releases) {
     for (const clippingId of release.clipping_ids) {
       const clipping = clippingById.get(clippingId);
       const linked = clippingsByRelease.get(release.id);
-      if (clipping && !linked?.includes(clipping)) push(clippingsByRelease, release.id, clipping);
+      if (clipping && !linked?.includes(clipping)) appendTo(clippingsByRelease, release.id, clipping);
     }
   }
   return { clippings, clippingById, clippingsByTag, clippingsByRelease };
