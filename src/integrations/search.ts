@@ -31,7 +31,7 @@ import { fileURLToPath } from 'node:url';
 import type { AstroIntegration, AstroIntegrationLogger } from 'astro';
 import { detached } from '../lib/detached.ts';
 import { releaseFreedMemory } from '../lib/freed-memory.ts';
-import { PAGEFIND_DIR } from '../lib/search.ts';
+import { PAGEFIND_DIR } from '../search/vocabulary.ts';
 import { settledOrStalled } from '../lib/stall-guard.ts';
 import { searchScripts } from '../search/bundle.ts';
 import { createDevSearch, type DevSearch } from '../search/dev-search.ts';

@@ -14,7 +14,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import pLimit from 'p-limit';
-import { PAGEFIND_DIR } from '../lib/search.ts';
+import { PAGEFIND_DIR } from './vocabulary.ts';
 import { searchScripts } from './bundle.ts';
 import { SEARCH_DIR } from './format.ts';
 

@@ -6,12 +6,12 @@
  * `language`, `year`; metadata `type`, `language`, `date`; the search page's
  * query parameters are q, type, tag, lang, year) and mark the content to index
  * with `data-pagefind-body`; src/integrations/search.ts indexes the
- * built site (Pagefind, and src/search/ for the offline archive) and
+ * built site (Pagefind, and the rest of src/search/ for the offline archive) and
  * src/pages/search.astro searches it in the browser.
  */
-import { baseLanguage } from './i18n.ts';
-import { yearMonthIn } from './dates.ts';
-import { sitePath } from './paths.ts';
+import { baseLanguage } from '../lib/i18n.ts';
+import { yearMonthIn } from '../lib/dates.ts';
+import { sitePath } from '../lib/paths.ts';
 
 export const searchHref = sitePath('/search/');
 
