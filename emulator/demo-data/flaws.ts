@@ -53,6 +53,7 @@ export const FLAW_IDS = {
   clippingScriptUrl: ID_BASE.clipping + 99_901,
   clippingNotAUrl: ID_BASE.clipping + 99_902,
   eventMalformedEnd: ID_BASE.event + 59_901,
+  eventEndPastYear9999: ID_BASE.event + 59_902,
   pageClimbingSlug: ID_BASE.page + 19_901,
   contactScriptTwitter: ID_BASE.prContact + 19_901,
   imageNegativeSize: ID_BASE.media + 900_003,
@@ -74,6 +75,14 @@ export const FLAWS: readonly Flaw[] = [
   { collection: 'pressReleases', id: FLAW_IDS.releaseOnPagePath, field: 'permalink', value: '/pages/about-us', expect: 'moved-path' },
   { collection: 'pressReleases', id: FLAW_IDS.releaseDeviceName, field: 'permalink', value: '/CON', expect: 'moved-path' },
   { collection: 'events', id: FLAW_IDS.eventMalformedEnd, field: 'ends_at', value: 'soon', expect: 'field-dropped' },
+  // The largest date JavaScript holds: a calendar that wrote it would not be RFC 5545.
+  {
+    collection: 'events',
+    id: FLAW_IDS.eventEndPastYear9999,
+    field: 'ends_at',
+    value: '+275760-09-13T00:00:00.000Z',
+    expect: 'field-dropped',
+  },
   { collection: 'images', id: FLAW_IDS.imageNegativeSize, field: 'file_size', value: -1024, expect: 'field-dropped' },
   {
     collection: 'prContacts',
@@ -217,22 +226,22 @@ function clippings(input: Inputs): Clipping[] {
   ];
 }
 
-function event(input: Inputs): PressEvent {
-  const start = floorTo(input.now + 20 * DAY, DAY) + 8 * HOUR;
-  const id = FLAW_IDS.eventMalformedEnd;
+function event(input: Inputs, id: number, title: string, location: string, daysAhead: number): PressEvent {
+  const start = floorTo(input.now + daysAhead * DAY, DAY) + 8 * HOUR;
+  const slug = slugify(title);
   return {
     ...visible(),
     id,
     pressroom_id: COMPANY.pressroomId,
-    title: 'Test-ride day in Utrecht',
-    description: '<p>Ride every Northwind model on the closed track at the Jaarbeurs. Journalists can register at the press desk.</p>',
+    title,
+    description: `<p>Ride every Northwind model on the closed track at ${location}. Journalists can register at the press desk.</p>`,
     starts_at: iso(start),
     ends_at: valueOf(id, 'ends_at') as string,
     timezone: 'Amsterdam',
-    location: 'Jaarbeurs, Utrecht',
+    location,
     online: false,
     stream_url: null,
-    permalink: `/events/${id}-test-ride-day-in-utrecht`,
+    permalink: `/events/${id}-${slug}`,
     language: 'en',
     type: 'event',
     published_at: iso(floorTo(input.now - 3 * DAY, DAY) + 9 * HOUR),
@@ -344,7 +353,10 @@ export function addFlaws(world: World, now: Date): void {
   const input: Inputs = { now: ms, tagId: world.tags[0]?.id, releaseId: newest?.id ?? null, assets, seed: hash32('flaws', world.seed) };
   world.pressReleases.push(...releases(input));
   world.clippings.push(...clippings(input));
-  world.events.push(event(input));
+  world.events.push(
+    event(input, FLAW_IDS.eventMalformedEnd, 'Test-ride day in Utrecht', 'Jaarbeurs, Utrecht', 20),
+    event(input, FLAW_IDS.eventEndPastYear9999, 'Test-ride day in Eindhoven', 'Strijp-S, Eindhoven', 27),
+  );
   world.pages.push(page(input, world.pages.reduce((max, p) => Math.max(max, p.position), 0) + 1));
   world.prContacts.push(contact(world.prContacts.reduce((max, c) => Math.max(max, c.position), 0) + 1));
   world.images.push(image(input));

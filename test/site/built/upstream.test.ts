@@ -18,6 +18,7 @@ import { isPublic } from '../../../emulator/model/visibility.ts';
 import { TEST_MEDIA_CACHE } from '../../helpers/emulator.ts';
 import { UPSTREAM_OPTIONS } from '../global-setup.ts';
 import { elements, jsonLd, listFiles, loadPages, meta, type BuiltPage } from '../helpers.ts';
+import { lineProblems, parseCalendar } from '../content-lines.ts';
 
 const site = inject('upstreamSite');
 let api: RunningEmulator;
@@ -90,6 +91,28 @@ describe('broken items among the good ones', () => {
     expect([...pages.keys()].filter((p) => p.startsWith('/etc/'))).toEqual([]);
     const sitemap = await readFile(path.join(site.dir, 'sitemap-0.xml'), 'utf8');
     expect(sitemap).not.toMatch(/passwd|%2e%2e|\.\.\//i);
+  });
+
+  it('write calendars a strict client reads: an end past the year 9999 dropped, every date RFC 5545', async () => {
+    const flaw = FLAWS.find((f) => f.collection === 'events' && String(f.value).startsWith('+275760'))!;
+    const files = (await listFiles(site.dir)).filter((f) => f.endsWith('.ics'));
+    const own = files.find((f) => path.basename(f).startsWith(`${flaw.id}-`));
+    expect(own, 'the event keeps its own calendar file').toBeDefined();
+    expect(files.length).toBeGreaterThan(2);
+    for (const file of files) {
+      const text = await readFile(file, 'utf8');
+      expect(lineProblems(text), file).toEqual([]);
+      // ical.js reads each date; a year of more than four digits is no RFC 5545 DATE-TIME at all.
+      const parsed = parseCalendar(text);
+      for (const [, name, value] of text.matchAll(/^(DTSTART|DTEND|DTSTAMP)[^:\r\n]*:([^\r\n]*)/gm))
+        expect(value, `${path.basename(file)} ${name}`).toMatch(/^\d{8}(T\d{6}Z?)?$/);
+      const event = parsed.events.find((e) => e.uid.startsWith(`event-${flaw.id}@`));
+      if (file === own || path.basename(file) === 'calendar.ics') {
+        expect(event, path.basename(file)).toBeDefined();
+        expect(new Date(event!.start).getUTCFullYear()).toBeLessThan(10_000);
+        expect(event!.end === null || new Date(event!.end).getUTCFullYear() < 10_000).toBe(true);
+      }
+    }
   });
 });
 
