@@ -21,17 +21,6 @@ import { encodeQuery, normaliseApiPath, pathGroup } from './api-paths.ts';
 import { createPager } from './list-pages.ts';
 import type { ClientStats, ListOptions, NewsroomClient, NewsroomClientOptions, Query, RequestOptions } from './types.ts';
 
-export type {
-  ClientStats,
-  GroupStats,
-  ListOptions,
-  NewsroomClient,
-  NewsroomClientOptions,
-  Query,
-  QueryValue,
-  RequestOptions,
-} from './types.ts';
-
 export { encodeQuery, normaliseApiPath, pathGroup } from './api-paths.ts';
 export { emptyGroupStats } from './client-stats.ts';
 

@@ -1,7 +1,7 @@
 /** Sources of media kits, their categories, tags and the media library. */
 import { z } from 'astro/zod';
 import { NewsroomApiError } from '../client/errors.ts';
-import type { NewsroomClient } from '../client/client.ts';
+import type { NewsroomClient } from '../client/types.ts';
 import { safeSlug } from '../data-policy/safe-paths.ts';
 import { warnUnreadableSignal } from '../data-policy/admit.ts';
 import { MAX_TAGS } from '../data-policy/bounds.ts';

@@ -4,7 +4,7 @@
  * snapshot recorder runs exactly the requests a build makes.
  */
 import type { z } from 'astro/zod';
-import type { NewsroomClient } from '../client/client.ts';
+import type { NewsroomClient } from '../client/types.ts';
 import { DataIssues } from '../data-policy/issues.ts';
 import type { Rescue, Where } from '../data-policy/repair.ts';
 import { readEagerly } from './read-eagerly.ts';

@@ -10,7 +10,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createNewsroomClient, type NewsroomClientOptions } from '../../content-loaders/client/client.ts';
+import { createNewsroomClient } from '../../content-loaders/client/client.ts';
+import type { NewsroomClientOptions } from '../../content-loaders/client/types.ts';
 import { NewsroomApiError } from '../../content-loaders/client/errors.ts';
 
 interface Item {
