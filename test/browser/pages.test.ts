@@ -279,6 +279,34 @@ describe.skipIf(!hasChromium)('the header on a phone and on a wide screen', () =
     }
   });
 
+  it("switches language to this page's counterpart: the same listing page, else that language's home", async ({ expect }) => {
+    const context = await browser.newContext({ viewport: DESKTOP, serviceWorkers: 'block' });
+    try {
+      const page = await context.newPage();
+      const link = (lang: string) => page.locator(`header .lang-nav a[hreflang="${lang}"]`);
+      const switchTo = async (from: string, lang: string) => {
+        await page.goto(server.origin + from);
+        await link(lang).click();
+        await page.waitForLoadState('load');
+        expect(await page.evaluate(() => document.documentElement.lang), `${from} → ${lang}`).toBe(lang);
+        return new URL(page.url()).pathname;
+      };
+      // Page 2 of the English listing leads to page 2 of the Dutch one, or to its first page when it has one only.
+      const dutchPages = existsSync(path.join(siteDir, 'nl', '2', 'index.html')) ? '/nl/2/' : '/nl/';
+      expect(await switchTo('/en/2/', 'nl')).toBe(dutchPages);
+      // The page's own language is the page itself (marked current), not that language's home.
+      for (const own of ['/en/2/', '/tags/']) {
+        await page.goto(server.origin + own);
+        expect(await link('en').getAttribute('href'), own).toBe(own);
+        expect(await link('en').getAttribute('aria-current'), own).toBe('true');
+      }
+      // A page with no counterpart in the other language leads to that language's home.
+      expect(await switchTo('/tags/', 'nl')).toBe('/nl/');
+    } finally {
+      await context.close();
+    }
+  });
+
   it('shows the whole navigation and the search box on a wide screen, with no menu button', async ({ expect }) => {
     const context = await browser.newContext({ viewport: DESKTOP, javaScriptEnabled: false, serviceWorkers: 'block' });
     try {
