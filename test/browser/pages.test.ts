@@ -7,7 +7,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, inject, it } from 'vitest';
 import {
   DESKTOP,
@@ -205,6 +205,16 @@ describe.skipIf(!hasChromium)("the hosted newsroom's old addresses in Chromium",
 });
 
 describe.skipIf(!hasChromium)('the header on a phone and on a wide screen', () => {
+  /** A page in a fresh context (viewport, JavaScript on or off), closed after `use`. */
+  const inPage = async (options: BrowserContextOptions, use: (page: Page) => Promise<void>) => {
+    const context = await browser.newContext({ ...options, serviceWorkers: 'block' });
+    try {
+      await use(await context.newPage());
+    } finally {
+      await context.close();
+    }
+  };
+
   /** Where the header ends, from the top of the page (the demo note above it included), and what shows. */
   const headerState = (page: Page) =>
     page.evaluate(() => ({
@@ -227,9 +237,7 @@ describe.skipIf(!hasChromium)('the header on a phone and on a wide screen', () =
 
   it('takes at most a quarter of a 390x844 screen, its navigation behind a menu that opens without JavaScript', async ({ expect }) => {
     for (const javaScriptEnabled of [true, false]) {
-      const context = await browser.newContext({ viewport: MOBILE, javaScriptEnabled, serviceWorkers: 'block' });
-      try {
-        const page = await context.newPage();
+      await inPage({ viewport: MOBILE, javaScriptEnabled }, async (page) => {
         for (const pagePath of ['/', '/nl/']) {
           await page.goto(server.origin + pagePath);
           expect(await withDemoNote(page), 'the demo note counts').toBe(true);
@@ -247,16 +255,12 @@ describe.skipIf(!hasChromium)('the header on a phone and on a wide screen', () =
           await first.click();
           await page.waitForURL(`${server.origin}${href}`);
         }
-      } finally {
-        await context.close();
-      }
+      });
     }
   });
 
   it("leads from the header's Subscribe link to the feeds of the page's language, each a feed the site serves", async ({ expect }) => {
-    const context = await browser.newContext({ viewport: MOBILE, serviceWorkers: 'block' });
-    try {
-      const page = await context.newPage();
+    await inPage({ viewport: MOBILE }, async (page) => {
       for (const pagePath of ['/', '/nl/']) {
         await page.goto(server.origin + pagePath);
         await page.locator('header a.topbar__subscribe').click();
@@ -274,15 +278,11 @@ describe.skipIf(!hasChromium)('the header on a phone and on a wide screen', () =
       }
       // The Dutch page offers the Dutch feeds first.
       expect(await page.locator('#subscribe a[type]').first().getAttribute('href')).toMatch(/^\/feeds\/nl\//);
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   it("switches language to this page's counterpart: the same listing page, else that language's home", async ({ expect }) => {
-    const context = await browser.newContext({ viewport: DESKTOP, serviceWorkers: 'block' });
-    try {
-      const page = await context.newPage();
+    await inPage({ viewport: DESKTOP }, async (page) => {
       const link = (lang: string) => page.locator(`header .lang-nav a[hreflang="${lang}"]`);
       const switchTo = async (from: string, lang: string) => {
         await page.goto(server.origin + from);
@@ -302,24 +302,18 @@ describe.skipIf(!hasChromium)('the header on a phone and on a wide screen', () =
       }
       // A page with no counterpart in the other language leads to that language's home.
       expect(await switchTo('/tags/', 'nl')).toBe('/nl/');
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   it('shows the whole navigation and the search box on a wide screen, with no menu button', async ({ expect }) => {
-    const context = await browser.newContext({ viewport: DESKTOP, javaScriptEnabled: false, serviceWorkers: 'block' });
-    try {
-      const page = await context.newPage();
+    await inPage({ viewport: DESKTOP, javaScriptEnabled: false }, async (page) => {
       await page.goto(`${server.origin}/`);
       expect((await headerState(page)).menuButton).toBe(false);
       const links = page.locator('nav.site-nav a');
       expect(await links.count()).toBeGreaterThan(5);
       for (const link of await links.all()) expect(await link.isVisible(), (await link.textContent()) ?? '').toBe(true);
       expect(await page.locator('header #site-search-q').isVisible()).toBe(true);
-    } finally {
-      await context.close();
-    }
+    });
   });
 });
 
