@@ -11,7 +11,7 @@
  */
 import type { CollectionEntry } from 'astro:content';
 import type { CustomPage, Release, Tag } from './data-types.ts';
-import { hrefOf, isPortableSegment, permalinkSegments, sitePath, tagHref } from './paths.ts';
+import { hrefOf, isPortableSegment, permalinkSegments, sitePath, tagHref, tagSegment } from './paths.ts';
 import { readBody } from '@pressroom-static/content-loaders';
 import { detached } from './detached.ts';
 import { featuredOutsideBody } from './images.ts';
@@ -175,17 +175,17 @@ export function placePages(entries: CollectionEntry<'pages'>[], claims: PathClai
 }
 
 /**
- * Tags by name in the press room's language, each with its path: its slug's, or `tag-<id>` when
- * the slug is not portable or another tag holds it but for case (the lower id keeps it).
+ * Tags by name in the press room's language, each with its path: its slug's, or `tag-<id>` (with a
+ * warning) when the slug is not portable or another tag holds it but for case (the lower id keeps it).
  */
 export function placeTags(entries: CollectionEntry<'tags'>[], claims: PathClaims, language: string): Tag[] {
   return entries
     .map(({ data }) => data)
     .sort((a, b) => a.id - b.id)
     .map((data) => {
-      const asked = tagHref(data);
+      const asked = tagSegment({ id: data.id, slug: data.slug }) === data.slug ? tagHref(data) : null;
       const owner = `tag ${data.id}`;
-      if (claims.claim(asked, owner)) return { ...data, href: asked };
+      if (asked !== null && claims.claim(asked, owner)) return { ...data, href: asked };
       const segment = `tag-${data.id}`;
       const href = place(claims, { collection: 'tags', id: String(data.id), field: 'slug', value: data.slug, owner }, asked, [
         tagHref({ ...data, segment }),

@@ -145,7 +145,7 @@ describe('names no file system can hold', () => {
       expect(permalinkSegments(permalink), permalink).toBeNull();
   });
 
-  it('send such a release to its id path, and such a tag to tag-<id>', async () => {
+  it('send such a release to its id path, and such a tag to tag-<id>, each with a warning', async () => {
     const { hrefOf, moves } = await placeAll(
       [release(900, '/CON'), release(901, '/901-launch./'), release(902, '/900-x/index.html')],
       [],
@@ -156,5 +156,8 @@ describe('names no file system can hold', () => {
     expect(hrefOf.get('release 902')).toBe('/902/');
     expect(hrefOf.get('tag 5')).toBe('/tags/tag-5/');
     expect(moves.filter((m) => m.collection === 'pressReleases')).toHaveLength(3);
+    expect(moves.filter((m) => m.collection === 'tags')).toEqual([
+      { collection: 'tags', itemId: '5', field: 'slug', value: 'index.html', reason: 'not a safe path', href: '/tags/tag-5/' },
+    ]);
   });
 });
