@@ -11,11 +11,21 @@ import type { AddressInfo } from 'node:net';
 /** `page` is the list page asked for (1 for the first, as the client counts; 0 for single answers). */
 export type Rewrite = (path: string, data: any, page: number) => any;
 
+/**
+ * JSON text a rewrite sends as the answer's `data` verbatim: for values `JSON.stringify` cannot
+ * write, such as a tree nested 100,000 levels deep.
+ */
+export class RawJson {
+  constructor(readonly text: string) {}
+}
+
 export interface UpstreamProxy {
   /** Base URL for PRESSROOM_API_URL. */
   url: string;
   /** Replaces the rewrite (between loads). */
   set(rewrite: Rewrite): void;
+  /** The press room paths asked for since the last call (as the rewrite sees them), then forgets them. */
+  takeRequests(): string[];
   close(): Promise<void>;
 }
 
@@ -24,6 +34,7 @@ export async function startUpstreamProxy(
   rewrite: Rewrite = (_p, d) => d,
 ): Promise<UpstreamProxy> {
   let current = rewrite;
+  let requests: string[] = [];
   const prefix = `/v1/pressrooms/${target.pressroomId}`;
   const server: Server = createServer(async (req, res) => {
     try {
@@ -31,20 +42,22 @@ export async function startUpstreamProxy(
       const upstream = await fetch(`${target.url}${url.pathname}${url.search}`, {
         headers: req.headers.authorization ? { authorization: req.headers.authorization } : {},
       });
-      const text = await upstream.text();
+      const bytes = Buffer.from(await upstream.arrayBuffer());
       if (!upstream.ok || !url.pathname.startsWith(prefix)) {
         res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' });
-        res.end(text);
+        res.end(bytes);
         return;
       }
-      const body = JSON.parse(text) as { data: unknown };
+      const { data, ...rest } = JSON.parse(bytes.toString('utf8')) as { data: unknown };
       const path = url.pathname
         .slice(prefix.length)
         .replace(/^\//, '')
         .replace(/\.json$/, '');
-      body.data = current(path, structuredClone(body.data), Number(url.searchParams.get('page') ?? '0'));
+      requests.push(path);
+      const rewritten: unknown = current(path, structuredClone(data), Number(url.searchParams.get('page') ?? '0'));
+      const dataText = rewritten instanceof RawJson ? rewritten.text : JSON.stringify(rewritten);
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(body));
+      res.end(`{"data":${dataText}${Object.keys(rest).length > 0 ? `,${JSON.stringify(rest).slice(1)}` : '}'}`);
     } catch (error) {
       res.writeHead(500, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ error: { status: 500, message: (error as Error).message } }));
@@ -55,6 +68,11 @@ export async function startUpstreamProxy(
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     set(next) {
       current = next;
+    },
+    takeRequests() {
+      const taken = requests;
+      requests = [];
+      return taken;
     },
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
