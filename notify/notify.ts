@@ -2,10 +2,12 @@
  * After a site is published, tell the places readers and crawlers watch what
  * changed (docs/operating.md, "Discovered in seconds"): the WebSub hub each
  * changed feed (websub.ts), IndexNow each added, changed or removed page
- * (indexnow.ts), from the build's change report (urls.ts). Called by the build
- * command after its swap when no PRESSROOM_DEPLOY_COMMAND is set, else by the
- * webhook receiver once the deploy succeeded: the hub fetches the feed at once,
- * and must find the new one.
+ * (indexnow.ts), from the build's change report or what a deploy changed
+ * (urls.ts). Called by whatever puts the new site online, once: the build
+ * command after its swap (not with --no-notify or PRESSROOM_DEPLOY_COMMAND),
+ * the webhook receiver once its deploy command succeeded, `npm run deploy --
+ * --notify` after its upload and purge. The hub fetches the feed at once, and
+ * must find the new one.
  *
  * Never fails what it follows: each target that could not be told is one
  * warning line, and readers and crawlers still find the change on their next
@@ -104,6 +106,13 @@ export async function notifyChanges(changes: SiteChanges, settings: NotifySettin
   if (feeds.length + pages.length === 0) log.info('notify: no feed or page changed; nothing to announce');
 }
 
+/** Whatever goes wrong while announcing, the build or deploy it follows stays a success: one warning line. */
+function announceSafely(changes: SiteChanges, settings: NotifySettings, siteDir: string, log: NotifyLog): Promise<void> {
+  return notifyChanges(changes, settings, siteDir, log).catch((error: unknown) =>
+    log.warn(`notify: warning: nothing more announced (${firstLine(error)})`),
+  );
+}
+
 /**
  * The build command, after its swap: announces what it changed, when told to. Not for the demo
  * press room (a fictional company), and not before a deploy: with PRESSROOM_DEPLOY_COMMAND the
@@ -119,9 +128,7 @@ export async function notifyAfterBuild(
     log.info('notify: left to the webhook receiver, after PRESSROOM_DEPLOY_COMMAND has put the site online');
     return;
   }
-  await notifyChanges(reportedChanges(changes), settings, siteDir, log).catch((error: unknown) =>
-    log.warn(`notify: warning: nothing more announced (${firstLine(error)})`),
-  );
+  await announceSafely(reportedChanges(changes), settings, siteDir, log);
 }
 
 /**
@@ -142,9 +149,7 @@ export async function notifyAfterDeploy(
   }
   const present = files.filter((file) => existsSync(path.join(siteDir, file)));
   const removed = files.filter((file) => !present.includes(file));
-  await notifyChanges({ site, present, removed, first }, settings, siteDir, log).catch((error: unknown) =>
-    log.warn(`notify: warning: nothing more announced (${firstLine(error)})`),
-  );
+  await announceSafely({ site, present, removed, first }, settings, siteDir, log);
 }
 
 /** Announces what the change report in `changesFile` lists (the webhook receiver, after the deploy). */
@@ -156,10 +161,7 @@ export async function notifyFromReport(changesFile: string, settings: NotifySett
     log.warn(`notify: warning: nothing announced: the change report ${changesFile} could not be read (${firstLine(error)})`);
     return;
   }
-  // Whatever goes wrong, the deploy it follows stays a success.
-  await notifyChanges(reportedChanges(report), settings, siteDir, log).catch((error: unknown) =>
-    log.warn(`notify: warning: nothing more announced (${firstLine(error)})`),
-  );
+  await announceSafely(reportedChanges(report), settings, siteDir, log);
 }
 
 /** The site's robots.txt disallows all of it (src/lib/crawlers.ts writes `Disallow: <base>` for a noindex press room). */
