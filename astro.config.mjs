@@ -7,6 +7,7 @@ import images from './src/integrations/images.ts';
 import search from './src/integrations/search.ts';
 import dataStoreAtRender from './src/integrations/data-store-at-render.ts';
 import siteIcons from './src/integrations/site-icons.ts';
+import indexNowKey from './src/integrations/indexnow-key.ts';
 import { isLegacyPath, routePath } from './src/lib/paths.ts';
 import { loadDotEnv } from './src/config/dot-env.ts';
 import { loadConfig } from './src/config/environment.ts';
@@ -36,6 +37,7 @@ export default defineConfig({
     sitemap({ filter: (page) => !isLegacyPath(routePath(new URL(page).pathname, base)) }),
     images({ config }),
     siteIcons({ config }),
+    indexNowKey({ config }),
     search(),
   ],
 });

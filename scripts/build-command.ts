@@ -9,7 +9,11 @@
  * that decides the site with the fingerprint beside it (`DIR.fingerprint.json`):
  * when nothing changed the site is confirmed as it is and nothing renders
  * (`--force` renders anyway). Every build that exits 0 writes its change
- * report beside the site (`DIR.changes.json`, change-report.ts).
+ * report beside the site (`DIR.changes.json`, change-report.ts). A build that
+ * changed the site then announces it (notify/: PRESSROOM_WEBSUB_HUB,
+ * PRESSROOM_INDEXNOW_KEY), unless PRESSROOM_DEPLOY_COMMAND is set or --no-notify
+ * given: the site is then not public until a deploy, which announces it (the
+ * webhook receiver, or `npm run deploy -- --notify`).
  */
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
@@ -49,6 +53,7 @@ import {
 import { settledOrStalled } from '../src/lib/stall-guard.ts';
 import { confirmUnchanged } from './no-change.ts';
 import { byPath, loadTree, readTree, storeTree, type Tree } from './output-tree.ts';
+import { consoleLog, notifyAfterBuild } from '../notify/notify.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 /** What every build of this site writes: an existing --out without them is not replaced. */
@@ -76,6 +81,10 @@ const BUILD_COMMAND: CommandSpec = {
     demo: { type: 'boolean', help: 'build the bundled demo press room (a fictional company, every page marked noindex and "demo")' },
     strict: { type: 'boolean', help: 'fail on any data warning (a dropped field, a skipped item); same as PRESSROOM_STRICT=1' },
     force: { type: 'boolean', help: 'render even when nothing changed since the site in --out was built (see DIR.fingerprint.json)' },
+    'no-notify': {
+      type: 'boolean',
+      help: 'tell no WebSub hub or IndexNow: a later step puts the site online (npm run deploy -- --notify tells them then)',
+    },
   },
   variables: {
     PRESSROOM_API_URL: 'the Newsroom API base URL',
@@ -87,6 +96,9 @@ const BUILD_COMMAND: CommandSpec = {
     PRESSROOM_CONCURRENCY: 'concurrent requests and downloads (default 8)',
     PRESSROOM_STRICT: '1: fail on any data warning instead of publishing the rest',
     PRESSROOM_CACHE_DIR: 'where the HTTP and image caches live (default .cache/ in the project)',
+    PRESSROOM_WEBSUB_HUB: 'WebSub hub every feed names; told of each feed a build changes (default: off)',
+    PRESSROOM_INDEXNOW_KEY: 'IndexNow key: the site serves /<key>.txt; changed pages are submitted (default: off)',
+    PRESSROOM_INDEXNOW_ENDPOINT: 'where IndexNow submissions go (default https://api.indexnow.org/indexnow)',
   },
   notes: [
     'With no PRESSROOM_* variable at all (in the environment or .env) it builds the bundled demo press room;',
@@ -95,6 +107,8 @@ const BUILD_COMMAND: CommandSpec = {
     'itself are as recorded in DIR.fingerprint.json, it confirms the site and renders nothing ("nothing changed',
     'since ..."); --force renders anyway. Every good build writes DIR.changes.json: the files and URLs added,',
     'changed and removed (what a CDN must purge), and DIR.data-report.json when it rendered.',
+    'A build that changed the site tells the WebSub hub and IndexNow, when set, unless PRESSROOM_DEPLOY_COMMAND is set',
+    '(then npm run webhooks tells them after the deploy) or --no-notify is given; a failure there is a warning, never a failed build.',
   ],
 };
 
@@ -105,6 +119,8 @@ interface BuildPlan {
   out: string;
   waitMs: number;
   force: boolean;
+  /** Tell the WebSub hub and IndexNow what changed (not with --no-notify). */
+  notify: boolean;
   upstream: Upstream;
   /** The PRESSROOM_* configuration, parsed once: the build session's (src/config/session.ts), handed to the integrations. */
   config: PressroomConfig;
@@ -145,7 +161,7 @@ async function planBuild(): Promise<BuildPlan | number> {
     }
     if (upstream === 'snapshot') await assertSnapshotFolder(process.env.PRESSROOM_SNAPSHOT!, 'PRESSROOM_SNAPSHOT');
     await assertReplaceable(out, SITE_SIGNATURE);
-    return { out, waitMs, force: values.force === true, upstream, config, configuration };
+    return { out, waitMs, force: values.force === true, notify: values['no-notify'] !== true, upstream, config, configuration };
   } catch (error) {
     console.error(`build: ${(error as Error).message}`);
     return EXIT.usage;
@@ -304,6 +320,8 @@ async function main(): Promise<number> {
     await recordFingerprint(out, rendered.built, { code, configuration: plan.configuration, originals: rendered.originals() }).catch(
       (error: unknown) => console.error(`build: no fingerprint written (${firstLine(error)}); the next build renders again`),
     );
+    if (plan.notify)
+      await notifyAfterBuild(rendered.changes, { config: plan.config, upstream: plan.upstream, siteDir: out, log: consoleLog });
     return EXIT.ok;
   } catch (error) {
     if (error instanceof ConfigError) return EXIT.usage;

@@ -50,6 +50,8 @@ export const NOT_CODE = [
   'deploy',
   'docs',
   'eslint.config.js',
+  // Tells a WebSub hub and IndexNow what a build changed: it reads the site, never writes it.
+  'notify',
   'test',
   'vitest.config.ts',
 ] as const;
@@ -92,7 +94,9 @@ export function codeDigest(code: CodeInputs): string {
 /**
  * The configuration that decides what is written, by variable name (values as the build reads
  * them). Left out: PRESSROOM_API_KEY (what it can read is in the answers), PRESSROOM_CONCURRENCY,
- * PRESSROOM_CACHE_DIR, PRESSROOM_WEBHOOK_SECRET and PRESSROOM_DEPLOY_COMMAND (they change how, not what).
+ * PRESSROOM_CACHE_DIR, PRESSROOM_WEBHOOK_SECRET, PRESSROOM_DEPLOY_COMMAND and
+ * PRESSROOM_INDEXNOW_ENDPOINT (they change how, not what). The IndexNow key names the key file the
+ * site serves; it is recorded as a digest, so the fingerprint beside the site never holds it.
  */
 export function configurationOf(
   env: Record<string, string | undefined>,
@@ -107,6 +111,8 @@ export function configurationOf(
     PRESSROOM_SITE_URL: config.siteUrl,
     PRESSROOM_IMAGE_HOSTS: [...config.imageHosts].sort().join(',') || null,
     PRESSROOM_STRICT: config.strict ? '1' : '0',
+    PRESSROOM_WEBSUB_HUB: config.websubHub ?? null,
+    PRESSROOM_INDEXNOW_KEY: config.indexNowKey ? `sha256:${createHash('sha256').update(config.indexNowKey).digest('hex')}` : null,
     SOURCE_DATE_EPOCH: sourceDateEpoch(env) === undefined ? null : String(sourceDateEpoch(env)! / 1000),
   };
 }

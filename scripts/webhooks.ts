@@ -15,6 +15,7 @@ import { changeReportPath } from './change-report.ts';
 import { WEBHOOK_PATH, startWebhookReceiver } from '../webhook-receiver/server.ts';
 import { EXIT, integerFlag, parseCommandLine, type CommandSpec } from './cli.ts';
 import { assertReplaceable } from '../src/output/staged-output.ts';
+import { notifySettingsOf } from '../notify/notify.ts';
 
 const WEBHOOKS_COMMAND: CommandSpec = {
   name: 'webhooks',
@@ -33,6 +34,8 @@ const WEBHOOKS_COMMAND: CommandSpec = {
   variables: {
     PRESSROOM_WEBHOOK_SECRET: 'whsec_... secret of the webhook subscription (required)',
     PRESSROOM_DEPLOY_COMMAND: 'shell command run after each good build, with PRESSROOM_SITE_DIR set',
+    PRESSROOM_WEBSUB_HUB: 'WebSub hub told of each changed feed, after the deploy (or the build, without one)',
+    PRESSROOM_INDEXNOW_KEY: 'IndexNow key: changed pages submitted after the deploy (or the build, without one)',
     PRESSROOM_API_URL: 'and every other variable of npm run build, passed to each build',
   },
   notes: ['As a service, run node_modules/.bin/node scripts/webhooks.ts (not npm run) so SIGTERM reaches it: see docs/webhooks.md.'],
@@ -81,6 +84,8 @@ async function main(): Promise<number> {
     deployCommand: config.deployCommand,
     env: process.env,
     log,
+    // Without a deploy command the build tells them itself, after its swap.
+    notify: config.deployCommand ? notifySettingsOf(config) : undefined,
   });
   const queue = createBuildQueue({
     run: builder.run,

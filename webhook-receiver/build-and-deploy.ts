@@ -5,7 +5,9 @@
  * shell with PRESSROOM_SITE_DIR set to the site and PRESSROOM_CHANGES to the
  * build's change report (`<out>.changes.json`: what to purge from a CDN), when
  * the build succeeded (also when it only confirmed an unchanged site: the
- * report then lists nothing).
+ * report then lists nothing). Once the deploy succeeded, the WebSub hub and
+ * IndexNow are told what changed (notify/, when set): the site is online only
+ * now. Without a deploy command the build itself told them after its swap.
  * The build's route-by-route lines are left out of the log; its summary lines
  * (loading, images, search, pages built, failure) are passed through. Each
  * child gets only the secrets it needs: the build the API key, the deploy
@@ -15,6 +17,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { BuildOutcome } from './build-queue.ts';
+import { notifyFromReport, type NotifySettings } from '../notify/notify.ts';
 
 export interface BuildAndDeployOptions {
   root: string;
@@ -28,6 +31,8 @@ export interface BuildAndDeployOptions {
   log: (line: string) => void;
   /** Each of the build and the deploy is ended past this. Default 30 minutes. */
   timeoutMs?: number;
+  /** Who to tell what changed after a deploy succeeded (notify/); undefined: nobody. */
+  notify?: NotifySettings | undefined;
 }
 
 export interface BuildAndDeploy {
@@ -37,7 +42,7 @@ export interface BuildAndDeploy {
 }
 
 const SUMMARY_LINE =
-  /loaded \d+ collections|images: |search: |page\(s\) built|build failed|left exactly as it was|no site was published|waiting for another build|another build is running|nothing changed since|build: rendering: |build: changes: /;
+  /loaded \d+ collections|images: |search: |page\(s\) built|build failed|left exactly as it was|no site was published|waiting for another build|another build is running|nothing changed since|build: rendering: |build: changes: |^notify: /;
 
 export function buildAndDeploy({
   root,
@@ -48,6 +53,7 @@ export function buildAndDeploy({
   env,
   log,
   timeoutMs = 30 * 60_000,
+  notify,
 }: BuildAndDeployOptions): BuildAndDeploy {
   const children = new Set<ChildProcess>();
   const buildEnv = without(env, ['PRESSROOM_WEBHOOK_SECRET']);
@@ -93,6 +99,7 @@ export function buildAndDeploy({
       };
     if (deploy.code !== 0)
       return { ok: false, summary: `${built} in ${seconds} s, but PRESSROOM_DEPLOY_COMMAND failed (exit ${deploy.code})` };
+    if (notify) await notifyFromReport(changesFile, notify, out, { info: log, warn: log });
     return { ok: true, summary: `${built} in ${seconds} s and deployed` };
   };
   return {

@@ -8,13 +8,16 @@
  *
  *   PRESSROOM_CONCURRENCY must be an integer from 1 to 64, got "abc"
  *
- * The secrets (`apiKey`, `webhookSecret`) are non-enumerable on the returned
+ * The secrets (`apiKey`, `webhookSecret`) and the IndexNow key (public in the
+ * site by design, yet kept out of logs) are non-enumerable on the returned
  * object, so logging or serialising the config never prints them.
  */
 import { z } from 'astro/zod';
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '@pressroom-static/content-loaders';
 
 export const DEFAULT_SITE_URL = 'http://localhost:4321';
+/** The IndexNow endpoint shared by every participating search engine (indexnow.org). */
+export const DEFAULT_INDEXNOW_ENDPOINT = 'https://api.indexnow.org/indexnow';
 
 export interface PressroomConfig {
   /** `PRESSROOM_API_URL` without a trailing slash; undefined = use the bundled emulator. */
@@ -43,6 +46,12 @@ export interface PressroomConfig {
   strict: boolean;
   /** `PRESSROOM_CACHE_DIR`: where the HTTP and image caches live, as given; undefined = `.cache/` in the project. */
   cacheDir: string | undefined;
+  /** `PRESSROOM_WEBSUB_HUB`: the WebSub hub every feed names and each changed feed is announced to; undefined = off. */
+  websubHub: string | undefined;
+  /** `PRESSROOM_INDEXNOW_KEY` (non-enumerable): the site serves it as `/<key>.txt` and submits changed pages with it; undefined = off. */
+  readonly indexNowKey: string | undefined;
+  /** `PRESSROOM_INDEXNOW_ENDPOINT`: where IndexNow submissions go. */
+  indexNowEndpoint: string;
   /** How a value was read when it was not taken as written, one info line each (an API URL ending in `/v1`). */
   notes: string[];
 }
@@ -59,10 +68,14 @@ export const CONFIG_VARIABLES = [
   'PRESSROOM_DEPLOY_COMMAND',
   'PRESSROOM_STRICT',
   'PRESSROOM_CACHE_DIR',
+  'PRESSROOM_WEBSUB_HUB',
+  'PRESSROOM_INDEXNOW_KEY',
+  'PRESSROOM_INDEXNOW_ENDPOINT',
 ] as const;
 export type ConfigVariable = (typeof CONFIG_VARIABLES)[number];
 
-const SECRET_VARIABLES: ReadonlySet<string> = new Set(['PRESSROOM_API_KEY', 'PRESSROOM_WEBHOOK_SECRET']);
+/** Never echoed in a message (the IndexNow key is public in the site, but kept out of logs all the same). */
+const SECRET_VARIABLES: ReadonlySet<string> = new Set(['PRESSROOM_API_KEY', 'PRESSROOM_WEBHOOK_SECRET', 'PRESSROOM_INDEXNOW_KEY']);
 /** Names this project sets for others (the receiver, for the deploy command) and never reads. */
 const SET_FOR_OTHERS: ReadonlySet<string> = new Set(['PRESSROOM_SITE_DIR', 'PRESSROOM_CHANGES']);
 
@@ -95,8 +108,12 @@ function rawPathOf(value: string): string {
   return /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*([^?#]*)/.exec(value)?.[1] ?? '';
 }
 
-/** Zod check for an http(s) URL; `what` is what the message says is expected. */
-function httpUrl(what: string) {
+/**
+ * Zod check for an http(s) URL; `what` is what the message says is expected. A base URL loses
+ * its trailing slash (paths are appended to it); an `endpoint` is kept as written (normalised),
+ * since a server may tell `/hub` from `/hub/`.
+ */
+function httpUrl(what: string, { endpoint = false }: { endpoint?: boolean } = {}) {
   return z
     .string()
     .superRefine((value, ctx) => {
@@ -113,7 +130,7 @@ function httpUrl(what: string) {
     })
     .transform((value) => {
       const url = new URL(value);
-      return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
+      return endpoint ? url.href : `${url.origin}${url.pathname}`.replace(/\/+$/, '');
     });
 }
 
@@ -185,20 +202,29 @@ const schema = z.object({
     .string()
     .refine((v) => !v.includes('\0'), { message: 'a folder path' })
     .optional(),
+  // Written into every feed: a password in it would be published.
+  PRESSROOM_WEBSUB_HUB: httpUrl('an http:// or https:// URL of a WebSub hub (e.g. https://pubsubhubbub.appspot.com/)', {
+    endpoint: true,
+  }).optional(),
+  // The IndexNow protocol's rule for a key (indexnow.org/documentation).
+  PRESSROOM_INDEXNOW_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9-]{8,128}$/, { message: 'an IndexNow key: 8 to 128 letters a-z, A-Z, digits 0-9 or dashes' })
+    .optional(),
+  PRESSROOM_INDEXNOW_ENDPOINT: httpUrl(`an http:// or https:// URL of an IndexNow endpoint (e.g. ${DEFAULT_INDEXNOW_ENDPOINT})`, {
+    endpoint: true,
+  }).optional(),
 });
 
 /** How a value appears in an error: quoted, one line, shortened; secrets never. */
 function shown(variable: string, value: string | undefined): string {
   if (SECRET_VARIABLES.has(variable)) return '(hidden)';
   if (value === undefined) return 'nothing';
-  let text = value;
-  if (variable.endsWith('_URL')) {
-    // A URL may carry a password; never echo it.
-    text = text.replace(
-      /\/\/([^/@]*)@/,
-      (_m, userinfo: string) => `//${userinfo.includes(':') ? `${userinfo.split(':')[0]}:(hidden)` : userinfo}@`,
-    );
-  }
+  // Any value may be a URL (an API base, a hub, an endpoint) carrying a password; never echo it.
+  const text = value.replace(
+    /\/\/([^/@]*)@/,
+    (_m, userinfo: string) => `//${userinfo.includes(':') ? `${userinfo.split(':')[0]}:(hidden)` : userinfo}@`,
+  );
   const quoted = JSON.stringify(text.length > 120 ? `${text.slice(0, 117)}...` : text);
   return quoted;
 }
@@ -271,6 +297,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
 
   const v = result.data;
+  if (v.PRESSROOM_INDEXNOW_ENDPOINT && !v.PRESSROOM_INDEXNOW_KEY)
+    throw new ConfigError('PRESSROOM_INDEXNOW_ENDPOINT', [
+      'PRESSROOM_INDEXNOW_ENDPOINT is set but PRESSROOM_INDEXNOW_KEY is not: set the key to submit changed pages to IndexNow, or unset the endpoint',
+    ]);
   const notes: string[] = [];
   // The API's documented paths start with /v1: a base copied with it would request /v1/v1/… and be answered 404.
   const apiUrl = v.PRESSROOM_API_URL?.replace(/\/v1$/i, '');
@@ -289,10 +319,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     deployCommand: v.PRESSROOM_DEPLOY_COMMAND,
     strict: v.PRESSROOM_STRICT ?? false,
     cacheDir: v.PRESSROOM_CACHE_DIR,
+    websubHub: v.PRESSROOM_WEBSUB_HUB,
+    indexNowEndpoint: v.PRESSROOM_INDEXNOW_ENDPOINT ?? DEFAULT_INDEXNOW_ENDPOINT,
     notes,
   } as PressroomConfig;
   Object.defineProperty(config, 'apiKey', { value: v.PRESSROOM_API_KEY, enumerable: false });
   Object.defineProperty(config, 'webhookSecret', { value: v.PRESSROOM_WEBHOOK_SECRET, enumerable: false });
+  Object.defineProperty(config, 'indexNowKey', { value: v.PRESSROOM_INDEXNOW_KEY, enumerable: false });
   return config;
 }
 

@@ -6,6 +6,9 @@
  * anywhere, a document's `updated` is its newest item's date. The RFC 5005
  * links between a feed's documents are `atom:link`s (RSS, in the Atom namespace)
  * or `link`s (Atom) with `fh:archive` on archives; JSON Feed: see jsonFeed11.
+ * With a WebSub hub (W3C WebSub), a subscription document names it beside its
+ * `self` link (`rel="hub"`; JSON Feed: `hubs`), so readers subscribe and are
+ * pushed each change; archives never change and name none.
  *
  * Every text goes through the XML writer (src/lib/xml.ts), which escapes it and
  * drops characters XML cannot carry; HTML content is the sanitized body with
@@ -116,7 +119,12 @@ export interface Feed {
   items: FeedItem[];
   /** Links to the feed's other documents (none: a feed in one document). */
   history?: FeedHistory | undefined;
+  /** The WebSub hub (PRESSROOM_WEBSUB_HUB) subscribers are sent to; none: no `rel="hub"`. */
+  hub?: string | undefined;
 }
+
+/** The hub a document names: only a subscription document, the one that changes. */
+const hubOf = (feed: Feed): string | undefined => (feed.history?.archive ? undefined : feed.hub);
 
 /** RFC 5005's namespace (`fh:archive`). */
 const FEED_HISTORY_NS = 'http://purl.org/syndication/history/1.0';
@@ -171,6 +179,7 @@ export function rss2(feed: Feed): string {
     textEl('docs', 'https://www.rssboard.org/rss-specification'),
     textEl('dc:publisher', feed.author.name),
     el('atom:link', { href: feed.urls.rss, rel: 'self', type: FEED_TYPES.rss }),
+    hubOf(feed) ? el('atom:link', { href: hubOf(feed), rel: 'hub' }) : null,
     el('atom:link', { href: feed.urls.atom, rel: 'alternate', type: FEED_TYPES.atom }),
     el('atom:link', { href: feed.urls.json, rel: 'alternate', type: FEED_TYPES.json }),
     ...historyLinks(feed.history, 'rss').map((l) => el('atom:link', { href: l.href, rel: l.rel, type: FEED_TYPES.rss })),
@@ -232,6 +241,7 @@ export function atom1(feed: Feed): string {
       textEl('updated', rfc3339(feed.updated)),
       el('link', { rel: 'alternate', type: 'text/html', href: feed.homeUrl }),
       el('link', { rel: 'self', type: FEED_TYPES.atom, href: feed.urls.atom }),
+      hubOf(feed) ? el('link', { rel: 'hub', href: hubOf(feed) }) : null,
       el('link', { rel: 'alternate', type: FEED_TYPES.rss, href: feed.urls.rss }),
       el('link', { rel: 'alternate', type: FEED_TYPES.json, href: feed.urls.json }),
       ...historyLinks(feed.history, 'atom').map((l) => el('link', { rel: l.rel, type: FEED_TYPES.atom, href: l.href })),
@@ -279,6 +289,7 @@ export function jsonFeed11(feed: Feed): string {
     title: feed.title,
     home_page_url: feed.homeUrl,
     feed_url: feed.urls.json,
+    ...(hubOf(feed) ? { hubs: [{ type: 'WebSub', url: hubOf(feed) }] } : {}),
     ...(history?.prevArchive ? { next_url: history.prevArchive.json } : {}),
     ...(feed.description ? { description: feed.description } : {}),
     authors: [person(feed.author)],

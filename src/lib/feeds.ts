@@ -18,11 +18,15 @@
  * names, its PDF the same file the page offers. Items are built once per build
  * and shared by every feed that lists them.
  *
+ * With PRESSROOM_WEBSUB_HUB every subscription document names the hub
+ * (feed-formats.ts); notify/ announces the feeds a build changed to it.
+ *
  * Deterministic: ids are name-based UUIDs of the press room and release ids
  * (stable across slug changes and site moves), dates come from the data, and a
  * feed's `updated` is its newest item's.
  */
 import { stat } from 'node:fs/promises';
+import { sessionConfig } from '../config/session.ts';
 import { getImagePipeline, shareImage } from './image-pipeline.ts';
 import { detached } from './detached.ts';
 import { getSite, pressroomUrl, tagsOf, type Release, type SiteData } from './data.ts';
@@ -224,6 +228,7 @@ async function buildFeed(scope: FeedScope, siteUrl: URL): Promise<Feed> {
     categoryScheme: abs(tagsHref),
     generator: 'pressroom-static',
     items: list,
+    hub: sessionConfig().websubHub,
   };
 }
 

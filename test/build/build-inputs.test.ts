@@ -65,6 +65,8 @@ describe('build inputs', () => {
       PRESSROOM_SITE_URL: 'https://press.example.com',
       PRESSROOM_IMAGE_HOSTS: null,
       PRESSROOM_STRICT: '0',
+      PRESSROOM_WEBSUB_HUB: null,
+      PRESSROOM_INDEXNOW_KEY: null,
       SOURCE_DATE_EPOCH: null,
     });
     const howItRuns = {
@@ -74,6 +76,16 @@ describe('build inputs', () => {
       PRESSROOM_CACHE_DIR: '/var/cache/press',
       PRESSROOM_DEPLOY_COMMAND: 'true',
     };
+    const withKey = { ...base, PRESSROOM_INDEXNOW_KEY: 'key-SECRET-0123456789' };
+    // Where the IndexNow submissions go changes how, not what; the key names the key file the site serves.
+    expect(configurationOf({ ...withKey, PRESSROOM_INDEXNOW_ENDPOINT: 'http://127.0.0.1:9/indexnow' }, 'api')).toEqual(
+      configurationOf(withKey, 'api'),
+    );
+    expect(configurationDifference(plain, configurationOf(withKey, 'api'))).toBe('PRESSROOM_INDEXNOW_KEY changed');
+    expect(JSON.stringify(configurationOf(withKey, 'api'))).not.toContain('SECRET');
+    expect(configurationDifference(plain, configurationOf({ ...base, PRESSROOM_WEBSUB_HUB: 'https://hub.example.com/' }, 'api'))).toBe(
+      'PRESSROOM_WEBSUB_HUB changed',
+    );
     expect(configurationOf(howItRuns, 'api')).toEqual(plain);
     expect(JSON.stringify(configurationOf(howItRuns, 'api'))).not.toContain('SECRET');
     expect(configurationDifference(plain, configurationOf({ ...base, PRESSROOM_SITE_URL: 'https://news.example.com' }, 'api'))).toBe(

@@ -58,8 +58,16 @@ const COMMANDS = [
   {
     name: 'build',
     script: 'scripts/build.ts',
-    flags: ['--out DIR', '--wait SECONDS', '--demo', '--strict', '--force'],
-    variables: ['PRESSROOM_API_URL', 'PRESSROOM_SNAPSHOT', 'PRESSROOM_STRICT', 'PRESSROOM_CACHE_DIR'],
+    flags: ['--out DIR', '--wait SECONDS', '--demo', '--strict', '--force', '--no-notify'],
+    variables: [
+      'PRESSROOM_API_URL',
+      'PRESSROOM_SNAPSHOT',
+      'PRESSROOM_STRICT',
+      'PRESSROOM_CACHE_DIR',
+      'PRESSROOM_WEBSUB_HUB',
+      'PRESSROOM_INDEXNOW_KEY',
+      'PRESSROOM_INDEXNOW_ENDPOINT',
+    ],
   },
   {
     name: 'snapshot',
@@ -79,7 +87,7 @@ const COMMANDS = [
     name: 'webhooks',
     script: 'scripts/webhooks.ts',
     flags: ['--port PORT', '--host HOST', '--out DIR', '--debounce-ms MS'],
-    variables: ['PRESSROOM_WEBHOOK_SECRET', 'PRESSROOM_DEPLOY_COMMAND'],
+    variables: ['PRESSROOM_WEBHOOK_SECRET', 'PRESSROOM_DEPLOY_COMMAND', 'PRESSROOM_WEBSUB_HUB', 'PRESSROOM_INDEXNOW_KEY'],
   },
   { name: 'bench', script: 'bench/run.ts', flags: ['--scale demo|L|N', '--only LIST', '--keep LIST'], variables: [] },
 ];

@@ -12,7 +12,11 @@
  *   a media original: each one is a reason to render, named;
  * - rebuilt after one release changed, then after one was withdrawn: the change report lists
  *   exactly the files a tree diff of the two sites finds (pages, feeds, sitemaps, search files),
- *   the withdrawn release's page as removed.
+ *   the withdrawn release's page as removed;
+ * - every build with a WebSub hub and IndexNow set (local servers speaking the protocols): the
+ *   feeds name the hub, the site serves the key file, and the rebuild after the release changed
+ *   told the hub of exactly its changed feeds and IndexNow of exactly its changed pages
+ *   (notify/); the builds before it, with nothing to compare with or nothing changed, told nobody.
  */
 import { execFile } from 'node:child_process';
 import { cp, readFile, stat, writeFile, rm, appendFile } from 'node:fs/promises';
@@ -27,6 +31,8 @@ import type { ChangeReport } from '../../scripts/change-report.ts';
 import { readFingerprint, type Fingerprint } from '../../scripts/fingerprint.ts';
 import { confirmUnchanged, type Verdict } from '../../scripts/no-change.ts';
 import { readTree } from '../../scripts/output-tree.ts';
+import { announcementOf, reportedChanges } from '../../notify/urls.ts';
+import { startHub, startIndexNow, type ProtocolServer, type Submission } from '../notify/servers.ts';
 
 const execFileP = promisify(execFile);
 
@@ -72,15 +78,29 @@ export function noChangeTests(setup: () => { root: string; tmp: string }): void 
     let api: RunningEmulator;
     let env: Record<string, string>;
     let out: string;
+    let hub: ProtocolServer<string[]>;
+    let indexNow: ProtocolServer<Submission>;
     const site = 'https://press.example.com';
+    const indexNowKey = 'c0ffee00-notify-test-key';
 
     beforeAll(async () => {
-      api = await startEmulator({ scale: 8, frozenClock: true, cacheDir: TEST_MEDIA_CACHE });
-      env = { PRESSROOM_API_URL: api.url, PRESSROOM_ID: String(api.pressroom.id), PRESSROOM_SITE_URL: site };
+      [api, hub, indexNow] = await Promise.all([
+        startEmulator({ scale: 8, frozenClock: true, cacheDir: TEST_MEDIA_CACHE }),
+        startHub(),
+        startIndexNow(),
+      ]);
+      env = {
+        PRESSROOM_API_URL: api.url,
+        PRESSROOM_ID: String(api.pressroom.id),
+        PRESSROOM_SITE_URL: site,
+        PRESSROOM_WEBSUB_HUB: hub.url,
+        PRESSROOM_INDEXNOW_KEY: indexNowKey,
+        PRESSROOM_INDEXNOW_ENDPOINT: indexNow.url,
+      };
       out = path.join(setup().tmp, 'rebuilt');
     });
     afterAll(async () => {
-      await api?.close();
+      await Promise.all([api?.close(), hub?.close(), indexNow?.close()]);
     });
 
     /** A build into `out`; with `recordModulesTo`, every module the process loads is listed in that file (record-modules.ts). */
@@ -172,6 +192,9 @@ export function noChangeTests(setup: () => { root: string; tmp: string }): void 
       expect(await report()).toMatchObject({ previous: true, counts: { added: 0, changed: 0, removed: 0 }, purge: [] });
       // And the site it recorded is confirmed by the next run.
       expect((await build()).stdout).toMatch(/^build: nothing changed since /);
+      // A first build has nothing to compare with, and nothing changed since: nobody was told anything.
+      expect(hub.raw).toEqual([]);
+      expect(indexNow.raw).toEqual([]);
     }, 600_000);
 
     it('names a reason to render for each input that changed: configuration, code, the build day, an embargo, the site itself, an API answer, a media original', async () => {
@@ -279,6 +302,26 @@ export function noChangeTests(setup: () => { root: string; tmp: string }): void 
       expect(changes.purge).toEqual(
         expect.arrayContaining([`${site}${updated!.permalink}/`, `${site}${release!.permalink}/`, `${site}/`, `${site}/rss.xml`]),
       );
+
+      // Told once the new site was in place; the builds before it (a first one, unchanged ones) told nobody.
+      const told = announcementOf(reportedChanges(changes));
+      expect(told.feeds).toEqual(expect.arrayContaining([`${site}/rss.xml`, `${site}/atom.xml`, `${site}/feed.json`]));
+      expect(told.pages).toEqual(expect.arrayContaining([`${site}${updated!.permalink}/`, `${site}${release!.permalink}/`, `${site}/`]));
+      expect(hub.refused).toEqual([]);
+      expect(hub.received.flat().sort()).toEqual(told.feeds);
+      expect(indexNow.refused).toEqual([]);
+      expect(indexNow.received).toEqual([
+        { host: 'press.example.com', key: indexNowKey, keyLocation: `${site}/${indexNowKey}.txt`, urlList: told.pages },
+      ]);
+      expect(rebuilt.stdout).toMatch(
+        new RegExp(`^notify: WebSub hub ${escaped(hub.url)} told of ${told.feeds.length} changed feeds$`, 'm'),
+      );
+      expect(rebuilt.stdout).toMatch(/^notify: IndexNow \S+ told of \d+ changed pages$/m);
+      expect(rebuilt.stderr).not.toMatch(/notify: warning/);
+      expect(rebuilt.stdout + rebuilt.stderr).not.toContain(indexNowKey);
+      // What they fetch next: the key file, and feeds that name the hub.
+      expect(await readFile(path.join(out, `${indexNowKey}.txt`), 'utf8')).toBe(indexNowKey);
+      expect(await readFile(path.join(out, 'rss.xml'), 'utf8')).toContain(`<atom:link href="${hub.url}" rel="hub"/>`);
     }, 600_000);
 
     it('reports a withdrawn release as removed', async () => {

@@ -38,7 +38,10 @@ describe('loadConfig defaults', () => {
       deployCommand: undefined,
       strict: false,
       cacheDir: undefined,
+      websubHub: undefined,
+      indexNowEndpoint: 'https://api.indexnow.org/indexnow',
     });
+    expect(config.indexNowKey).toBeUndefined();
     expect(config.apiKey).toBeUndefined();
     expect(config.webhookSecret).toBeUndefined();
   });
@@ -313,6 +316,44 @@ describe('loadConfig errors: one line naming the variable, the value and what is
   it('PRESSROOM_DEPLOY_COMMAND', () => {
     const bad = configError({ PRESSROOM_DEPLOY_COMMAND: 'deploy\0now' });
     expectOneLine(bad, 'PRESSROOM_DEPLOY_COMMAND');
+  });
+
+  it('PRESSROOM_WEBSUB_HUB: an http(s) URL kept as written, never with a password (every feed names it)', () => {
+    expect(loadConfig({}).websubHub).toBeUndefined();
+    expect(loadConfig({ PRESSROOM_WEBSUB_HUB: 'https://pubsubhubbub.appspot.com/' }).websubHub).toBe('https://pubsubhubbub.appspot.com/');
+    expect(loadConfig({ PRESSROOM_WEBSUB_HUB: 'https://Hub.Example.com/publish' }).websubHub).toBe('https://hub.example.com/publish');
+    const bad = configError({ PRESSROOM_WEBSUB_HUB: 'hub.example.com' });
+    expectOneLine(bad, 'PRESSROOM_WEBSUB_HUB');
+    expect(bad.message).toContain('WebSub hub');
+    const withPassword = configError({ PRESSROOM_WEBSUB_HUB: 'https://me:hunter2pass@hub.example.com/' });
+    expect(withPassword.message).toContain('without a user name or password');
+    expect(withPassword.message).not.toContain('hunter2pass');
+  });
+
+  it('PRESSROOM_INDEXNOW_KEY: 8 to 128 of [a-zA-Z0-9-], never echoed nor serialised; the endpoint only with a key', () => {
+    const key = 'a1b2c3d4-e5f6-SECRETISH';
+    const config = loadConfig({ PRESSROOM_INDEXNOW_KEY: key });
+    expect(config.indexNowKey).toBe(key);
+    expect(config.indexNowEndpoint).toBe('https://api.indexnow.org/indexnow');
+    expect(JSON.stringify(config)).not.toContain(key);
+    expect(inspect(config, { depth: 5 })).not.toContain(key);
+    expect(loadConfig({ PRESSROOM_INDEXNOW_KEY: 'x'.repeat(128) }).indexNowKey).toHaveLength(128);
+    for (const wrong of ['short12', 'x'.repeat(129), 'has_underscore1', 'has space 123', 'ключ-ключ-ключ']) {
+      const bad = configError({ PRESSROOM_INDEXNOW_KEY: wrong });
+      expectOneLine(bad, 'PRESSROOM_INDEXNOW_KEY');
+      expect(bad.message).toBe(
+        'PRESSROOM_INDEXNOW_KEY must be an IndexNow key: 8 to 128 letters a-z, A-Z, digits 0-9 or dashes, got (hidden)',
+      );
+    }
+    expect(
+      loadConfig({ PRESSROOM_INDEXNOW_KEY: key, PRESSROOM_INDEXNOW_ENDPOINT: 'http://127.0.0.1:4011/indexnow' }).indexNowEndpoint,
+    ).toBe('http://127.0.0.1:4011/indexnow');
+    expectOneLine(
+      configError({ PRESSROOM_INDEXNOW_KEY: key, PRESSROOM_INDEXNOW_ENDPOINT: 'api.indexnow.org' }),
+      'PRESSROOM_INDEXNOW_ENDPOINT',
+    );
+    const alone = configError({ PRESSROOM_INDEXNOW_ENDPOINT: 'https://www.bing.com/indexnow' });
+    expect(alone.message).toMatch(/^PRESSROOM_INDEXNOW_ENDPOINT is set but PRESSROOM_INDEXNOW_KEY is not: /);
   });
 
   it('reports the first wrong variable in contract order and lists all of them', () => {

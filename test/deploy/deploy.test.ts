@@ -244,7 +244,7 @@ describe('npm run deploy', () => {
     const help = await deploy(['--help']);
     expect(help.code).toBe(0);
     expect(help.stdout.split('\n')[0]).toBe(
-      'usage: npm run deploy -- s3://BUCKET[/PREFIX] [--from DIR] [--dry-run] [--purge CDN] [--concurrency N] [--wait SECONDS]',
+      'usage: npm run deploy -- s3://BUCKET[/PREFIX] [--from DIR] [--dry-run] [--purge CDN] [--concurrency N] [--wait SECONDS] [--notify]',
     );
     expect(help.stdout).toMatch(/^ {2}AWS_ENDPOINT_URL_S3 /m);
     for (const [args, line] of [

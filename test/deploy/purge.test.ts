@@ -14,7 +14,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { urlsOfFile } from '../../scripts/change-report.ts';
+import { changeReportPath, urlsOfFile } from '../../scripts/change-report.ts';
+import { announcementOf, reportedChanges } from '../../notify/urls.ts';
+import { startHub, startIndexNow } from '../notify/servers.ts';
 import { startS3Server, type S3Server } from '../helpers/s3-server.ts';
 import { SITE_URL, buildSite, firstVersion, secondVersion } from './site-versions.ts';
 
@@ -78,7 +80,7 @@ afterEach(async () => {
   await rm(tmp, { recursive: true, force: true });
 });
 
-function deploy(args: string[]): Promise<{ code: number | null; output: string; stderr: string }> {
+function deploy(args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; output: string; stderr: string }> {
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const name of Object.keys(env)) if (/^(AWS_|PRESSROOM_|CF_|FASTLY_)/.test(name)) delete env[name];
   Object.assign(env, s3.env, SECRETS, {
@@ -86,6 +88,7 @@ function deploy(args: string[]): Promise<{ code: number | null; output: string; 
     CF_API_URL: `${cdn.url}/client/v4`,
     FASTLY_SERVICE_ID: 'service456',
     FASTLY_API_URL: cdn.url,
+    ...extraEnv,
   });
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [path.join(root, 'scripts', 'deploy.ts'), `s3://${s3.bucket}/site`, '--from', site, ...args], {
@@ -188,5 +191,54 @@ describe('deploy --purge', () => {
     });
     expect(missing).toMatch(/deploy failed/);
     expectNoSecret(missing);
+  });
+});
+
+describe('deploy --notify', () => {
+  it('tells the WebSub hub and IndexNow what the deploy changed once it is uploaded and purged (after a refused purge: by the deploy whose purge succeeds); nobody when the receiver runs it', async () => {
+    const key = 'd3ploy-notify-key-2026';
+    const purgedAtPing: boolean[] = [];
+    const [hub, indexNow] = await Promise.all([startHub(() => purgedAtPing.push(cdn.state.requests.length > 0)), startIndexNow()]);
+    const notifyEnv = { PRESSROOM_WEBSUB_HUB: hub.url, PRESSROOM_INDEXNOW_KEY: key, PRESSROOM_INDEXNOW_ENDPOINT: indexNow.url };
+    try {
+      await buildSite(site, firstVersion());
+      expect((await deploy([])).code).toBe(0);
+      const report = await buildSite(site, secondVersion());
+      cdn.state.status = 403;
+      const refused = await deploy(['--purge', 'cloudflare', '--notify'], notifyEnv);
+      expect(refused.code).toBe(1);
+      expect([hub.raw, indexNow.raw]).toEqual([[], []]);
+
+      cdn.state.status = 200;
+      cdn.state.requests.length = 0;
+      const run = await deploy(['--purge', 'cloudflare', '--notify'], notifyEnv);
+      expect(run.code).toBe(0);
+      const told = announcementOf(reportedChanges(report));
+      expect(told).toEqual({
+        feeds: [`${SITE_URL}/rss.xml`],
+        pages: [`${SITE_URL}/`, `${SITE_URL}/1-launch/`, `${SITE_URL}/2-results/`, `${SITE_URL}/3-award/`],
+      });
+      expect(hub.received).toEqual([told.feeds]);
+      expect(purgedAtPing).toEqual([true]);
+      expect(indexNow.received).toEqual([{ host: 'press.example.com', key, keyLocation: `${SITE_URL}/${key}.txt`, urlList: told.pages }]);
+      expect(run.output).toMatch(/^notify: WebSub hub \S+ told of 1 changed feed$/m);
+      expect(run.output).not.toContain(key);
+
+      // As the webhook receiver's deploy command: the receiver tells them once the command succeeded.
+      await buildSite(site, secondVersion(2));
+      const asCommand = await deploy(['--notify'], { ...notifyEnv, PRESSROOM_SITE_DIR: site, PRESSROOM_CHANGES: changeReportPath(site) });
+      expect(asCommand.code).toBe(0);
+      expect(asCommand.output).toContain('deploy: --notify left to the webhook receiver');
+      expect(hub.received).toHaveLength(1);
+      expect(indexNow.received).toHaveLength(1);
+
+      const nobody = await deploy(['--notify']);
+      expect(nobody.code).toBe(2);
+      expect(nobody.stderr.split('\n')[0]).toBe(
+        'deploy: --notify needs PRESSROOM_WEBSUB_HUB or PRESSROOM_INDEXNOW_KEY (see docs/operating.md)',
+      );
+    } finally {
+      await Promise.all([hub.close(), indexNow.close()]);
+    }
   });
 });

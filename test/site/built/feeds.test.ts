@@ -17,6 +17,7 @@ import { useEmulator } from '../../helpers/emulator.ts';
 import { allElements, elements, listFiles, loadPages, meta, resolveInternal, type BuiltPage } from '../helpers.ts';
 import { childNamed, childrenNamed, parseXml, textOf, type XmlNode } from '../xml.ts';
 import { parseSrcset } from '../../../src/lib/srcset.ts';
+import { isSubscriptionFeed } from '../../../notify/urls.ts';
 
 interface ApiTag {
   id: number;
@@ -296,6 +297,12 @@ describe('feeds', () => {
     // The demo's all-releases feed is larger than one document: its history is in an archive.
     expect(scopes[0]!.releases.length).toBeGreaterThan(CURRENT_ITEMS);
     expect(scopes[0]!.walks.get('rss.xml')).toEqual(['/rss.xml', '/feeds/archive/1/rss.xml']);
+  });
+
+  it('are told to a WebSub hub by their subscription documents, never their archives (notify/urls.ts knows the layout)', () => {
+    const subscriptions = new Set(scopes.flatMap((scope) => FILES.map((file) => `${scope.folder}${file}`)));
+    expect([...feeds.keys()].some((rel) => rel.includes('/archive/'))).toBe(true);
+    for (const rel of feeds.keys()) expect(isSubscriptionFeed(rel.slice(1)), rel).toBe(subscriptions.has(rel));
   });
 
   it('walked along prev-archive, lists every public release of its scope once, newest first, the newest 50 in the subscription document (the same in every format)', () => {

@@ -188,6 +188,30 @@ describe('feed formats', () => {
     }
   });
 
+  it('WebSub: a subscription document names its hub beside rel="self" in every format; archives and hubless feeds none', () => {
+    const hub = 'https://hub.example.test/';
+    const current = { ...sample, hub, history: { archive: false, prevArchive: sample.urls } };
+    const rss = childNamed(parseXml(rss2(current)), 'channel')!;
+    const rssLinks = childrenNamed(rss, 'atom:link');
+    expect(rssLinks.find((l) => l.attrs.rel === 'hub')?.attrs).toEqual({ href: hub, rel: 'hub' });
+    expect(rssLinks.find((l) => l.attrs.rel === 'hub')?.uri).toBe('http://www.w3.org/2005/Atom');
+    expect(rssLinks.map((l) => l.attrs.rel).slice(0, 2)).toEqual(['self', 'hub']);
+    const atomLinks = childrenNamed(parseXml(atom1(current)), 'link');
+    expect(atomLinks.filter((l) => l.attrs.rel === 'hub').map((l) => l.attrs.href)).toEqual([hub]);
+    expect(atomLinks.findIndex((l) => l.attrs.rel === 'hub')).toBe(atomLinks.findIndex((l) => l.attrs.rel === 'self') + 1);
+    expect((JSON.parse(jsonFeed11(current)) as { hubs?: unknown }).hubs).toEqual([{ type: 'WebSub', url: hub }]);
+
+    const archive = { ...current, history: { archive: true, current: sample.urls } };
+    const hubless = [sample, archive];
+    for (const feed of hubless) {
+      expect(childrenNamed(childNamed(parseXml(rss2(feed)), 'channel')!, 'atom:link').some((l) => l.attrs.rel === 'hub')).toBe(false);
+      expect(childrenNamed(parseXml(atom1(feed)), 'link').some((l) => l.attrs.rel === 'hub')).toBe(false);
+      expect(JSON.parse(jsonFeed11(feed))).not.toHaveProperty('hubs');
+    }
+    // Without a hub the bytes are those of every earlier build.
+    expect(rss2({ ...sample, hub: undefined })).toBe(rss2(sample));
+  });
+
   it('stable ids: a name-based UUID v5, the same for the same name, in the namespace every earlier build used', () => {
     // Computed independently (Python's uuid.uuid5 in namespace d00a5145-6554-4371-937d-3a7b397dfe5b): a changed
     // namespace or algorithm would re-announce every item of every feed to its readers.
