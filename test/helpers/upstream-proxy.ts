@@ -16,7 +16,10 @@ export type Rewrite = (path: string, data: any, page: number) => any;
  * write, such as a tree nested 100,000 levels deep.
  */
 export class RawJson {
-  constructor(readonly text: string) {}
+  readonly text: string;
+  constructor(text: string) {
+    this.text = text;
+  }
 }
 
 export interface UpstreamProxy {
