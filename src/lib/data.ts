@@ -84,7 +84,6 @@ export interface SiteData {
   liveEventById: Map<number, LiveEvent>;
   pages: CustomPage[];
   pagesByTag: Map<number, CustomPage[]>;
-  menuPages: CustomPage[];
   contacts: Contact[];
   mediaKits: MediaKit[];
   kitsByTag: Map<number, MediaKit[]>;
@@ -197,7 +196,6 @@ async function load(): Promise<SiteData> {
     liveEventById: new Map(dataOf(entries.liveEvents).map((l) => [l.id, l])),
     pages,
     pagesByTag: byTag(pages),
-    menuPages: pages.filter((p) => p.show_in_menu),
     contacts: dataOf(entries.contacts).sort(byPosition),
     mediaKits,
     kitsByTag: byTag(mediaKits),
