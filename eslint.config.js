@@ -8,7 +8,7 @@ import astro from 'eslint-plugin-astro';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['dist/', '.astro/', '.cache/', '.building/', 'node_modules/', 'bench/results/', '**/*.d.ts'] },
+  { ignores: ['**/dist/', '.astro/', '.cache/', '.building/', 'node_modules/', 'bench/results/', '**/*.d.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   ...astro.configs.recommended,

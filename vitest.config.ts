@@ -1,6 +1,9 @@
 import { configDefaults, defineConfig } from 'vitest/config';
+import { sourceCondition } from './src/integrations/source-condition.ts';
 
 export default defineConfig({
+  // The workspace packages run from their TypeScript sources, not from the dist/ they publish.
+  plugins: [sourceCondition()],
   test: {
     testTimeout: 30_000,
     hookTimeout: 120_000,

@@ -6,7 +6,7 @@
  * client (exactly the requests a build makes), and the elapsed time is the
  * ratio to the ideal computed from the requests actually made. A run without
  * injected latency shows the fixed cost per request on this machine.
- * `node bench/api-load.ts --scale demo|L|N`.
+ * `node --conditions=source bench/api-load.ts --scale demo|L|N`.
  */
 import { createNewsroomClient } from '@pressroom-static/content-loaders';
 import { SOURCES } from '@pressroom-static/content-loaders';
@@ -19,7 +19,7 @@ import { writePart } from './results.ts';
 
 const parsed = parseCommandLine({
   name: 'bench',
-  invocation: 'node bench/api-load.ts',
+  invocation: 'node --conditions=source bench/api-load.ts',
   summary: 'API loading against its ideal (requests × latency ÷ concurrency), the emulator in its own process, with peak memory.',
   flags: {
     scale: { type: 'string', value: 'demo|L|N', help: 'size of the emulated press room (default demo)' },

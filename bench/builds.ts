@@ -9,7 +9,7 @@
  *   changed    one release's title changed through the management API
  * and page rendering: the warm build's route generation against bare Astro
  * writing the same bytes for the same routes (bare-astro.ts).
- * `node bench/builds.ts --scale demo|L|N`.
+ * `node --conditions=source bench/builds.ts --scale demo|L|N`.
  */
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
@@ -26,7 +26,7 @@ import { writePart } from './results.ts';
 
 const parsed = parseCommandLine({
   name: 'bench',
-  invocation: 'node bench/builds.ts',
+  invocation: 'node --conditions=source bench/builds.ts',
   summary:
     'Cold, no-change, warm and one-changed-release builds, and page rendering against bare Astro writing the same bytes, with peak RSS.',
   flags: { scale: { type: 'string', value: 'demo|L|N', help: 'size of the emulated press room (default demo)' } },

@@ -7,7 +7,7 @@
  *              same concurrency (bench/upload-files.ts, also its own process)
  *   no change  after a rebuild that confirmed the site: its requests, against
  *              the listing (one request per 1,000 objects) and the manifest read
- * `node bench/deploy.ts --scale demo|L|N` (the goal is set at scale 1000).
+ * `node --conditions=source bench/deploy.ts --scale demo|L|N` (the goal is set at scale 1000).
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -24,7 +24,7 @@ import { writePart } from './results.ts';
 
 const parsed = parseCommandLine({
   name: 'bench',
-  invocation: 'node bench/deploy.ts',
+  invocation: 'node --conditions=source bench/deploy.ts',
   summary: 'Deploys into s3rver: one changed release against uploading its files alone, and the requests of a deploy with nothing changed.',
   flags: { scale: { type: 'string', value: 'demo|L|N', help: 'size of the emulated press room (default demo)' } },
   variables: {},

@@ -1,7 +1,7 @@
 /**
  * Measures encode time per rendition for WebP, AVIF, JPEG and PNG on this
  * machine, from real demo originals (the emulator's), with the pipeline's own
- * encoder settings. Not a test: `node bench/image-formats.ts`.
+ * encoder settings. Not a test: `node --conditions=source bench/image-formats.ts`.
  * It decided that AVIF is not encoded by default (see docs/images.md).
  */
 import os from 'node:os';
@@ -17,9 +17,9 @@ sharp.concurrency(1);
 const emulator = await startEmulator({ frozenClock: true, cacheDir: path.join(os.tmpdir(), 'pressroom-static-test-media') });
 const parsed = parseCommandLine({
   name: 'bench',
-  invocation: 'node bench/image-formats.ts',
+  invocation: 'node --conditions=source bench/image-formats.ts',
   summary:
-    'Encode time per rendition for WebP, AVIF, JPEG and PNG on this machine, from the demo originals. Run as node bench/image-formats.ts.',
+    'Encode time per rendition for WebP, AVIF, JPEG and PNG on this machine, from the demo originals. Run as node --conditions=source bench/image-formats.ts.',
   flags: {},
   variables: {},
 });

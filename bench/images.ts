@@ -1,5 +1,5 @@
 /**
- * Image pipeline benchmark (not a test): `node bench/images.ts --scale demo|L|N`.
+ * Image pipeline benchmark (not a test): `node --conditions=source bench/images.ts --scale demo|L|N`.
  *
  * Every `sizes` object of the press room (images, movies, videos, documents, tags, clippings,
  * avatars, logo) goes through `picture()`:
@@ -28,7 +28,7 @@ import { createStore } from '../image-pipeline/store.ts';
 
 const parsed = parseCommandLine({
   name: 'bench',
-  invocation: 'node bench/images.ts',
+  invocation: 'node --conditions=source bench/images.ts',
   summary: 'The image pipeline cold and warm against bare sharp on the same inputs, with peak memory.',
   flags: { scale: { type: 'string', value: 'demo|L|N', help: 'size of the emulated press room (default demo)' } },
   variables: {},

@@ -3,6 +3,7 @@
  * it and every process it starts (tree-memory.ts).
  */
 import { execFile } from 'node:child_process';
+import { conditionFlags } from '../src/config/source-condition.ts';
 import { watchTreeMemory, type TreeMemory } from './tree-memory.ts';
 
 export interface Measured {
@@ -15,13 +16,16 @@ export interface Measured {
   log: string;
 }
 
-/** Runs `node …args`; rejects, with its output, when it fails. */
+/** Runs `node …args` (with this process's module conditions); rejects, with its output, when it fails. */
 export async function measure(args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<Measured> {
   const started = performance.now();
   let memory: ReturnType<typeof watchTreeMemory> | undefined;
   const output = new Promise<{ stdout: string; stderr: string }>((resolve, reject) => {
-    const child = execFile(process.execPath, args, { ...options, maxBuffer: 1024 * 1024 * 1024 }, (error, stdout, stderr) =>
-      error ? reject(Object.assign(error, { stdout, stderr })) : resolve({ stdout, stderr }),
+    const child = execFile(
+      process.execPath,
+      [...conditionFlags(), ...args],
+      { ...options, maxBuffer: 1024 * 1024 * 1024 },
+      (error, stdout, stderr) => (error ? reject(Object.assign(error, { stdout, stderr })) : resolve({ stdout, stderr })),
     );
     if (child.pid !== undefined) memory = watchTreeMemory(child.pid);
   });

@@ -8,6 +8,7 @@
 import { spawnSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
+import { conditionFlags } from '../src/config/source-condition.ts';
 import { EXIT, parseCommandLine, type CommandSpec } from '../scripts/cli.ts';
 import { combine, goalLine, machine, type BenchPart } from './goals.ts';
 import { PROFILES, profileOrExit } from './profiles.ts';
@@ -32,8 +33,8 @@ const BENCH_COMMAND: CommandSpec = {
   summary: [
     'Runs the benchmarks (not tests), each reporting its figures as ratios to a reference measured in the same run,',
     `plus peak memory; the run's goals go to bench/results/<scale>.json:`,
-    ...Object.entries(BENCHES).map(([name, b]) => `  ${name.padEnd(7)}${b.what} (node bench/${b.file} --help)`),
-    '  node bench/image-formats.ts measures encode time per format (it decided AVIF is off).',
+    ...Object.entries(BENCHES).map(([name, b]) => `  ${name.padEnd(7)}${b.what} (node --conditions=source bench/${b.file} --help)`),
+    '  node --conditions=source bench/image-formats.ts measures encode time per format (it decided AVIF is off).',
   ].join('\n'),
   flags: {
     scale: {
@@ -87,9 +88,13 @@ const startedAt = new Date();
 const ranNow: BenchPart[] = [];
 for (const name of only as Bench[]) {
   const ran = { startedAt: new Date().toISOString(), loadAverageAtStart: os.loadavg().map((n) => Number(n.toFixed(2))) };
-  const { status } = spawnSync(process.execPath, [path.join(import.meta.dirname, BENCHES[name].file), '--scale', profile.name], {
-    stdio: 'inherit',
-  });
+  const { status } = spawnSync(
+    process.execPath,
+    [...conditionFlags(), path.join(import.meta.dirname, BENCHES[name].file), '--scale', profile.name],
+    {
+      stdio: 'inherit',
+    },
+  );
   if (status !== 0) {
     console.error(`bench: ${name} failed (exit ${status})`);
     process.exit(EXIT.failed);

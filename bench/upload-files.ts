@@ -1,7 +1,7 @@
 /**
  * The deploy bench's reference: the given site files uploaded with plain
  * PutObject calls and nothing else (no listing, no manifest, no order), as
- * many at once as the deploy uploads. `node bench/upload-files.ts SITE_DIR
+ * many at once as the deploy uploads. `node --conditions=source bench/upload-files.ts SITE_DIR
  * s3://BUCKET/PREFIX LIST_FILE CONCURRENCY`, the AWS variables as the deploy's.
  */
 import { readFile } from 'node:fs/promises';

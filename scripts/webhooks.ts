@@ -9,6 +9,7 @@
 import path from 'node:path';
 import { loadDotEnv } from '../src/config/dot-env.ts';
 import { loadConfig, upstreamOf } from '../src/config/environment.ts';
+import { conditionFlags } from '../src/config/source-condition.ts';
 import { createBuildQueue } from '../webhook-receiver/build-queue.ts';
 import { buildAndDeploy } from '../webhook-receiver/build-and-deploy.ts';
 import { changeReportPath } from './change-report.ts';
@@ -38,7 +39,9 @@ const WEBHOOKS_COMMAND: CommandSpec = {
     PRESSROOM_INDEXNOW_KEY: 'IndexNow key: changed pages submitted after the deploy (or the build, without one)',
     PRESSROOM_API_URL: 'and every other variable of npm run build, passed to each build',
   },
-  notes: ['As a service, run node_modules/.bin/node scripts/webhooks.ts (not npm run) so SIGTERM reaches it: see docs/webhooks.md.'],
+  notes: [
+    'As a service, run node_modules/.bin/node --conditions=source scripts/webhooks.ts (not npm run) so SIGTERM reaches it: see docs/webhooks.md.',
+  ],
 };
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -80,6 +83,7 @@ async function main(): Promise<number> {
     root,
     out,
     buildScript: path.join(root, 'scripts', 'build.ts'),
+    nodeFlags: conditionFlags(),
     changesFile: changeReportPath(out),
     deployCommand: config.deployCommand,
     env: process.env,

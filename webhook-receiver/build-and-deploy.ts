@@ -24,6 +24,8 @@ export interface BuildAndDeployOptions {
   out: string;
   /** The build command's script, run by this Node with `--out <out>`. */
   buildScript: string;
+  /** Node flags for the build, before its script (the project's `--conditions=source`). */
+  nodeFlags?: readonly string[];
   /** Where the build writes its change report (handed to the deploy command as PRESSROOM_CHANGES). */
   changesFile: string;
   deployCommand?: string | undefined;
@@ -48,6 +50,7 @@ export function buildAndDeploy({
   root,
   out,
   buildScript,
+  nodeFlags = [],
   changesFile,
   deployCommand,
   env,
@@ -68,7 +71,7 @@ export function buildAndDeploy({
     let confirmed = false;
     const build = await runChild(
       process.execPath,
-      [buildScript, '--out', out],
+      [...nodeFlags, buildScript, '--out', out],
       { cwd: root, env: buildEnv, shell: false, timeoutMs, children },
       (line) => {
         if (/^build failed: /.test(line)) failure = line.slice('build failed: '.length);

@@ -130,8 +130,8 @@ export function robotsTxt({ noindex, nofollow, sitemaps, base = '/' }: RobotsOpt
 }
 
 /** Whether the site has news for the news sitemap this build (the release URLs do not matter for that). */
-export function hasNews(site: { releases: Parameters<typeof releaseNewsArticles>[0]; buildDay: { start: number } }): boolean {
-  return releaseNewsArticles(site.releases, new URL('http://localhost/'), site.buildDay.start).length > 0;
+export function hasNews(siteData: { releases: Parameters<typeof releaseNewsArticles>[0]; buildDay: { start: number } }): boolean {
+  return releaseNewsArticles(siteData.releases, new URL('http://localhost/'), siteData.buildDay.start).length > 0;
 }
 
 /** The news articles of the site's releases (see newsArticles for the window). */

@@ -84,7 +84,6 @@ export interface SiteData {
   liveEventById: Map<number, LiveEvent>;
   pages: CustomPage[];
   pagesByTag: Map<number, CustomPage[]>;
-  menuPages: CustomPage[];
   contacts: Contact[];
   mediaKits: MediaKit[];
   kitsByTag: Map<number, MediaKit[]>;
@@ -197,7 +196,6 @@ async function load(): Promise<SiteData> {
     liveEventById: new Map(dataOf(entries.liveEvents).map((l) => [l.id, l])),
     pages,
     pagesByTag: byTag(pages),
-    menuPages: pages.filter((p) => p.show_in_menu),
     contacts: dataOf(entries.contacts).sort(byPosition),
     mediaKits,
     kitsByTag: byTag(mediaKits),
@@ -211,30 +209,30 @@ async function load(): Promise<SiteData> {
   };
 }
 
-let site: Promise<SiteData> | undefined;
+let loaded: Promise<SiteData> | undefined;
 
 /** The whole press room, loaded and indexed once per build. */
 export function getSite(): Promise<SiteData> {
-  site ??= load().catch((error: unknown) => {
-    site = undefined;
+  loaded ??= load().catch((error: unknown) => {
+    loaded = undefined;
     throw error;
   });
-  return site;
+  return loaded;
 }
 
 /** An event that ended before the build's day began: past for every reader (see src/lib/build-day.ts). */
-export function endedBeforeBuildDay(site: Pick<SiteData, 'buildDay'>, event: PressEvent): boolean {
-  return eventPhase(event, site.buildDay.start) === 'past';
+export function endedBeforeBuildDay(siteData: Pick<SiteData, 'buildDay'>, event: PressEvent): boolean {
+  return eventPhase(event, siteData.buildDay.start) === 'past';
 }
 
 /** Events not ended when the build's day began, soonest first: the script on the page hides those that have ended since. */
-export function eventsAhead(site: Pick<SiteData, 'buildDay' | 'events'>): PressEvent[] {
-  return site.events.filter((e) => !endedBeforeBuildDay(site, e));
+export function eventsAhead(siteData: Pick<SiteData, 'buildDay' | 'events'>): PressEvent[] {
+  return siteData.events.filter((e) => !endedBeforeBuildDay(siteData, e));
 }
 
 /** The known tags of a list of tag ids, in the list's order (unknown ids are skipped). */
-export function tagsOf(site: SiteData, tagIds: readonly number[]): Tag[] {
-  return tagIds.map((id) => site.tagById.get(id)).filter((tag): tag is Tag => !!tag);
+export function tagsOf(siteData: SiteData, tagIds: readonly number[]): Tag[] {
+  return tagIds.map((id) => siteData.tagById.get(id)).filter((tag): tag is Tag => !!tag);
 }
 
 /** A locked or password-protected kit: listed with a lock, no media, no zip. */
@@ -243,13 +241,13 @@ export function isProtectedKit(kit: { is_locked: boolean; is_password_protected:
 }
 
 /** The press room's own website when it is an http(s) URL, else this site's home page. */
-export function pressroomUrl(site: SiteData, siteUrl: URL | undefined): string {
-  return httpHref(site.pressroom.urls.homepage) ?? new URL(homeHref, siteUrl).href;
+export function pressroomUrl(siteData: SiteData, siteUrl: URL | undefined): string {
+  return httpHref(siteData.pressroom.urls.homepage) ?? new URL(homeHref, siteUrl).href;
 }
 
 /** Kits worth showing on the home page: public (not locked/protected), with media, most recently updated first. */
-export function highlightedKits(site: SiteData, count = 3): MediaKit[] {
-  return site.mediaKits
+export function highlightedKits(siteData: SiteData, count = 3): MediaKit[] {
+  return siteData.mediaKits
     .filter((k) => !isProtectedKit(k) && k.media.length > 0)
     .sort((a, b) => epochMsOf(b.updated_at) - epochMsOf(a.updated_at) || a.position - b.position || a.id - b.id)
     .slice(0, count);
@@ -264,9 +262,9 @@ export function firstImage(media: readonly MediaItem[]): MediaItem | null {
 
 const clippingPositions = new WeakMap<SiteData, Map<number, number>>();
 /** Where a clipping is listed on /coverage/ (its page and `#clipping-<id>` anchor), or null. */
-export function coverageHrefOf(site: SiteData, clipping: { id: number }): string | null {
-  let positions = clippingPositions.get(site);
-  if (!positions) clippingPositions.set(site, (positions = new Map(site.clippings.map((c, i) => [c.id, i]))));
+export function coverageHrefOf(siteData: SiteData, clipping: { id: number }): string | null {
+  let positions = clippingPositions.get(siteData);
+  if (!positions) clippingPositions.set(siteData, (positions = new Map(siteData.clippings.map((c, i) => [c.id, i]))));
   const position = positions.get(clipping.id);
   return position === undefined ? null : clippingHref(clipping, position);
 }

@@ -17,15 +17,19 @@ export function uidDomain(pressroom: SiteData['pressroom']): string {
   return `pressroom-${pressroom.id}.pressroom-static`;
 }
 
-function calendarEventOf(event: PressEvent, site: Pick<SiteData, 'pressroom' | 'liveEventById'>, siteUrl: URL | undefined): CalendarEvent {
-  const live: LiveEvent | undefined = event.live_event_id !== null ? site.liveEventById.get(event.live_event_id) : undefined;
+function calendarEventOf(
+  event: PressEvent,
+  siteData: Pick<SiteData, 'pressroom' | 'liveEventById'>,
+  siteUrl: URL | undefined,
+): CalendarEvent {
+  const live: LiveEvent | undefined = event.live_event_id !== null ? siteData.liveEventById.get(event.live_event_id) : undefined;
   const stream = httpHref(event.stream_url) ?? httpHref(live?.stream_url);
   const page = siteUrl ? new URL(eventHref(event), siteUrl).href : null;
   const text = htmlToText(event.description);
   const description = [text, stream ? `Stream: ${stream}` : '', page ?? ''].filter(Boolean).join('\n\n');
   const location = event.location?.trim() || (event.online ? (stream ?? 'Online') : null);
   return {
-    uid: `event-${event.id}@${uidDomain(site.pressroom)}`,
+    uid: `event-${event.id}@${uidDomain(siteData.pressroom)}`,
     title: event.title,
     start: event.starts_at,
     end: event.ends_at,
@@ -35,25 +39,25 @@ function calendarEventOf(event: PressEvent, site: Pick<SiteData, 'pressroom' | '
   };
 }
 
-const productId = (site: Pick<SiteData, 'pressroom'>) => `-//${site.pressroom.name.replace(/\/\//g, '/')}//pressroom-static//EN`;
+const productId = (siteData: Pick<SiteData, 'pressroom'>) => `-//${siteData.pressroom.name.replace(/\/\//g, '/')}//pressroom-static//EN`;
 
 /** One event's `.ics`. */
 export function eventIcs(
   event: PressEvent,
-  site: Pick<SiteData, 'pressroom' | 'liveEventById' | 'buildDay'>,
+  siteData: Pick<SiteData, 'pressroom' | 'liveEventById' | 'buildDay'>,
   siteUrl: URL | undefined,
 ): string {
-  return writeCalendar([calendarEventOf(event, site, siteUrl)], { productId: productId(site), stamp: site.buildDay.start });
+  return writeCalendar([calendarEventOf(event, siteData, siteUrl)], { productId: productId(siteData), stamp: siteData.buildDay.start });
 }
 
 /** The calendar feed: every event, soonest first. */
 export function calendarFeed(
-  site: Pick<SiteData, 'pressroom' | 'liveEventById' | 'buildDay' | 'events'>,
+  siteData: Pick<SiteData, 'pressroom' | 'liveEventById' | 'buildDay' | 'events'>,
   siteUrl: URL | undefined,
   name: string,
 ): string {
   return writeCalendar(
-    site.events.map((e) => calendarEventOf(e, site, siteUrl)),
-    { productId: productId(site), stamp: site.buildDay.start, name },
+    siteData.events.map((e) => calendarEventOf(e, siteData, siteUrl)),
+    { productId: productId(siteData), stamp: siteData.buildDay.start, name },
   );
 }

@@ -61,9 +61,9 @@ const iso = (value: string | null | undefined): string | null => {
 const later = (a: string, b: string | null) => (b && b > a ? b : a);
 
 /** The newest release date of the data: the fixed "now" of feeds without items and of the news sitemap. */
-function newestReleaseDate(site: SiteData): string | null {
+function newestReleaseDate(siteData: SiteData): string | null {
   let newest: string | null = null;
-  for (const release of site.releases) {
+  for (const release of siteData.releases) {
     const date = iso(release.release_date);
     if (date && (!newest || date > newest)) newest = date;
   }
@@ -95,22 +95,22 @@ async function feedImage(media: PictureSource | null | undefined, siteUrl: URL, 
 }
 
 interface Context {
-  site: SiteData;
+  siteData: SiteData;
   siteUrl: URL;
   author: FeedPerson;
   fallbackDate: string;
 }
 
 async function buildItem(ctx: Context, release: Release): Promise<FeedItem> {
-  const { site, siteUrl } = ctx;
+  const { siteData, siteUrl } = ctx;
   const page = release.href;
   // Kept until the build ends (every feed and twin of the release reads it): a copy that holds on to nothing else.
-  const contentHtml = detached(absoluteUrls(await sanitizedBody(release, site), siteUrl));
+  const contentHtml = detached(absoluteUrls(await sanitizedBody(release, siteData), siteUrl));
   const published = iso(release.release_date) ?? iso(release.updated_at) ?? ctx.fallbackDate;
-  const tags = tagsOf(site, release.tag_ids);
+  const tags = tagsOf(siteData, release.tag_ids);
   const pdf = await pdfDownload(release.pdf, release.title, page);
   return {
-    id: stableId(`pressroom/${site.pressroom.id}/press_release/${release.id}`),
+    id: stableId(`pressroom/${siteData.pressroom.id}/press_release/${release.id}`),
     url: new URL(release.href, siteUrl).href,
     title: release.title,
     summary: release.summary?.trim() || truncate(release.bodyLead, 300),
@@ -150,16 +150,16 @@ export async function releaseFeedItem(release: Release, siteUrl: URL): Promise<F
 // Made once per site and URL: every twin asks for its release's item, and the fallback date reads every release.
 const contexts = new WeakMap<SiteData, Map<string, Context>>();
 
-function contextOf(site: SiteData, siteUrl: URL): Context {
-  let bySiteUrl = contexts.get(site);
-  if (!bySiteUrl) contexts.set(site, (bySiteUrl = new Map()));
+function contextOf(siteData: SiteData, siteUrl: URL): Context {
+  let bySiteUrl = contexts.get(siteData);
+  if (!bySiteUrl) contexts.set(siteData, (bySiteUrl = new Map()));
   let context = bySiteUrl.get(siteUrl.href);
   if (!context) {
     context = {
-      site,
+      siteData,
       siteUrl,
-      author: { name: site.pressroom.name, url: pressroomUrl(site, siteUrl) },
-      fallbackDate: newestReleaseDate(site) ?? EPOCH,
+      author: { name: siteData.pressroom.name, url: pressroomUrl(siteData, siteUrl) },
+      fallbackDate: newestReleaseDate(siteData) ?? EPOCH,
     };
     bySiteUrl.set(siteUrl.href, context);
   }
@@ -167,16 +167,16 @@ function contextOf(site: SiteData, siteUrl: URL): Context {
 }
 
 /** The releases of a scope, newest first (the same order as the listings). */
-function releasesOf(site: SiteData, scope: FeedScope): Release[] {
-  if (scope.kind === 'all') return site.releases;
-  if (scope.kind === 'language') return site.releasesByLanguage.get(scope.language) ?? [];
-  return site.releasesByTag.get(scope.tag.id) ?? [];
+function releasesOf(siteData: SiteData, scope: FeedScope): Release[] {
+  if (scope.kind === 'all') return siteData.releases;
+  if (scope.kind === 'language') return siteData.releasesByLanguage.get(scope.language) ?? [];
+  return siteData.releasesByTag.get(scope.tag.id) ?? [];
 }
 
 /** The title of a scope's feeds, in the scope's language ("Northwind Mobility: Persberichten in het Nederlands"). */
-export function feedTitle(site: SiteData, scope: FeedScope): string {
-  const name = site.pressroom.name;
-  if (scope.kind === 'all') return `${name}: ${translator(site.pressroom.language)('allReleases')}`;
+export function feedTitle(siteData: SiteData, scope: FeedScope): string {
+  const name = siteData.pressroom.name;
+  if (scope.kind === 'all') return `${name}: ${translator(siteData.pressroom.language)('allReleases')}`;
   if (scope.kind === 'language')
     return `${name}: ${translator(scope.language)('releasesIn', { language: languageName(scope.language, scope.language) })}`;
   return `${name}: ${scope.tag.name}`;
@@ -207,24 +207,24 @@ function documentUrls(scope: FeedScope, siteUrl: URL, archive: number | null): F
 
 /** The feed of one scope as a whole, with every release of it (its documents are cut from it). */
 async function buildFeed(scope: FeedScope, siteUrl: URL): Promise<Feed> {
-  const site = await getSite();
-  const ctx = contextOf(site, siteUrl);
-  const list = await Promise.all(releasesOf(site, scope).map((release) => itemOf(ctx, release)));
+  const siteData = await getSite();
+  const ctx = contextOf(siteData, siteUrl);
+  const list = await Promise.all(releasesOf(siteData, scope).map((release) => itemOf(ctx, release)));
   const updated = list.reduce((newest, item) => later(newest, item.updated), list.length > 0 ? EPOCH : ctx.fallbackDate);
-  const about = truncate(htmlToText(site.pressroom.description), 300);
+  const about = truncate(htmlToText(siteData.pressroom.description), 300);
   const scopeKey = scopeKeyOf(scope);
   const home = scope.kind === 'all' ? releasesHref() : scope.kind === 'language' ? languageHref(scope.language) : scope.tag.href;
   const abs = (path: string) => new URL(path, siteUrl).href;
   return {
-    id: stableId(`pressroom/${site.pressroom.id}/feed/${scopeKey}`),
-    title: feedTitle(site, scope),
+    id: stableId(`pressroom/${siteData.pressroom.id}/feed/${scopeKey}`),
+    title: feedTitle(siteData, scope),
     description: (scope.kind === 'tag' ? truncate(htmlToText(scope.tag.description), 300) : '') || about,
     homeUrl: abs(home),
     urls: documentUrls(scope, siteUrl, null),
-    language: scope.kind === 'language' ? scope.language : site.pressroom.language,
+    language: scope.kind === 'language' ? scope.language : siteData.pressroom.language,
     updated,
     author: ctx.author,
-    logo: await feedImage(logoMedia(site.pressroom.logo), siteUrl, home),
+    logo: await feedImage(logoMedia(siteData.pressroom.logo), siteUrl, home),
     categoryScheme: abs(tagsHref),
     generator: 'pressroom-static',
     items: list,
@@ -242,19 +242,19 @@ export interface FeedRoute {
 }
 
 /** The scopes with feeds: all releases, each language with releases, each tag. */
-function scopesOf(site: SiteData): FeedScope[] {
+function scopesOf(siteData: SiteData): FeedScope[] {
   return [
     { kind: 'all' },
-    ...site.languages.map((language): FeedScope => ({ kind: 'language', language })),
-    ...site.tags.map((tag): FeedScope => ({ kind: 'tag', tag })),
+    ...siteData.languages.map((language): FeedScope => ({ kind: 'language', language })),
+    ...siteData.tags.map((tag): FeedScope => ({ kind: 'tag', tag })),
   ];
 }
 
 /** Every feed file of the site, the three formats of a document next to each other. */
 export async function feedRoutes(): Promise<FeedRoute[]> {
-  const site = await getSite();
-  return scopesOf(site).flatMap((scope) => {
-    const archives = archiveCount(releasesOf(site, scope).length);
+  const siteData = await getSite();
+  return scopesOf(siteData).flatMap((scope) => {
+    const archives = archiveCount(releasesOf(siteData, scope).length);
     return [null, ...Array.from({ length: archives }, (_, i) => i + 1)].flatMap((archive) =>
       FEED_FILES.map((file) => ({ scope, file, archive, href: feedHref(scope, file, archive) })),
     );
@@ -297,9 +297,9 @@ async function documentBody(scope: FeedScope, file: FeedFile, siteUrl: URL, arch
 export async function feedResponse(
   scope: FeedScope,
   file: FeedFile,
-  site: URL | undefined,
+  siteUrl: URL | undefined,
   archive: number | null = null,
 ): Promise<Response> {
-  if (!site) throw new Error('pressroom-static: feeds need the site URL (astro.config `site`, from PRESSROOM_SITE_URL)');
-  return new Response(await documentBody(scope, file, site, archive), { headers: { 'Content-Type': FEED_FORMATS[file].type } });
+  if (!siteUrl) throw new Error('pressroom-static: feeds need the site URL (astro.config `site`, from PRESSROOM_SITE_URL)');
+  return new Response(await documentBody(scope, file, siteUrl, archive), { headers: { 'Content-Type': FEED_FORMATS[file].type } });
 }

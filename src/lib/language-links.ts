@@ -23,30 +23,30 @@ export interface LanguageLink {
 type LanguageSite = Pick<SiteData, 'languages' | 'releasesByLanguage'>;
 
 /** The page of `/<lang>/` a path is (1 for `/nl/`, 2 for `/nl/2/`), or null for any other path. */
-function listingPage(site: LanguageSite, route: string): { lang: string; page: number } | null {
+function listingPage(siteData: LanguageSite, route: string): { lang: string; page: number } | null {
   const match = /^\/([^/]+)\/(?:(\d+)\/)?$/.exec(route);
-  if (!match || !site.languages.includes(match[1]!)) return null;
+  if (!match || !siteData.languages.includes(match[1]!)) return null;
   return { lang: match[1]!, page: match[2] ? Number(match[2]) : 1 };
 }
 
 /** How many pages `/<lang>/` has. */
-function listingPages(site: LanguageSite, lang: string): number {
-  return Math.max(1, Math.ceil((site.releasesByLanguage.get(lang)?.length ?? 0) / RELEASES_PAGE_SIZE));
+function listingPages(siteData: LanguageSite, lang: string): number {
+  return Math.max(1, Math.ceil((siteData.releasesByLanguage.get(lang)?.length ?? 0) / RELEASES_PAGE_SIZE));
 }
 
 /**
  * Each language's counterpart of the page at `pathname` (as the browser has it, base path included),
  * whose own language is `pageLang`.
  */
-export function languageLinks(site: LanguageSite, pathname: string, pageLang: string): LanguageLink[] {
+export function languageLinks(siteData: LanguageSite, pathname: string, pageLang: string): LanguageLink[] {
   const route = routePath(pathname);
-  const listing = listingPage(site, route);
+  const listing = listingPage(siteData, route);
   // The not-found page is served at any missing address: it has no path of its own to link.
   const notFound = /^\/404(?:\.html|\/)?$/.test(route);
-  return site.languages.map((lang) => {
+  return siteData.languages.map((lang) => {
     const current = (listing?.lang ?? pageLang) === lang;
     let href: string;
-    if (listing) href = languageHref(lang, listing.page <= listingPages(site, lang) ? listing.page : 1);
+    if (listing) href = languageHref(lang, listing.page <= listingPages(siteData, lang) ? listing.page : 1);
     else if (current && !notFound) href = pathname;
     else href = languageHref(lang);
     return { lang, name: languageName(lang), href, current };

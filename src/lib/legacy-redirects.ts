@@ -33,24 +33,24 @@ export interface LegacyRedirect {
   title: string;
 }
 
-export function legacyRedirects(site: SiteData): LegacyRedirect[] {
+export function legacyRedirects(siteData: SiteData): LegacyRedirect[] {
   const wanted: Array<{ permalink: string | null | undefined; to: string | null; title: string }> = [];
-  for (const kit of site.mediaKits) wanted.push({ permalink: kit.permalink, to: mediaKitHref(kit), title: kit.title });
-  for (const clipping of site.clippings)
-    wanted.push({ permalink: clipping.permalink, to: coverageHrefOf(site, clipping), title: clipping.title });
-  const library = libraryItemHrefs(site);
-  for (const item of [...site.images, ...site.videos, ...site.movies, ...site.sounds, ...site.documents]) {
+  for (const kit of siteData.mediaKits) wanted.push({ permalink: kit.permalink, to: mediaKitHref(kit), title: kit.title });
+  for (const clipping of siteData.clippings)
+    wanted.push({ permalink: clipping.permalink, to: coverageHrefOf(siteData, clipping), title: clipping.title });
+  const library = libraryItemHrefs(siteData);
+  for (const item of [...siteData.images, ...siteData.videos, ...siteData.movies, ...siteData.sounds, ...siteData.documents]) {
     wanted.push({ permalink: item.permalink, to: library.get(mediaAnchor(item)) ?? null, title: item.title });
   }
   // A live blog is shown on the page of the event that names it (the only way the loaders find one).
-  for (const event of site.events) {
-    const live = event.live_event_id !== null ? site.liveEventById.get(event.live_event_id) : undefined;
+  for (const event of siteData.events) {
+    const live = event.live_event_id !== null ? siteData.liveEventById.get(event.live_event_id) : undefined;
     if (live) wanted.push({ permalink: live.permalink, to: eventHref(event), title: live.title });
   }
 
   const redirects = new Map<string, LegacyRedirect>();
-  const taken = new Set([...site.releases, ...site.pages].map((item) => item.href));
-  for (const release of site.releases) {
+  const taken = new Set([...siteData.releases, ...siteData.pages].map((item) => item.href));
+  for (const release of siteData.releases) {
     const landing = release.unusable_permalink ? landingPath(release.unusable_permalink) : null;
     const segments = landing ? permalinkSegments(landing) : null;
     if (!segments || taken.has(hrefOf(segments))) continue;

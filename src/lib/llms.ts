@@ -37,16 +37,16 @@ import { htmlToText, truncate } from './sanitize.ts';
 
 /** Release id → its Markdown twin's path (see twinPaths), once per build. */
 const twinsBySite = new WeakMap<SiteData, Map<number, string>>();
-export function markdownTwins(site: SiteData): Map<number, string> {
-  let twins = twinsBySite.get(site);
-  if (!twins) twinsBySite.set(site, (twins = twinPaths(site.pressroom, site.releases, site.pages)));
+export function markdownTwins(siteData: SiteData): Map<number, string> {
+  let twins = twinsBySite.get(siteData);
+  if (!twins) twinsBySite.set(siteData, (twins = twinPaths(siteData.pressroom, siteData.releases, siteData.pages)));
   return twins;
 }
 
 /** A release's Markdown twin (the whole file). */
 export async function releaseMarkdown(release: Release, siteUrl: URL): Promise<string> {
-  const site = await getSite();
-  return md.serialize(await releaseBlocks(site, release, siteUrl, { depth: 1, pressroomParts: true }));
+  const siteData = await getSite();
+  return md.serialize(await releaseBlocks(siteData, release, siteUrl, { depth: 1, pressroomParts: true }));
 }
 
 /** `YYYY-MM-DD` of an instant in the press room's time zone. */
@@ -57,45 +57,45 @@ function isoDate(value: string, timeZone: string): string {
     : new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(date);
 }
 
-function aboutBlocks(site: SiteData): md.Block[] {
-  const about = truncate(md.oneLine(site.aboutText), 400);
+function aboutBlocks(siteData: SiteData): md.Block[] {
+  const about = truncate(md.oneLine(siteData.aboutText), 400);
   return about ? [md.blockquote(md.paragraph(md.text(about)))] : [];
 }
 
 /** "54 press releases in English, Dutch and German" */
-function releaseCountText(site: SiteData): string {
-  const count = site.releases.length;
-  const names = site.languages.map((lang) => languageName(lang, 'en'));
+function releaseCountText(siteData: SiteData): string {
+  const count = siteData.releases.length;
+  const names = siteData.languages.map((lang) => languageName(lang, 'en'));
   const languages =
     names.length > 1 ? ` in ${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names.length === 1 ? ` in ${names[0]}` : '';
   return `${count} press release${count === 1 ? '' : 's'}${languages}`;
 }
 
 /** The site's sections beyond this file, each with what it holds. */
-function sectionItems(site: SiteData, abs: (path: string) => string): md.Inline[][] {
+function sectionItems(siteData: SiteData, abs: (path: string) => string): md.Inline[][] {
   const item = (path: string, name: string, note: string): md.Inline[] => [md.link(abs(path), md.text(name)), md.text(`: ${note}`)];
   return [
     item(releasesHref(), 'All press releases', 'every release, newest first'),
     item(archiveHref(), 'Archive', 'press releases by year and month'),
-    ...(site.tags.length > 0 ? [item(tagsHref, 'Topics', 'a page per topic with everything tagged with it')] : []),
-    ...(site.mediaKits.length > 0 ? [item(mediaKitsHref, 'Media kits', 'logos, photos and documents to download')] : []),
+    ...(siteData.tags.length > 0 ? [item(tagsHref, 'Topics', 'a page per topic with everything tagged with it')] : []),
+    ...(siteData.mediaKits.length > 0 ? [item(mediaKitsHref, 'Media kits', 'logos, photos and documents to download')] : []),
     item(mediaHref(), 'Media library', 'images, videos, audio and documents'),
-    ...(site.clippings.length > 0 ? [item(coverageHref(), 'Coverage', 'articles about the company in the press')] : []),
-    ...(site.events.length > 0 ? [item(eventsHref, 'Events', 'upcoming and past events, with calendar files')] : []),
-    ...(site.contacts.length > 0 ? [item(contactsHref, 'Press contacts', 'e-mail, phone and vCards')] : []),
+    ...(siteData.clippings.length > 0 ? [item(coverageHref(), 'Coverage', 'articles about the company in the press')] : []),
+    ...(siteData.events.length > 0 ? [item(eventsHref, 'Events', 'upcoming and past events, with calendar files')] : []),
+    ...(siteData.contacts.length > 0 ? [item(contactsHref, 'Press contacts', 'e-mail, phone and vCards')] : []),
     item(SITEMAP_INDEX_PATH, 'Sitemap', 'every page of the site'),
   ];
 }
 
 /** Feeds: every release, and each language's when there are several; RSS, Atom and JSON Feed. */
-function feedItems(site: SiteData, abs: (path: string) => string): md.Inline[][] {
+function feedItems(siteData: SiteData, abs: (path: string) => string): md.Inline[][] {
   const scopes: FeedScope[] = [
     { kind: 'all' },
-    ...(site.languages.length > 1 ? site.languages.map((language): FeedScope => ({ kind: 'language', language })) : []),
+    ...(siteData.languages.length > 1 ? siteData.languages.map((language): FeedScope => ({ kind: 'language', language })) : []),
   ];
   const label = { 'rss.xml': 'RSS 2.0', 'atom.xml': 'Atom 1.0', 'feed.json': 'JSON Feed 1.1' } as const;
   return scopes.map((scope) => [
-    md.text(`${md.oneLine(feedTitle(site, scope))}: `),
+    md.text(`${md.oneLine(feedTitle(siteData, scope))}: `),
     ...md.joined(
       FEED_FILES.map((file) => [md.link(abs(feedHref(scope, file)), md.text(label[file]))]),
       ', ',
@@ -104,9 +104,9 @@ function feedItems(site: SiteData, abs: (path: string) => string): md.Inline[][]
   ]);
 }
 
-async function releaseItem(site: SiteData, release: Release, siteUrl: URL, twin: string | undefined): Promise<md.Inline[]> {
+async function releaseItem(siteData: SiteData, release: Release, siteUrl: URL, twin: string | undefined): Promise<md.Inline[]> {
   const item = await releaseFeedItem(release, siteUrl);
-  const date = release.release_date ? isoDate(release.release_date, site.timeZone) : '';
+  const date = release.release_date ? isoDate(release.release_date, siteData.timeZone) : '';
   const note = [date, truncate(md.oneLine(item.summary), LLMS_TXT_BUDGET.summaryChars)].filter(Boolean).join(' · ');
   const title = truncate(md.oneLine(release.title), LLMS_TXT_BUDGET.titleChars);
   return [md.link(new URL(twin ?? release.href, siteUrl).href, md.text(title)), ...(note ? [md.text(`: ${note}`)] : [])];
@@ -123,21 +123,21 @@ function kitItem(kit: SiteData['mediaKits'][number], siteUrl: URL): md.Inline[] 
 
 /** /llms.txt (see the module comment). */
 export async function llmsTxt(siteUrl: URL): Promise<string> {
-  const site = await getSite();
+  const siteData = await getSite();
   const abs = (path: string) => new URL(path, siteUrl).href;
-  const twins = markdownTwins(site);
+  const twins = markdownTwins(siteData);
   const releases = await Promise.all(
-    site.releases.slice(0, LLMS_TXT_BUDGET.releases).map((r) => releaseItem(site, r, siteUrl, twins.get(r.id))),
+    siteData.releases.slice(0, LLMS_TXT_BUDGET.releases).map((r) => releaseItem(siteData, r, siteUrl, twins.get(r.id))),
   );
-  const kits = site.mediaKits.slice(0, LLMS_TXT_BUDGET.mediaKits).map((kit) => kitItem(kit, siteUrl));
-  const contacts = site.contacts.slice(0, LLMS_TXT_BUDGET.contacts).map((c) => contactItem(c, siteUrl));
-  const name = md.oneLine(site.pressroom.name);
+  const kits = siteData.mediaKits.slice(0, LLMS_TXT_BUDGET.mediaKits).map((kit) => kitItem(kit, siteUrl));
+  const contacts = siteData.contacts.slice(0, LLMS_TXT_BUDGET.contacts).map((c) => contactItem(c, siteUrl));
+  const name = md.oneLine(siteData.pressroom.name);
 
   const render = (count: number) => {
-    const intro = `The press room of ${name}: ${releaseCountText(site)}. ${count < site.releases.length ? `The ${count} newest are listed here, ` : 'All are listed here, '}newest first, each linked to its Markdown version. `;
+    const intro = `The press room of ${name}: ${releaseCountText(siteData)}. ${count < siteData.releases.length ? `The ${count} newest are listed here, ` : 'All are listed here, '}newest first, each linked to its Markdown version. `;
     return md.serialize([
       md.heading(1, md.text(name)),
-      ...aboutBlocks(site),
+      ...aboutBlocks(siteData),
       md.paragraph(
         md.text(intro),
         md.text('The full text of the newest releases is in '),
@@ -148,11 +148,11 @@ export async function llmsTxt(siteUrl: URL): Promise<string> {
       ...(kits.length > 0 ? [md.heading(2, md.text('Media kits')), md.list(kits)] : []),
       ...(contacts.length > 0 ? [md.heading(2, md.text('Press contacts')), md.list(contacts)] : []),
       md.heading(2, md.text('Feeds')),
-      md.list(feedItems(site, abs)),
+      md.list(feedItems(siteData, abs)),
       md.heading(2, md.text('Optional')),
       md.list([
         [md.link(abs(llmsFullTxtHref), md.text('Full text')), md.text(`: the newest press releases in full, in one file`)],
-        ...sectionItems(site, abs),
+        ...sectionItems(siteData, abs),
       ]),
     ]);
   };
@@ -161,21 +161,21 @@ export async function llmsTxt(siteUrl: URL): Promise<string> {
 
 /** /llms-full.txt (see the module comment). */
 export async function llmsFullTxt(siteUrl: URL): Promise<string> {
-  const site = await getSite();
+  const siteData = await getSite();
   const abs = (path: string) => new URL(path, siteUrl).href;
-  const lang = site.pressroom.language;
-  const candidates = site.releases.slice(0, LLMS_FULL_BUDGET.releases);
+  const lang = siteData.pressroom.language;
+  const candidates = siteData.releases.slice(0, LLMS_FULL_BUDGET.releases);
   const sections = await Promise.all(
-    candidates.map((release) => releaseBlocks(site, release, siteUrl, { depth: 2, pressroomParts: false })),
+    candidates.map((release) => releaseBlocks(siteData, release, siteUrl, { depth: 2, pressroomParts: false })),
   );
-  const name = md.oneLine(site.pressroom.name);
-  const total = site.releases.length;
+  const name = md.oneLine(siteData.pressroom.name);
+  const total = siteData.releases.length;
 
   const render = (count: number) => {
     const scope = count < total ? `the ${count} newest of its ${total} press releases` : `all ${total} of its press releases`;
     return md.serialize([
       md.heading(1, md.text(`${name}: press releases in full`)),
-      ...aboutBlocks(site),
+      ...aboutBlocks(siteData),
       md.paragraph(
         md.text(
           `The press room of ${name} with ${scope}, newest first (this file holds at most ${LLMS_FULL_BUDGET.releases} releases and ${LLMS_FULL_BUDGET.bytes / 1024} KiB). Index: `,
@@ -183,8 +183,8 @@ export async function llmsFullTxt(siteUrl: URL): Promise<string> {
         md.link(abs(llmsTxtHref), md.text('llms.txt')),
         md.text('.'),
       ),
-      ...boilerplateBlocks(site, siteUrl, 2, lang),
-      ...contactBlocks(site, siteUrl, 2, lang),
+      ...boilerplateBlocks(siteData, siteUrl, 2, lang),
+      ...contactBlocks(siteData, siteUrl, 2, lang),
       ...sections.slice(0, count).flat(),
       md.heading(2, md.text('Older press releases')),
       md.paragraph(

@@ -11,21 +11,21 @@ const created = (m: LibraryItem) => (m.created_at ? Date.parse(m.created_at) : N
 
 /** Every non-empty section with its items: videos are platform videos and uploaded video files together. */
 export function librarySections(
-  site: Pick<SiteData, 'images' | 'videos' | 'movies' | 'sounds' | 'documents'>,
+  siteData: Pick<SiteData, 'images' | 'videos' | 'movies' | 'sounds' | 'documents'>,
 ): Array<{ section: MediaSection; items: LibraryItem[] }> {
   const items: Record<MediaSection, LibraryItem[]> = {
-    images: site.images,
-    videos: [...site.videos, ...site.movies].sort((a, b) => created(b) - created(a) || a.id - b.id),
-    audio: site.sounds,
-    documents: site.documents,
+    images: siteData.images,
+    videos: [...siteData.videos, ...siteData.movies].sort((a, b) => created(b) - created(a) || a.id - b.id),
+    audio: siteData.sounds,
+    documents: siteData.documents,
   };
   return MEDIA_SECTIONS.map((section) => ({ section, items: items[section] })).filter((s) => s.items.length > 0);
 }
 
 /** Where each library item is listed: its section's page and `#<type>-<id>` anchor, keyed by that anchor. */
-export function libraryItemHrefs(site: Pick<SiteData, 'images' | 'videos' | 'movies' | 'sounds' | 'documents'>): Map<string, string> {
+export function libraryItemHrefs(siteData: Pick<SiteData, 'images' | 'videos' | 'movies' | 'sounds' | 'documents'>): Map<string, string> {
   const hrefs = new Map<string, string>();
-  for (const { section, items } of librarySections(site)) {
+  for (const { section, items } of librarySections(siteData)) {
     items.forEach((item, position) => {
       const anchor = mediaAnchor(item);
       if (!hrefs.has(anchor)) hrefs.set(anchor, `${mediaHref(section, Math.floor(position / MEDIA_PAGE_SIZE) + 1)}#${anchor}`);

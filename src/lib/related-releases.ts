@@ -64,8 +64,8 @@ function tagIndex(releasesByTag: ReadonlyMap<number, Release[]>): TagIndex {
  * Every release page asks, so it keeps only the best `count` while scoring instead of sorting every
  * candidate (a tag can hold thousands of releases).
  */
-export function relatedReleases(site: Pick<SiteData, 'releasesByTag'>, release: Release, count = 3): Release[] {
-  const { releases, times, languages, languageNumbers, ids, numbersByTag, scores, touched } = tagIndex(site.releasesByTag);
+export function relatedReleases(siteData: Pick<SiteData, 'releasesByTag'>, release: Release, count = 3): Release[] {
+  const { releases, times, languages, languageNumbers, ids, numbersByTag, scores, touched } = tagIndex(siteData.releasesByTag);
   const language = languageNumbers.get(release.language) ?? -1;
   let candidates = 0;
   for (const tagId of release.tag_ids) {

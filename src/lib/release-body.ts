@@ -20,31 +20,31 @@ import { sanitizeArticle } from './sanitize.ts';
 const waiting = new WeakMap<Release, Promise<string>>();
 
 /** The sanitized body of `release` (see the module comment). */
-export function sanitizedBody(release: Release, site: SiteData): Promise<string> {
+export function sanitizedBody(release: Release, siteData: SiteData): Promise<string> {
   const made = waiting.get(release);
   if (made) {
     waiting.delete(release);
     return made;
   }
-  const body = sanitized(release, site);
+  const body = sanitized(release, siteData);
   waiting.set(release, body);
   body.catch(() => waiting.delete(release));
   return body;
 }
 
-async function sanitized(release: Release, site: SiteData): Promise<string> {
+async function sanitized(release: Release, siteData: SiteData): Promise<string> {
   const storedBody = await readBody(release.body);
-  const rewriteInlineImage = await inlineImageRewriter(storedBody, [release.featured_images, site.images], release.href);
+  const rewriteInlineImage = await inlineImageRewriter(storedBody, [release.featured_images, siteData.images], release.href);
   // Flat: the sanitizer's output is a tree of slices of the stored body, which kept every body whole
   // while it waited for its second taker (+80 MiB at 10,000 releases, the feeds rendering first).
-  const body = withMediaKitLink(storedBody, release, site);
+  const body = withMediaKitLink(storedBody, release, siteData);
   return detached(sanitizeArticle(body, { rewriteInlineImage }));
 }
 
 /** The body with its mention of the media kit linked to the release's pictures, else the media kits; before sanitizing, like all of it. */
-function withMediaKitLink(html: string, release: Release, site: SiteData): string {
+function withMediaKitLink(html: string, release: Release, siteData: SiteData): string {
   const pictures = release.featured_images.some(hasPicture) ? `${release.href}#${RELEASE_PICTURES_ID}` : null;
-  const target = pictures ?? (site.mediaKits.length > 0 ? mediaKitsHref : null);
+  const target = pictures ?? (siteData.mediaKits.length > 0 ? mediaKitsHref : null);
   return target ? linkMediaKitMention(html, target) : html;
 }
 

@@ -48,11 +48,11 @@ export function contactItem(contact: Contact, siteUrl: URL): md.Inline[] {
 }
 
 /** The press room's boilerplate ("About <name>") as blocks under a heading of `depth`, or none. */
-export function boilerplateBlocks(site: SiteData, siteUrl: URL, depth: number, lang: string): md.Block[] {
-  const body = converted(site).boilerplate(() => md.htmlToBlocks(sanitizeBasic(site.pressroom.boilerplate_html), siteUrl));
+export function boilerplateBlocks(siteData: SiteData, siteUrl: URL, depth: number, lang: string): md.Block[] {
+  const body = converted(siteData).boilerplate(() => md.htmlToBlocks(sanitizeBasic(siteData.pressroom.boilerplate_html), siteUrl));
   if (body.length === 0) return [];
   return [
-    md.heading(depth, md.text(translator(lang)('about', { name: md.oneLine(site.pressroom.name) }))),
+    md.heading(depth, md.text(translator(lang)('about', { name: md.oneLine(siteData.pressroom.name) }))),
     ...md.shiftHeadings(body, depth - 1),
   ];
 }
@@ -62,9 +62,9 @@ export function boilerplateBlocks(site: SiteData, siteUrl: URL, depth: number, l
  * boilerplate and the contacts, which every twin repeats (as blocks, and serialized).
  */
 const conversions = new WeakMap<SiteData, ReturnType<typeof conversionCache>>();
-function converted(site: SiteData) {
-  let cache = conversions.get(site);
-  if (!cache) conversions.set(site, (cache = conversionCache()));
+function converted(siteData: SiteData) {
+  let cache = conversions.get(siteData);
+  if (!cache) conversions.set(siteData, (cache = conversionCache()));
   return cache;
 }
 
@@ -88,21 +88,21 @@ function madeOnce(): (key: string, make: () => md.Block[]) => md.Block[] {
 }
 
 /** The boilerplate (when shown) and the press contacts, serialized once (`md.serializedBlocks`): what every twin repeats. */
-function pressroomBlocks(site: SiteData, siteUrl: URL, depth: number, lang: string, boilerplate: boolean): md.Block[] {
-  return converted(site).pressroomParts(`${depth} ${lang} ${boilerplate}`, () =>
+function pressroomBlocks(siteData: SiteData, siteUrl: URL, depth: number, lang: string, boilerplate: boolean): md.Block[] {
+  return converted(siteData).pressroomParts(`${depth} ${lang} ${boilerplate}`, () =>
     md.serializedBlocks([
-      ...(boilerplate ? boilerplateBlocks(site, siteUrl, depth, lang) : []),
-      ...contactBlocks(site, siteUrl, depth, lang),
+      ...(boilerplate ? boilerplateBlocks(siteData, siteUrl, depth, lang) : []),
+      ...contactBlocks(siteData, siteUrl, depth, lang),
     ]),
   );
 }
 
 /** The press contacts as a list under a heading of `depth`, or none. */
-export function contactBlocks(site: SiteData, siteUrl: URL, depth: number, lang: string): md.Block[] {
-  if (site.contacts.length === 0) return [];
-  return converted(site).contacts(`${depth} ${lang}`, () => [
+export function contactBlocks(siteData: SiteData, siteUrl: URL, depth: number, lang: string): md.Block[] {
+  if (siteData.contacts.length === 0) return [];
+  return converted(siteData).contacts(`${depth} ${lang}`, () => [
     md.heading(depth, md.text(translator(lang)('prContacts'))),
-    md.list(site.contacts.map((c) => contactItem(c, siteUrl))),
+    md.list(siteData.contacts.map((c) => contactItem(c, siteUrl))),
   ]);
 }
 
@@ -136,7 +136,7 @@ async function bodyBlocks(html: string, siteUrl: URL, depth: number): Promise<md
 
 /** A release as Markdown blocks (see the module comment). */
 export async function releaseBlocks(
-  site: SiteData,
+  siteData: SiteData,
   release: Release,
   siteUrl: URL,
   { depth, pressroomParts }: ReleaseMarkdownOptions,
@@ -154,7 +154,7 @@ export async function releaseBlocks(
   if (subtitle) blocks.push(md.paragraph(md.emphasis(md.text(subtitle))));
   const dateline = [
     md.oneLine(release.release_location),
-    release.release_date ? formatDateTime(release.release_date, release.language, site.timeZone) : '',
+    release.release_date ? formatDateTime(release.release_date, release.language, siteData.timeZone) : '',
   ]
     .filter(Boolean)
     .join(', ');
@@ -167,7 +167,7 @@ export async function releaseBlocks(
   if (gallery.length > 0) blocks.push(md.heading(depth + 1, md.text(t('images'))), ...gallery);
   // Serialized once per language for all twins: they start with a heading, and the rule below
   // keeps a list from following them.
-  if (pressroomParts) blocks.push(...pressroomBlocks(site, siteUrl, depth + 1, release.language, release.show_boilerplate_text));
+  if (pressroomParts) blocks.push(...pressroomBlocks(siteData, siteUrl, depth + 1, release.language, release.show_boilerplate_text));
 
   const facts: md.Inline[][] = [[md.text(`Published: ${item.published}`)]];
   if (item.updated !== item.published) facts.push([md.text(`Updated: ${item.updated}`)]);

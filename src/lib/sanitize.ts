@@ -15,6 +15,7 @@
 import { DROP_WITH_CONTENT, MAX_HTML_DEPTH } from '@pressroom-static/content-loaders';
 import sanitizeHtml from 'sanitize-html';
 import { Parser } from 'htmlparser2';
+import { BLOCK_ELEMENTS } from './block-elements.ts';
 import { parseSrcset } from './srcset.ts';
 
 /** A site-local copy of an inline image, from the image pipeline. */
@@ -155,29 +156,6 @@ export function sanitizeBasic(html: string | null | undefined): string {
   return sanitizeHtml(html, options('basic', dropInlineImages)).trim();
 }
 
-const BLOCK = new Set([
-  'p',
-  'div',
-  'br',
-  'li',
-  'ul',
-  'ol',
-  'h1',
-  'h2',
-  'h3',
-  'h4',
-  'h5',
-  'h6',
-  'blockquote',
-  'figure',
-  'figcaption',
-  'table',
-  'tr',
-  'td',
-  'th',
-  'section',
-  'article',
-]);
 const SKIP = new Set(DROP_WITH_CONTENT);
 
 /** The visible text of upstream HTML, whitespace collapsed. Safe to interpolate (Astro escapes it). */
@@ -189,11 +167,11 @@ export function htmlToText(html: string | null | undefined): string {
     {
       onopentag(name) {
         if (SKIP.has(name)) skipDepth++;
-        else if (BLOCK.has(name)) out += ' ';
+        else if (BLOCK_ELEMENTS.has(name)) out += ' ';
       },
       onclosetag(name) {
         if (SKIP.has(name)) skipDepth = Math.max(0, skipDepth - 1);
-        else if (BLOCK.has(name)) out += ' ';
+        else if (BLOCK_ELEMENTS.has(name)) out += ' ';
       },
       ontext(text) {
         if (skipDepth === 0) out += text;

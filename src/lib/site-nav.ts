@@ -29,11 +29,14 @@ export interface ExtraLinkOption {
  * pages without a language go everywhere. `menu` are those the press room puts in its menu (the
  * navigation), `other` the rest (the footer), so every page is reachable from its language's pages.
  */
-export function customPagesFor(site: Pick<SiteData, 'pages' | 'pressroom'>, lang: string): { menu: CustomPage[]; other: CustomPage[] } {
-  const ofLanguage = (l: string) => site.pages.filter((p) => p.language && baseLanguage(p.language) === baseLanguage(l));
+export function customPagesFor(siteData: Pick<SiteData, 'pages' | 'pressroom'>, lang: string): { menu: CustomPage[]; other: CustomPage[] } {
+  const ofLanguage = (l: string) => siteData.pages.filter((p) => p.language && baseLanguage(p.language) === baseLanguage(l));
   const own = ofLanguage(lang);
-  const chosen = new Set([...(own.length > 0 ? own : ofLanguage(site.pressroom.language)), ...site.pages.filter((p) => !p.language)]);
-  const pages = site.pages.filter((p) => chosen.has(p));
+  const chosen = new Set([
+    ...(own.length > 0 ? own : ofLanguage(siteData.pressroom.language)),
+    ...siteData.pages.filter((p) => !p.language),
+  ]);
+  const pages = siteData.pages.filter((p) => chosen.has(p));
   return { menu: pages.filter((p) => p.show_in_menu), other: pages.filter((p) => !p.show_in_menu) };
 }
 
@@ -44,23 +47,23 @@ function pageItem(page: CustomPage, lang: string): NavItem {
 }
 
 /** The sections the press room has and its menu pages, in the page's language. */
-export function siteNav(site: SiteData, lang: string): NavItem[] {
+export function siteNav(siteData: SiteData, lang: string): NavItem[] {
   const t = translator(lang);
   return [
     { href: releasesHref(), label: t('releases') },
-    ...(site.tags.length > 0 ? [{ href: tagsHref, label: t('topics') }] : []),
+    ...(siteData.tags.length > 0 ? [{ href: tagsHref, label: t('topics') }] : []),
     { href: archiveHref(), label: t('archive') },
-    ...(site.mediaKits.length > 0 ? [{ href: mediaKitsHref, label: t('mediaKits') }] : []),
-    ...(site.clippings.length > 0 ? [{ href: coverageHref(), label: t('coverage') }] : []),
-    ...(site.events.length > 0 ? [{ href: eventsHref, label: t('events') }] : []),
-    ...(site.contacts.length > 0 ? [{ href: contactsHref, label: t('contacts') }] : []),
-    ...customPagesFor(site, lang).menu.map((p) => pageItem(p, lang)),
+    ...(siteData.mediaKits.length > 0 ? [{ href: mediaKitsHref, label: t('mediaKits') }] : []),
+    ...(siteData.clippings.length > 0 ? [{ href: coverageHref(), label: t('coverage') }] : []),
+    ...(siteData.events.length > 0 ? [{ href: eventsHref, label: t('events') }] : []),
+    ...(siteData.contacts.length > 0 ? [{ href: contactsHref, label: t('contacts') }] : []),
+    ...customPagesFor(siteData, lang).menu.map((p) => pageItem(p, lang)),
   ];
 }
 
 /** The custom pages of the page's language that are not in the menu: the footer links them. */
-export function footerPages(site: Pick<SiteData, 'pages' | 'pressroom'>, lang: string): NavItem[] {
-  return customPagesFor(site, lang).other.map((p) => pageItem(p, lang));
+export function footerPages(siteData: Pick<SiteData, 'pages' | 'pressroom'>, lang: string): NavItem[] {
+  return customPagesFor(siteData, lang).other.map((p) => pageItem(p, lang));
 }
 
 /**

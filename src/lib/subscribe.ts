@@ -49,15 +49,15 @@ export function emailSubscription(pressroom: Pick<SiteData['pressroom'], 'subscr
 }
 
 /** The feeds and the e-mail sign-up offered on a page in `lang`. */
-export function subscribeOptions(site: Pick<SiteData, 'languages' | 'pressroom'>, lang: string): SubscribeOptions {
+export function subscribeOptions(siteData: Pick<SiteData, 'languages' | 'pressroom'>, lang: string): SubscribeOptions {
   const t = translator(lang);
   // Language feeds exist for each language with releases when there are several (src/lib/feeds.ts).
-  const ownLanguage = site.languages.length > 1 && site.languages.includes(lang);
+  const ownLanguage = siteData.languages.length > 1 && siteData.languages.includes(lang);
   const feeds: FeedGroup[] = [
     ...(ownLanguage
       ? [{ title: t('releasesIn', { language: languageName(lang, lang) }), feeds: feedLinks({ kind: 'language', language: lang }) }]
       : []),
     { title: t('allReleases'), feeds: feedLinks({ kind: 'all' }) },
   ];
-  return { feeds, email: emailSubscription(site.pressroom) };
+  return { feeds, email: emailSubscription(siteData.pressroom) };
 }

@@ -7,12 +7,12 @@ import { aiFilesOffered } from '../lib/llms-rules.ts';
 const FILES = { llms: llmsTxt, 'llms-full': llmsFullTxt } as const;
 
 export const getStaticPaths = (async () => {
-  const site = await getSite();
-  return aiFilesOffered(site.pressroom) ? Object.keys(FILES).map((llms) => ({ params: { llms } })) : [];
+  const siteData = await getSite();
+  return aiFilesOffered(siteData.pressroom) ? Object.keys(FILES).map((llms) => ({ params: { llms } })) : [];
 }) satisfies GetStaticPaths;
 
-export const GET: APIRoute = async ({ params, site }) => {
-  if (!site) throw new Error('pressroom-static: llms.txt needs the site URL (PRESSROOM_SITE_URL)');
+export const GET: APIRoute = async ({ params, site: siteUrl }) => {
+  if (!siteUrl) throw new Error('pressroom-static: llms.txt needs the site URL (PRESSROOM_SITE_URL)');
   const write = FILES[params.llms as keyof typeof FILES];
-  return new Response(await write(site), { headers: { 'Content-Type': 'text/markdown; charset=utf-8' } });
+  return new Response(await write(siteUrl), { headers: { 'Content-Type': 'text/markdown; charset=utf-8' } });
 };

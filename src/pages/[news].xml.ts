@@ -11,14 +11,14 @@ import { getSite } from '../lib/data.ts';
 import { NEWS_SITEMAP_NAME, hasNews, newsSitemapIndex, newsSitemapParts, newsUrlset, releaseNewsArticles } from '../lib/crawlers.ts';
 
 export const getStaticPaths = (async () => {
-  const site = await getSite();
-  return hasNews(site) ? [{ params: { news: NEWS_SITEMAP_NAME } }] : [];
+  const siteData = await getSite();
+  return hasNews(siteData) ? [{ params: { news: NEWS_SITEMAP_NAME } }] : [];
 }) satisfies GetStaticPaths;
 
 export const GET: APIRoute = async ({ site: siteUrl }) => {
   if (!siteUrl) throw new Error('pressroom-static: the news sitemap needs the site URL (PRESSROOM_SITE_URL)');
-  const site = await getSite();
-  const parts = newsSitemapParts(releaseNewsArticles(site.releases, siteUrl, site.buildDay.start));
-  const body = parts.length <= 1 ? newsUrlset(site.pressroom.name, parts[0] ?? []) : newsSitemapIndex(siteUrl, parts);
+  const siteData = await getSite();
+  const parts = newsSitemapParts(releaseNewsArticles(siteData.releases, siteUrl, siteData.buildDay.start));
+  const body = parts.length <= 1 ? newsUrlset(siteData.pressroom.name, parts[0] ?? []) : newsSitemapIndex(siteUrl, parts);
   return new Response(body, { headers: { 'Content-Type': 'application/xml; charset=utf-8' } });
 };

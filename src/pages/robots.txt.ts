@@ -13,12 +13,12 @@ import { homeHref } from '../lib/paths.ts';
 
 export const GET: APIRoute = async ({ site: siteUrl }) => {
   if (!siteUrl) throw new Error('pressroom-static: robots.txt needs the site URL (PRESSROOM_SITE_URL)');
-  const site = await getSite();
-  const { pressroom } = site;
+  const siteData = await getSite();
+  const { pressroom } = siteData;
   const body = robotsTxt({
     noindex: pressroom.noindex || isDemoBuild(),
     nofollow: pressroom.nofollow,
-    sitemaps: [SITEMAP_INDEX_PATH, ...(hasNews(site) ? [NEWS_SITEMAP_PATH] : [])].map((path) => new URL(path, siteUrl).href),
+    sitemaps: [SITEMAP_INDEX_PATH, ...(hasNews(siteData) ? [NEWS_SITEMAP_PATH] : [])].map((path) => new URL(path, siteUrl).href),
     base: homeHref,
   });
   return new Response(body, { headers: { 'Content-Type': 'text/plain; charset=utf-8' } });

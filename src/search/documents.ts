@@ -8,6 +8,7 @@
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { DomUtils, parseDocument } from 'htmlparser2';
+import { PAGE_TEXT_BREAKS } from '../lib/block-elements.ts';
 import type { PageMeta } from './format.ts';
 
 type Node = ReturnType<typeof parseDocument>['children'][number];
@@ -69,35 +70,6 @@ export function searchDocument(html: string, url: string): SearchDocument | null
   };
 }
 
-const BLOCK = new Set([
-  'p',
-  'div',
-  'li',
-  'h1',
-  'h2',
-  'h3',
-  'h4',
-  'h5',
-  'h6',
-  'td',
-  'th',
-  'dt',
-  'dd',
-  'br',
-  'section',
-  'article',
-  'header',
-  'footer',
-  'figcaption',
-  'blockquote',
-  'tr',
-  'ul',
-  'ol',
-  'dl',
-  'figure',
-  'address',
-  'time',
-]);
 const SKIPPED = new Set(['script', 'style', 'template', 'noscript', 'svg', 'select', 'button']);
 
 /** An element's text, without the parts marked `data-pagefind-ignore` and with blocks kept apart as words. */
@@ -108,7 +80,7 @@ function indexedText(root: Element): string {
     if (!('attribs' in node)) return;
     const el = node as Element;
     if (SKIPPED.has(el.name) || el.attribs['data-pagefind-ignore'] !== undefined) return;
-    const block = BLOCK.has(el.name);
+    const block = PAGE_TEXT_BREAKS.has(el.name);
     if (block) out.push(' ');
     for (const child of el.children) walk(child as Node);
     if (block) out.push(' ');

@@ -12,6 +12,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasChromium, launchChromium, watchedPage } from './helpers.ts';
 import { searchAfter } from './search-helpers.ts';
+import { SOURCE_CONDITION_FLAG } from '../../src/config/source-condition.ts';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 let dev: ChildProcess | undefined;
@@ -38,7 +39,15 @@ beforeAll(async () => {
       delete env[name];
   dev = spawn(
     process.execPath,
-    [path.join(root, 'node_modules', 'astro', 'bin', 'astro.mjs'), 'dev', '--host', '127.0.0.1', '--port', String(port)],
+    [
+      SOURCE_CONDITION_FLAG,
+      path.join(root, 'node_modules', 'astro', 'bin', 'astro.mjs'),
+      'dev',
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(port),
+    ],
     {
       cwd: root,
       env,

@@ -13,6 +13,7 @@ import { promisify } from 'node:util';
 import type { Browser } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { expectWebinarPhases } from '../browser/event-phases.ts';
+import { SOURCE_CONDITION_FLAG } from '../../src/config/source-condition.ts';
 
 const run = promisify(execFile);
 
@@ -62,7 +63,11 @@ export function buildDayTests(setup: () => { root: string; tmp: string; snapshot
       const late = await built('b');
       const nextOut = path.join(tmp, 'day-next');
       const env = { ...process.env, PRESSROOM_SNAPSHOT: snapshot, PRESSROOM_API_URL: '', SOURCE_DATE_EPOCH: epoch('2026-11-02T08:00:00Z') };
-      await run(process.execPath, ['scripts/build.ts', '--out', nextOut], { cwd: root, env, maxBuffer: 64 * 1024 * 1024 });
+      await run(process.execPath, [SOURCE_CONDITION_FLAG, 'scripts/build.ts', '--out', nextOut], {
+        cwd: root,
+        env,
+        maxBuffer: 64 * 1024 * 1024,
+      });
       const next = { out: nextOut, files: await hashes(nextOut) };
 
       expect(early.files.size).toBeGreaterThan(500);
@@ -89,7 +94,7 @@ export function buildDayTests(setup: () => { root: string; tmp: string; snapshot
       const out = path.join(tmp, 'day-next');
       const before = await hashes(out);
       const env = { ...process.env, PRESSROOM_SNAPSHOT: snapshot, PRESSROOM_API_URL: '', SOURCE_DATE_EPOCH: '2026-11-01' };
-      const failed = await run(process.execPath, ['scripts/build.ts', '--out', out], { cwd: root, env }).catch(
+      const failed = await run(process.execPath, [SOURCE_CONDITION_FLAG, 'scripts/build.ts', '--out', out], { cwd: root, env }).catch(
         (e: { code: number; stderr: string }) => e,
       );
       // A configuration error, found before anything runs (docs/configuration.md, Commands: exit 2).

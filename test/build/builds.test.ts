@@ -28,6 +28,7 @@ import { SAME_DAY_EPOCHS, buildDayTests, expectArchiveEventPhases } from './buil
 import { dataPolicyBuildTests } from './data-policy-builds.ts';
 import { noChangeTests } from './no-change.ts';
 import { fileDigests } from '../helpers/file-tree.ts';
+import { SOURCE_CONDITION_FLAG } from '../../src/config/source-condition.ts';
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '..', '..');
@@ -48,7 +49,7 @@ describe('building from a snapshot', () => {
   it('records the demo press room and builds it twice offline into identical bytes', async () => {
     snapshot = path.join(tmp, 'snapshot');
     const env = { ...process.env, PRESSROOM_API_URL: '', PRESSROOM_SNAPSHOT: '' };
-    const recorded = await run(node, ['scripts/snapshot.ts', '--out', snapshot], { cwd: root, env });
+    const recorded = await run(node, [SOURCE_CONDITION_FLAG, 'scripts/snapshot.ts', '--out', snapshot], { cwd: root, env });
     expect(recorded.stdout).toMatch(/wrote .*: \d+ API responses, \d+ media originals/);
 
     // A dead API URL proves the build never asks the network: the snapshot wins.
@@ -61,9 +62,9 @@ describe('building from a snapshot', () => {
       PRESSROOM_ID: '1',
       SOURCE_DATE_EPOCH: SAME_DAY_EPOCHS.early,
     };
-    const first = await run(node, ['scripts/build.ts', '--out', path.join(tmp, 'a')], { cwd: root, env: offline });
+    const first = await run(node, [SOURCE_CONDITION_FLAG, 'scripts/build.ts', '--out', path.join(tmp, 'a')], { cwd: root, env: offline });
     expect(first.stdout).toMatch(/entries from the snapshot/);
-    const second = await run(node, ['scripts/build.ts', '--out', path.join(tmp, 'b')], {
+    const second = await run(node, [SOURCE_CONDITION_FLAG, 'scripts/build.ts', '--out', path.join(tmp, 'b')], {
       cwd: root,
       env: { ...offline, SOURCE_DATE_EPOCH: SAME_DAY_EPOCHS.late },
     });
@@ -80,9 +81,11 @@ describe('building from a snapshot', () => {
 
     // A build that cannot finish exits with an error and leaves the previous site exactly as it was.
     const broken = { ...offline, PRESSROOM_SNAPSHOT: path.join(tmp, 'no-such-snapshot') };
-    const failed = await run(node, ['scripts/build.ts', '--out', path.join(tmp, 'a')], { cwd: root, env: broken, timeout: 120_000 }).catch(
-      (e: { code: number; stderr: string }) => e,
-    );
+    const failed = await run(node, [SOURCE_CONDITION_FLAG, 'scripts/build.ts', '--out', path.join(tmp, 'a')], {
+      cwd: root,
+      env: broken,
+      timeout: 120_000,
+    }).catch((e: { code: number; stderr: string }) => e);
     expect((failed as { code: number }).code).toBe(2);
     expect((failed as { stderr: string }).stderr).toMatch(
       /^build: PRESSROOM_SNAPSHOT is not a readable snapshot: cannot read .*no-such-snapshot\/manifest\.json \(ENOENT\)\n$/,
@@ -99,7 +102,7 @@ describe('building from a snapshot', () => {
     // And the same with a cold cache (an empty PRESSROOM_CACHE_DIR).
     const coldCache = await mkdtemp(path.join(tmp, 'cold-cache-'));
     for (const cache of [{}, { PRESSROOM_CACHE_DIR: coldCache }]) {
-      const truncated = await run(node, ['scripts/build.ts', '--out', path.join(tmp, 'a')], {
+      const truncated = await run(node, [SOURCE_CONDITION_FLAG, 'scripts/build.ts', '--out', path.join(tmp, 'a')], {
         cwd: root,
         env: { ...offline, ...cache, PRESSROOM_SNAPSHOT: damaged },
       }).catch((e: { code: number; stderr: string }) => e);
@@ -116,7 +119,7 @@ describe('building from a snapshot', () => {
     type Outcome = { code: number; stdout: string; stderr: string };
     const stalled: Outcome = await run(
       node,
-      ['--import', './test/helpers/stalled-write.ts', 'scripts/build.ts', '--out', path.join(tmp, 'a'), '--force'],
+      [SOURCE_CONDITION_FLAG, '--import', './test/helpers/stalled-write.ts', 'scripts/build.ts', '--out', path.join(tmp, 'a'), '--force'],
       { cwd: root, env: { ...offline, STALLED_WRITE_ENDING: path.join('pagefind', 'bundles.json') }, timeout: 300_000 },
     ).then(
       ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
@@ -135,7 +138,7 @@ describe('building from a snapshot', () => {
     const project = path.join(tmp, 'a-project');
     await mkdir(project, { recursive: true });
     await writeFile(path.join(project, 'package.json'), '{}');
-    const refused = await run(node, ['scripts/build.ts', '--out', project], { cwd: root, env: offline }).catch(
+    const refused = await run(node, [SOURCE_CONDITION_FLAG, 'scripts/build.ts', '--out', project], { cwd: root, env: offline }).catch(
       (e: { code: number; stderr: string }) => e,
     );
     expect((refused as { code: number }).code).toBe(2);
@@ -150,7 +153,7 @@ describe('building from a snapshot', () => {
     // A cold cache of its own: the first build encodes every image, and its log (a pipe, not a TTY) must show progress.
     env.PRESSROOM_CACHE_DIR = await mkdtemp(path.join(tmp, 'cold-cache-'));
     const start = (args: string[]) => {
-      const child = spawn(node, ['scripts/build.ts', '--demo', '--out', out, ...args], {
+      const child = spawn(node, [SOURCE_CONDITION_FLAG, 'scripts/build.ts', '--demo', '--out', out, ...args], {
         cwd: root,
         env,
         stdio: ['ignore', 'pipe', 'pipe'],
@@ -210,7 +213,7 @@ describe('building from a snapshot', () => {
     const out = path.join(tmp, 'archives', 'press-archive');
     // The build day of the site it is compared with: the day decides which files there are (the news sitemap).
     const env = { ...process.env, PRESSROOM_SNAPSHOT: '', PRESSROOM_API_URL: '', SOURCE_DATE_EPOCH: SAME_DAY_EPOCHS.early };
-    const made = await run(node, ['scripts/archive.ts', '--out', out, '--snapshot', snapshot], {
+    const made = await run(node, [SOURCE_CONDITION_FLAG, 'scripts/archive.ts', '--out', out, '--snapshot', snapshot], {
       cwd: root,
       env,
       maxBuffer: 64 * 1024 * 1024,
@@ -264,10 +267,14 @@ describe('building from a snapshot', () => {
 
     // A run that fails leaves the archive and its zip exactly as they were; a folder that is not an archive is never replaced.
     const zipBefore = await readFile(`${out}.zip`);
-    const failed = await run(node, ['scripts/archive.ts', '--out', out, '--snapshot', path.join(tmp, 'no-such-snapshot')], {
-      cwd: root,
-      env,
-    }).catch((e: { code: number; stderr: string }) => e);
+    const failed = await run(
+      node,
+      [SOURCE_CONDITION_FLAG, 'scripts/archive.ts', '--out', out, '--snapshot', path.join(tmp, 'no-such-snapshot')],
+      {
+        cwd: root,
+        env,
+      },
+    ).catch((e: { code: number; stderr: string }) => e);
     expect((failed as { code: number }).code).toBe(2);
     expect((failed as { stderr: string }).stderr).toMatch(
       /^archive: --snapshot is not a readable snapshot: cannot read .*no-such-snapshot/,
@@ -279,9 +286,10 @@ describe('building from a snapshot', () => {
     const project = path.join(tmp, 'not-an-archive');
     await mkdir(project, { recursive: true });
     await writeFile(path.join(project, 'notes.txt'), 'keep me');
-    const refused = await run(node, ['scripts/archive.ts', '--out', project, '--snapshot', snapshot], { cwd: root, env }).catch(
-      (e: { code: number; stderr: string }) => e,
-    );
+    const refused = await run(node, [SOURCE_CONDITION_FLAG, 'scripts/archive.ts', '--out', project, '--snapshot', snapshot], {
+      cwd: root,
+      env,
+    }).catch((e: { code: number; stderr: string }) => e);
     expect((refused as { code: number }).code).toBe(2);
     expect((refused as { stderr: string }).stderr).toMatch(/already holds files this tool did not write/);
     expect(await readFile(path.join(project, 'notes.txt'), 'utf8')).toBe('keep me');
@@ -333,7 +341,7 @@ describe('building from a snapshot', () => {
     // The service recipe of docs/webhooks.md: the pinned Node binary runs the receiver itself (no npm in between).
     const receiver = spawn(
       path.join(root, 'node_modules', '.bin', 'node'),
-      ['scripts/webhooks.ts', '--port', '0', '--out', out, '--debounce-ms', '200'],
+      [SOURCE_CONDITION_FLAG, 'scripts/webhooks.ts', '--port', '0', '--out', out, '--debounce-ms', '200'],
       { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let output = '';
@@ -422,7 +430,7 @@ describe('building from a snapshot', () => {
       await writeFile(path.join(hostile, 'manifest.json'), JSON.stringify(manifest));
 
       const out = path.join(tmp, 'hostile-site');
-      await run(node, ['scripts/build.ts', '--out', out], {
+      await run(node, [SOURCE_CONDITION_FLAG, 'scripts/build.ts', '--out', out], {
         cwd: root,
         env: { ...process.env, PRESSROOM_SNAPSHOT: hostile, PRESSROOM_API_URL: '' },
       });

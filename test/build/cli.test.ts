@@ -12,6 +12,7 @@ import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promis
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SOURCE_CONDITION_FLAG } from '../../src/config/source-condition.ts';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 const SECRET = `whsec_${Buffer.from('cli test key').toString('base64')}`;
@@ -39,7 +40,11 @@ function command(
   const clean: NodeJS.ProcessEnv = { ...process.env, ...env };
   for (const name of Object.keys(clean)) if (name.startsWith('PRESSROOM_') && !(name in env)) delete clean[name];
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script, ...args], { cwd: root, env: clean, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [SOURCE_CONDITION_FLAG, script, ...args], {
+      cwd: root,
+      env: clean,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));

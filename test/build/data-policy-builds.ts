@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { FLAWS, startEmulator } from '../../emulator/server.ts';
 import { TEST_MEDIA_CACHE } from '../helpers/emulator.ts';
 import { fileDigests } from '../helpers/file-tree.ts';
+import { SOURCE_CONDITION_FLAG } from '../../src/config/source-condition.ts';
 
 const run = promisify(execFile);
 
@@ -25,7 +26,7 @@ export function dataPolicyBuildTests(setup: () => { root: string; tmp: string })
       const snapshot = path.join(tmp, 'flawed-snapshot');
       try {
         const env = { ...process.env, PRESSROOM_API_URL: api.url, PRESSROOM_ID: String(api.pressroom.id), PRESSROOM_SNAPSHOT: '' };
-        await run(process.execPath, ['scripts/snapshot.ts', '--out', snapshot], { cwd: root, env });
+        await run(process.execPath, [SOURCE_CONDITION_FLAG, 'scripts/snapshot.ts', '--out', snapshot], { cwd: root, env });
       } finally {
         await api.close();
       }
@@ -37,7 +38,11 @@ export function dataPolicyBuildTests(setup: () => { root: string; tmp: string })
         PRESSROOM_API_URL: '',
         SOURCE_DATE_EPOCH: String(Date.parse('2026-11-01T09:00:00Z') / 1000),
       };
-      const built = await run(process.execPath, ['scripts/build.ts', '--out', out], { cwd: root, env, maxBuffer: 64 * 1024 * 1024 });
+      const built = await run(process.execPath, [SOURCE_CONDITION_FLAG, 'scripts/build.ts', '--out', out], {
+        cwd: root,
+        env,
+        maxBuffer: 64 * 1024 * 1024,
+      });
       const log = built.stdout + built.stderr;
       for (const flaw of FLAWS) expect(log, `${flaw.collection} ${flaw.id}`).toContain(`${flaw.collection}: item ${flaw.id} from `);
       expect(log).toMatch(/data policy: \d+ fields? dropped, 1 item skipped, \d+ fields? replaced/);
@@ -46,7 +51,7 @@ export function dataPolicyBuildTests(setup: () => { root: string; tmp: string })
       const skipped = FLAWS.find((f) => f.expect === 'item-skipped')!;
       expect(Object.keys(before).some((f) => f.startsWith(`${skipped.id}`))).toBe(false);
 
-      const strict = await run(process.execPath, ['scripts/build.ts', '--out', out, '--strict'], {
+      const strict = await run(process.execPath, [SOURCE_CONDITION_FLAG, 'scripts/build.ts', '--out', out, '--strict'], {
         cwd: root,
         env,
         maxBuffer: 64 * 1024 * 1024,

@@ -16,6 +16,7 @@ import {
   needsArenaBound,
   missingMimallocBounds,
 } from '../../scripts/memory-bounds.ts';
+import { SOURCE_CONDITION_FLAG } from '../../src/config/source-condition.ts';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 const run = promisify(execFile);
@@ -32,7 +33,10 @@ async function reports(extra: NodeJS.ProcessEnv = {}): Promise<string[]> {
     if (name.startsWith('PRESSROOM_') || ['MALLOC_ARENA_MAX', 'MIMALLOC_PURGE_DELAY', 'MIMALLOC_ALLOW_THP', 'NODE_OPTIONS'].includes(name))
       delete env[name];
   Object.assign(env, extra);
-  const { stdout } = await run(process.execPath, ['--import', REPORT, 'scripts/build.ts', '--help'], { cwd: root, env });
+  const { stdout } = await run(process.execPath, [SOURCE_CONDITION_FLAG, '--import', REPORT, 'scripts/build.ts', '--help'], {
+    cwd: root,
+    env,
+  });
   expect(stdout).toMatch(/^usage: npm run build/m);
   return stdout.split('\n').filter((line) => line.startsWith('process '));
 }
@@ -55,7 +59,9 @@ describe('memory bounds of the build', () => {
       expect(seen[0]).toContain(` purge=${MIMALLOC_BOUNDS.MIMALLOC_PURGE_DELAY} `);
       expect(seen[0]).toContain(` thp=${MIMALLOC_BOUNDS.MIMALLOC_ALLOW_THP} `);
       expect(sizedFor(seen[0], MAX_OLD_SPACE_MIB), seen[0]).toBe(true);
-      expect(seen[0]).toMatch(new RegExp(` flags=${HEAP_FLAGS.map(([name, value]) => `--${name}=${value}`).join(',')}$`));
+      expect(seen[0]).toMatch(
+        new RegExp(` flags=${[...HEAP_FLAGS.map(([name, value]) => `--${name}=${value}`), SOURCE_CONDITION_FLAG].join(',')}$`),
+      );
     },
   );
 
@@ -65,7 +71,10 @@ describe('memory bounds of the build', () => {
     // After the build, the shell reads the flags of its stdout and stderr: the same pipes (open file descriptions) the build wrote to.
     const { stdout } = await run(
       'sh',
-      ['-c', `"${process.execPath}" scripts/build.ts --help >&2; grep '^flags' /proc/self/fdinfo/1 /proc/self/fdinfo/2`],
+      [
+        '-c',
+        `"${process.execPath}" ${SOURCE_CONDITION_FLAG} scripts/build.ts --help >&2; grep '^flags' /proc/self/fdinfo/1 /proc/self/fdinfo/2`,
+      ],
       { cwd: root, env },
     );
     const flags = [...stdout.matchAll(/flags:\s+([0-7]+)/g)].map((m) => parseInt(m[1]!, 8));
@@ -92,7 +101,7 @@ describe('memory bounds of the build', () => {
     const seen = await reports({ NODE_OPTIONS: '--max-old-space-size=3072', MALLOC_ARENA_MAX: '2', MIMALLOC_PURGE_DELAY: '0' });
     expect(seen).toHaveLength(1);
     expect(sizedFor(seen[0], 3072), seen[0]).toBe(true);
-    expect(seen[0]).toMatch(/ flags=--max-semi-space-size=\d+,--heap-growing-percent=\d+$/);
+    expect(seen[0]).toMatch(new RegExp(` flags=--max-semi-space-size=\\d+,--heap-growing-percent=\\d+,${SOURCE_CONDITION_FLAG}$`));
   });
 
   it('asks for the arena bound only on glibc Linux without a value of its own', () => {

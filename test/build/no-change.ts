@@ -33,6 +33,7 @@ import { confirmUnchanged, type Verdict } from '../../scripts/no-change.ts';
 import { readTree } from '../../scripts/output-tree.ts';
 import { announcementOf, reportedChanges } from '../../notify/urls.ts';
 import { startHub, startIndexNow, type ProtocolServer, type Submission } from '../notify/servers.ts';
+import { SOURCE_CONDITION_FLAG } from '../../src/config/source-condition.ts';
 
 const execFileP = promisify(execFile);
 
@@ -109,7 +110,7 @@ export function noChangeTests(setup: () => { root: string; tmp: string }): void 
       for (const name of Object.keys(childEnv))
         if ((name.startsWith('PRESSROOM_') && !(name in env)) || name === 'SOURCE_DATE_EPOCH') delete childEnv[name];
       const hook = recordModulesTo ? ['--import', pathToFileURL(path.join(setup().root, 'test', 'build', 'record-modules.ts')).href] : [];
-      return execFileP(process.execPath, [...hook, 'scripts/build.ts', '--out', out, ...args], {
+      return execFileP(process.execPath, [SOURCE_CONDITION_FLAG, ...hook, 'scripts/build.ts', '--out', out, ...args], {
         cwd: setup().root,
         env: childEnv,
         maxBuffer: 64 * 1024 * 1024,

@@ -13,6 +13,7 @@ import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, PutObjectC
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startS3Server, type LoggedRequest, type S3Server } from '../helpers/s3-server.ts';
 import { buildSite, firstVersion, secondVersion, type SiteVersion } from './site-versions.ts';
+import { SOURCE_CONDITION_FLAG } from '../../src/config/source-condition.ts';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 const MANIFEST = 'site/.pressroom-deploy.json.gz';
@@ -43,7 +44,10 @@ export function deploy(
   extra: Record<string, string> = {},
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(root, 'scripts', 'deploy.ts'), ...args], { cwd: root, env: deployEnv(extra) });
+    const child = spawn(process.execPath, [SOURCE_CONDITION_FLAG, path.join(root, 'scripts', 'deploy.ts'), ...args], {
+      cwd: root,
+      env: deployEnv(extra),
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

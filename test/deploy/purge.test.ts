@@ -19,6 +19,7 @@ import { announcementOf, reportedChanges } from '../../notify/urls.ts';
 import { startHub, startIndexNow } from '../notify/servers.ts';
 import { startS3Server, type S3Server } from '../helpers/s3-server.ts';
 import { SITE_URL, buildSite, firstVersion, secondVersion } from './site-versions.ts';
+import { SOURCE_CONDITION_FLAG } from '../../src/config/source-condition.ts';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 // s3rver knows one access key id (S3RVER) but takes any secret: the secret is what a signature hides.
@@ -91,10 +92,14 @@ function deploy(args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<{ cod
     ...extraEnv,
   });
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(root, 'scripts', 'deploy.ts'), `s3://${s3.bucket}/site`, '--from', site, ...args], {
-      cwd: root,
-      env,
-    });
+    const child = spawn(
+      process.execPath,
+      [SOURCE_CONDITION_FLAG, path.join(root, 'scripts', 'deploy.ts'), `s3://${s3.bucket}/site`, '--from', site, ...args],
+      {
+        cwd: root,
+        env,
+      },
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -180,10 +185,14 @@ describe('deploy --purge', () => {
     // Nor in the failure of the bucket itself.
     const missing = await new Promise<string>((resolve) => {
       const env = { ...process.env, ...s3.env, ...SECRETS };
-      const child = spawn(process.execPath, [path.join(root, 'scripts', 'deploy.ts'), 's3://no-such-bucket', '--from', site], {
-        cwd: root,
-        env,
-      });
+      const child = spawn(
+        process.execPath,
+        [SOURCE_CONDITION_FLAG, path.join(root, 'scripts', 'deploy.ts'), 's3://no-such-bucket', '--from', site],
+        {
+          cwd: root,
+          env,
+        },
+      );
       let output = '';
       child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
       child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));

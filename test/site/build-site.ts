@@ -18,7 +18,7 @@ const outDir = process.argv[2];
 /** Another Astro config file (a test's pressroom() options), instead of the project's astro.config.mjs. */
 const configFile = process.argv[3];
 if (!outDir) {
-  console.error('usage: node test/site/build-site.ts <outDir> [astro config file]');
+  console.error('usage: node --conditions=source test/site/build-site.ts <outDir> [astro config file]');
   process.exit(2);
 }
 const root = path.resolve(import.meta.dirname, '..', '..');

@@ -20,6 +20,7 @@ import { DEMO_NOW } from '../../emulator/defaults.ts';
 import { startEmulator, type EmulatorOptions } from '../../emulator/server.ts';
 import { TEST_MEDIA_CACHE } from '../helpers/emulator.ts';
 import { dataReportPath } from '../../scripts/data-report.ts';
+import { SOURCE_CONDITION_FLAG } from '../../src/config/source-condition.ts';
 
 export const SITE_URL = 'https://press.example.test';
 /** The base path the upstream site is served under. */
@@ -88,7 +89,7 @@ export async function runBuild(
 ): Promise<{ code: number | null; output: string }> {
   const output: string[] = [];
   const code = await new Promise<number | null>((resolve, reject) => {
-    const args = [path.join(import.meta.dirname, 'build-site.ts'), outDir, ...(configFile ? [configFile] : [])];
+    const args = [SOURCE_CONDITION_FLAG, path.join(import.meta.dirname, 'build-site.ts'), outDir, ...(configFile ? [configFile] : [])];
     const child = spawn(process.execPath, args, {
       env,
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -13,8 +13,8 @@ import { writeVCard } from '../../lib/vcard.ts';
 import { getImagePipeline } from '../../lib/image-pipeline.ts';
 
 export const getStaticPaths = (async () => {
-  const site = await getSite();
-  return site.contacts.map((contact) => ({ params: { contact: contactSegment(contact) }, props: { contact } }));
+  const siteData = await getSite();
+  return siteData.contacts.map((contact) => ({ params: { contact: contactSegment(contact) }, props: { contact } }));
 }) satisfies GetStaticPaths;
 
 /** Embedded photos stay small: the narrowest square JPEG rendition of at least this width. */
@@ -37,11 +37,11 @@ async function photoOf(contact: Contact, page: string): Promise<{ jpeg: Uint8Arr
 
 export const GET: APIRoute<{ contact: Contact }> = async ({ props, url }) => {
   const { contact } = props;
-  const site = await getSite();
+  const siteData = await getSite();
   const body = writeVCard({
-    uid: `contact-${contact.id}@${uidDomain(site.pressroom)}`,
+    uid: `contact-${contact.id}@${uidDomain(siteData.pressroom)}`,
     name: contact.name,
-    organization: site.pressroom.name,
+    organization: siteData.pressroom.name,
     title: contact.job_title,
     email: contact.email,
     phone: contact.phone,

@@ -5,11 +5,11 @@ import { eventIcs } from '../../lib/event-calendar.ts';
 import { itemSegment } from '../../lib/paths.ts';
 
 export const getStaticPaths = (async () => {
-  const site = await getSite();
-  return site.events.map((event) => ({ params: { event: itemSegment(event) }, props: { event } }));
+  const siteData = await getSite();
+  return siteData.events.map((event) => ({ params: { event: itemSegment(event) }, props: { event } }));
 }) satisfies GetStaticPaths;
 
 export const GET: APIRoute<{ event: PressEvent }> = async ({ props, site: siteUrl }) => {
-  const site = await getSite();
-  return new Response(eventIcs(props.event, site, siteUrl), { headers: { 'Content-Type': 'text/calendar; charset=utf-8' } });
+  const siteData = await getSite();
+  return new Response(eventIcs(props.event, siteData, siteUrl), { headers: { 'Content-Type': 'text/calendar; charset=utf-8' } });
 };

@@ -5,9 +5,9 @@ import { calendarFeed } from '../../lib/event-calendar.ts';
 import { translator } from '../../lib/i18n.ts';
 
 export const GET: APIRoute = async ({ site: siteUrl }) => {
-  const site = await getSite();
-  const t = translator(site.pressroom.language);
-  return new Response(calendarFeed(site, siteUrl, `${site.pressroom.name} · ${t('events')}`), {
+  const siteData = await getSite();
+  const t = translator(siteData.pressroom.language);
+  return new Response(calendarFeed(siteData, siteUrl, `${siteData.pressroom.name} · ${t('events')}`), {
     headers: { 'Content-Type': 'text/calendar; charset=utf-8' },
   });
 };

@@ -16,6 +16,7 @@ import { buildSearchIndex } from '../../../src/integrations/search.ts';
 import { PAGEFIND_MANIFEST, type PagefindManifest } from '../../../src/search/pagefind-bundles.ts';
 import { indexLanguage } from '../../../src/search/terms.ts';
 import { bundleUrls, elements, listFiles, loadPages, type BuiltPage } from '../helpers.ts';
+import { SOURCE_CONDITION_FLAG } from '../../../src/config/source-condition.ts';
 
 const siteDir = inject('siteDir');
 const bundle = path.join(siteDir, 'pagefind');
@@ -160,7 +161,9 @@ describe('the search index', () => {
       }
       clearInterval(killer);`;
     try {
-      const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], { cwd: process.cwd() });
+      const { stdout } = await promisify(execFile)(process.execPath, [SOURCE_CONDITION_FLAG, '--input-type=module', '-e', script], {
+        cwd: process.cwd(),
+      });
       expect(stdout).toMatch(/^failed: search index \(\w+\): Pagefind's indexer stopped without an answer/m);
     } finally {
       await rm(dir, { recursive: true, force: true });

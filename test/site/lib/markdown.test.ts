@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { htmlToBlocks, serialize, serializedBlocks, shiftHeadings, type Block } from '../../../src/lib/markdown.ts';
 import { sanitizeArticle } from '../../../src/lib/sanitize.ts';
 import { HOSTILE } from '../../helpers/hostile-html.ts';
+import { SOURCE_CONDITION_FLAG } from '../../../src/config/source-condition.ts';
 
 const SITE = new URL('https://press.example.test');
 const toMarkdown = (html: string, offset = 0) => serialize(shiftHeadings(htmlToBlocks(html, SITE), offset));
@@ -137,7 +138,9 @@ describe('htmlToBlocks + serialize', () => {
       'for await (const chunk of process.stdin) input += chunk;',
       `process.stdout.write(serialize(htmlToBlocks(input, new URL(${JSON.stringify(SITE.href)}))));`,
     ].join('\n');
-    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [SOURCE_CONDITION_FLAG, '--input-type=module', '-e', script], {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
     child.stdin.end(html);
     let written = '';
     for await (const chunk of child.stdout) written += chunk;

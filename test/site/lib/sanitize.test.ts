@@ -207,6 +207,15 @@ describe('htmlToText', () => {
   it('gives the visible text with entities decoded and scripts left out', () => {
     expect(htmlToText('<p>A &amp; B</p><p>C<script>alert(1)</script><style>x{}</style></p><ul><li>D</li></ul>')).toBe('A & B C D');
   });
+  it('keeps the words of neighbouring blocks apart, and inline elements inside their sentence', () => {
+    expect(htmlToText('<dl><dt>Founded</dt><dd>1998</dd></dl><table><tr><td>Amsterdam</td><td>Berlin</td></tr></table>After')).toBe(
+      'Founded 1998 Amsterdam Berlin After',
+    );
+    expect(htmlToText('<header>Northwind</header><address>Amsterdam</address><footer>2026</footer>')).toBe('Northwind Amsterdam 2026');
+    expect(htmlToText('<p>Launched on <time datetime="2026-05-05">5 May</time>, in <b>Berlin</b>.</p>')).toBe(
+      'Launched on 5 May, in Berlin.',
+    );
+  });
   it('truncates at a word boundary', () => {
     expect(truncate('The quick brown fox jumps over the lazy dog', 20)).toBe('The quick brown fox…');
     expect(truncate('short', 20)).toBe('short');
