@@ -13,8 +13,25 @@
 import type { Sharp } from 'sharp';
 import { FORMAT_INFO } from './sniff.ts';
 
-/** Bump when geometry or encoder settings change: every output name changes with it. */
-export const ENCODER_VERSION = 'pressroom-image-1';
+/**
+ * Bump when geometry or encoder settings change: every output name changes with it.
+ * 2: renditions derived from one decode per original (`cascade.ts`), fallbacks only where a reader needs one.
+ */
+export const ENCODER_VERSION = 'pressroom-image-2';
+
+/**
+ * No rendition is wider or taller than this: the widest layout slot is the 74rem container,
+ * twice that covers high-density screens, and larger copies of the original only cost encodes
+ * no page shows (the original's own bytes are what downloads and zips give).
+ */
+export const MAX_SHOWN_SIDE = 2400;
+
+/** `g` shrunk (aspect kept) so neither side is longer than MAX_SHOWN_SIDE. */
+export function shownGeometry(g: Geometry): Geometry {
+  const scale = Math.min(1, MAX_SHOWN_SIDE / g.width, MAX_SHOWN_SIDE / g.height);
+  if (scale === 1) return g;
+  return { width: Math.max(1, Math.round(g.width * scale)), height: Math.max(1, Math.round(g.height * scale)), crop: g.crop };
+}
 
 export type OutputFormat = 'webp' | 'avif' | 'jpeg' | 'png';
 

@@ -188,6 +188,8 @@ export interface PipelineStats {
   retries: number;
   /** sharp operations run (metadata reads, decodes, encodes). */
   sharpOps: number;
+  /** Originals decoded to make renditions: at most one per original a build found outputs missing for. */
+  decodes: number;
   /** Output files written (renditions). */
   encoded: number;
   /** Output files found missing from the cache and queued for encoding (so far: pages ask as they render). */
@@ -264,6 +266,11 @@ export interface ImagePipelineOptions {
   backoff?: Partial<Backoff>;
   /** sharp pipelines at once. Default: the CPU count. */
   cpus?: number;
+  /**
+   * Raw pixel bytes (width × height × channels) held at once by originals between their decode and
+   * their last encode: what bounds the pipeline's memory. Default 32 MiB per CPU; one larger original still runs, alone.
+   */
+  maxRawBytes?: number;
   log?: PipelineLog;
 }
 
