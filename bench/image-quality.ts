@@ -16,10 +16,16 @@ import type { Geometry, OutputFormat } from '../image-pipeline/encode.ts';
 export const SSIM_THRESHOLD = 0.97;
 
 /** The encoder settings of ENCODER_VERSION 1: the reference every later setting is measured against. */
-const REFERENCE_ENCODERS: Record<Exclude<OutputFormat, 'avif'>, (image: Sharp) => Sharp> = {
-  webp: (image) => image.webp({ quality: 80, alphaQuality: 90, effort: 4 }),
-  jpeg: (image) => image.jpeg({ quality: 82, progressive: true, optimiseCoding: true, mozjpeg: false, chromaSubsampling: '4:2:0' }),
-  png: (image) => image.png({ compressionLevel: 8, adaptiveFiltering: true, palette: false }),
+export const REFERENCE_SETTINGS = {
+  webp: { quality: 80, alphaQuality: 90, effort: 4 },
+  jpeg: { quality: 82, progressive: true, optimiseCoding: true, mozjpeg: false, chromaSubsampling: '4:2:0' },
+  png: { compressionLevel: 8, adaptiveFiltering: true, palette: false },
+} as const;
+
+export const REFERENCE_ENCODERS: Record<Exclude<OutputFormat, 'avif'>, (image: Sharp) => Sharp> = {
+  webp: (image) => image.webp({ ...REFERENCE_SETTINGS.webp }),
+  jpeg: (image) => image.jpeg({ ...REFERENCE_SETTINGS.jpeg }),
+  png: (image) => image.png({ ...REFERENCE_SETTINGS.png }),
 };
 
 /** The direct path's encode of `original` at `g` in `format`. */

@@ -45,11 +45,17 @@ export const fallbackFormat = (alpha: boolean): OutputFormat => (alpha ? 'png' :
 /** WebP cannot hold a side longer than this; larger renditions get the fallback only. */
 export const WEBP_MAX_SIDE = 16383;
 
-/** Encoder settings, fixed. Output bytes are deterministic for a given sharp/libvips build. */
+/**
+ * Encoder settings, fixed. Output bytes are deterministic for a given sharp/libvips build.
+ * Chosen by measurement (bench/encoder-settings.ts, docs/performance.md): WebP effort 2 costs half
+ * the CPU of effort 4 for 5 % more bytes at the same SSIM; the JPEG is only the fallback `src` of
+ * readers that render it whole (feeds, mail, social cards), so it is baseline (half the CPU of
+ * progressive, same bytes), not mozjpeg (2.5× the CPU for 20 % fewer bytes), 4:2:0.
+ */
 export const ENCODER_SETTINGS = {
-  webp: { quality: 80, alphaQuality: 90, effort: 4 },
+  webp: { quality: 80, alphaQuality: 90, effort: 2 },
   avif: { quality: 50, effort: 4, chromaSubsampling: '4:2:0' as const },
-  jpeg: { quality: 82, progressive: true, optimiseCoding: true, mozjpeg: false, chromaSubsampling: '4:2:0' },
+  jpeg: { quality: 82, progressive: false, optimiseCoding: true, mozjpeg: false, chromaSubsampling: '4:2:0' },
   png: { compressionLevel: 8, adaptiveFiltering: true, palette: false },
 } as const;
 
