@@ -5,9 +5,11 @@
  * avatars, logo) goes through `picture()`:
  *   cold   empty cache: downloads, decodes, encodes
  *   warm   same cache, new pipeline (a rebuild with no upstream change): 304s only
- *   naive  bare sharp on the same originals, one rendition at a time the obvious way: a decode
- *          and resize per rendition, a WebP and a JPEG (PNG with alpha) at every width, one job
- *          per core, no downloads, no bookkeeping
+ *   naive  bare sharp on the same originals, one rendition at a time the obvious way (the
+ *          pipeline of ENCODER_VERSION 1): a decode and resize per rendition, a WebP and a JPEG
+ *          (PNG with alpha) at every width with version 1's settings, one job per core, no
+ *          downloads, no bookkeeping
+ *   quality every output of the cold run against the direct path's encode at its size, by SSIM
  * The emulator runs in its own process (its media rendering is not counted; its originals are
  * cached on disk). Goal: the CPU time (user + system, every thread of this process) of the cold
  * run ≤ 0.5× the naive baseline's; wall time is reported beside it.
@@ -20,12 +22,13 @@ import sharp from 'sharp';
 import { parseCommandLine } from '../scripts/cli.ts';
 import { startEmulatorProcess } from './emulator-process.ts';
 import { atMostGoal, goalLine } from './goals.ts';
+import { REFERENCE_ENCODERS, SSIM_THRESHOLD, referenceEncode, ssimOf } from './image-quality.ts';
 import { profileOrExit } from './profiles.ts';
 import { writePart } from './results.ts';
 import { mediaOriginalUrls } from '@pressroom-static/content-loaders';
-import { ENCODERS, WEBP_MAX_SIDE, fallbackFormat, renditionGeometry, type OutputFormat } from '../image-pipeline/encode.ts';
+import { WEBP_MAX_SIDE, fallbackFormat, renditionGeometry, type OutputFormat } from '../image-pipeline/encode.ts';
 import { declaredOf } from '../image-pipeline/media-input.ts';
-import { createImagePipeline, type MediaInput } from '../image-pipeline/index.ts';
+import { createImagePipeline, type MediaInput, type Picture } from '../image-pipeline/index.ts';
 import { FORMAT_INFO } from '../image-pipeline/sniff.ts';
 import { createStore } from '../image-pipeline/store.ts';
 
@@ -39,6 +42,37 @@ const parsed = parseCommandLine({
 if ('exit' in parsed) process.exit(parsed.exit);
 const profile = profileOrExit(parsed.values.scale);
 const TARGET = 0.5;
+/** Every output of the cold run against the direct path's encode at its size (bench/image-quality.ts), two at a time. */
+async function checkQuality(
+  pictures: Picture[],
+  originals: ReadonlyArray<{ file: string } | undefined>,
+  published: ReadonlyMap<string, string>,
+): Promise<{ outputs: number; lowest: number; below: string[] }> {
+  const limit = pLimit(availableParallelism());
+  let lowest = 1;
+  const below: string[] = [];
+  const checks: Array<Promise<void>> = [];
+  for (const [i, pic] of pictures.entries()) {
+    const original = originals[i];
+    if (!pic.ok || !original) continue;
+    for (const r of pic.all) {
+      for (const [format, href] of Object.entries(r.files) as Array<[OutputFormat, string]>) {
+        if (format === 'avif') continue;
+        const file = published.get(href.slice(href.lastIndexOf('/') + 1))!;
+        checks.push(
+          limit(async () => {
+            const score = await ssimOf(file, await referenceEncode(original.file, r, format));
+            lowest = Math.min(lowest, score);
+            if (score < SSIM_THRESHOLD) below.push(`${href} ${score.toFixed(4)}`);
+          }),
+        );
+      }
+    }
+  }
+  await Promise.all(checks);
+  return { outputs: checks.length, lowest, below: below.sort() };
+}
+
 /** User + system CPU of every thread of this process (sharp's included) since `start`, in ms. */
 const cpuMsSince = (start: NodeJS.CpuUsage) => {
   const used = process.cpuUsage(start);
@@ -125,9 +159,9 @@ try {
             .raw()
             .toBuffer({ resolveWithObject: true });
           const raw = { width: info.width, height: info.height, channels: info.channels };
-          const formats: OutputFormat[] = [fallbackFormat(!!record.hasAlpha)];
+          const formats: Array<'webp' | 'jpeg' | 'png'> = [fallbackFormat(!!record.hasAlpha) as 'jpeg' | 'png'];
           if (r.width <= WEBP_MAX_SIDE && r.height <= WEBP_MAX_SIDE) formats.unshift('webp');
-          for (const format of formats) await ENCODERS[format](sharp(data, { raw })).toBuffer();
+          for (const format of formats) await REFERENCE_ENCODERS[format](sharp(data, { raw })).toBuffer();
         }),
       );
     }
@@ -147,6 +181,11 @@ try {
     target: TARGET,
     peakRssMiB: Math.round(coldPeak / 1024 / 1024),
   });
+  const quality = await checkQuality(cold.pictures, originals, cold.pipeline.published());
+  console.log(
+    `quality: ${quality.outputs} outputs against the direct path's encode, lowest SSIM ${quality.lowest.toFixed(4)}, ` +
+      `${quality.below.length} below ${SSIM_THRESHOLD}${quality.below.length > 0 ? `: ${quality.below.slice(0, 5).join(', ')}` : ''}`,
+  );
   const stats = cold.pipeline.stats();
   await writePart(profile.name, {
     bench: 'images',
@@ -161,6 +200,10 @@ try {
       warmMs: Math.round(warm.ms),
       naiveMs: Math.round(naiveMs),
       naiveCpuMs: Math.round(naiveCpuMs),
+      decodes: stats.decodes,
+      ssimThreshold: SSIM_THRESHOLD,
+      lowestSsim: Math.round(quality.lowest * 10_000) / 10_000,
+      outputsBelowSsimThreshold: quality.below.length,
       peakRssMiBOverall: Math.round(peak / 1024 / 1024),
     },
   });
