@@ -10,10 +10,13 @@ export interface ByteBudget {
   run<T>(bytes: number, task: () => Promise<T>): Promise<T>;
   /** Bytes held by running tasks now (tests, progress). */
   inUse(): number;
+  /** The most bytes ever held at once. */
+  peak(): number;
 }
 
 export function createByteBudget(limit: number): ByteBudget {
   let used = 0;
+  let peak = 0;
   const waiting: Array<{ bytes: number; start: () => void }> = [];
 
   const fits = (bytes: number) => used === 0 || used + bytes <= limit;
@@ -23,14 +26,17 @@ export function createByteBudget(limit: number): ByteBudget {
     while (waiting.length > 0 && fits(waiting[0]!.bytes)) {
       const next = waiting.shift()!;
       used += next.bytes;
+      peak = Math.max(peak, used);
       next.start();
     }
   }
 
   return {
     async run(bytes, task) {
-      if (waiting.length === 0 && fits(bytes)) used += bytes;
-      else await new Promise<void>((start) => waiting.push({ bytes, start }));
+      if (waiting.length === 0 && fits(bytes)) {
+        used += bytes;
+        peak = Math.max(peak, used);
+      } else await new Promise<void>((start) => waiting.push({ bytes, start }));
       try {
         return await task();
       } finally {
@@ -39,5 +45,6 @@ export function createByteBudget(limit: number): ByteBudget {
       }
     },
     inUse: () => used,
+    peak: () => peak,
   };
 }

@@ -66,6 +66,9 @@ export interface RenditionsContext {
   avif: boolean;
 }
 
+/** Whether a rendition is the base itself (encoded from the decode, no resize). */
+const isBase = (g: Geometry, base: { width: number; height: number }) => !g.crop && g.width === base.width && g.height === base.height;
+
 export function createRenditions({ store, stats, outputs, cpu, maxPixels, maxRawBytes, avif }: RenditionsContext): Renditions {
   const budget = createByteBudget(maxRawBytes);
   // Plans by source and declared sizes: every page showing an image plans it again, and hashing is the cost.
@@ -138,8 +141,12 @@ export function createRenditions({ store, stats, outputs, cpu, maxPixels, maxRaw
       if (count === 0) return;
       // The base and every rendition resized from it are held until the last encode.
       const alpha = !!src.hasAlpha;
-      const bytes = rasterBytes(p.base, alpha) + missing.reduce((n, r) => n + rasterBytes(r.geometry, alpha), 0);
-      await budget.run(bytes, () => encode(src, p.base, missing));
+      const resized = missing.filter((r) => !isBase(r.geometry, p.base));
+      const bytes = rasterBytes(p.base, alpha) + resized.reduce((n, r) => n + rasterBytes(r.geometry, alpha), 0);
+      await budget.run(bytes, () => {
+        stats.peakRawBytes = budget.peak();
+        return encode(src, p.base, missing);
+      });
     });
   }
 
@@ -152,8 +159,7 @@ export function createRenditions({ store, stats, outputs, cpu, maxPixels, maxRaw
     // Each resize and each encode is its own job, so the renditions of one original run on every core.
     await Promise.all(
       missing.map(async (r) => {
-        const isBase = !r.geometry.crop && r.geometry.width === raster.width && r.geometry.height === raster.height;
-        const pixels = isBase
+        const pixels = isBase(r.geometry, raster)
           ? raster
           : await cpu(() => {
               stats.sharpOps++;

@@ -11,6 +11,7 @@ export function createStats(): PipelineStats {
     retries: 0,
     sharpOps: 0,
     decodes: 0,
+    peakRawBytes: 0,
     encoded: 0,
     toEncode: 0,
     reused: 0,

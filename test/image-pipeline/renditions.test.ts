@@ -290,6 +290,30 @@ describe('geometry of crafted images', () => {
     expect(p.stats().decodes).toBe(1);
   });
 
+  it('bounds raw pixels in flight by bytes: a budget smaller than any original makes them one at a time', async () => {
+    const media = ['thirds.png', 'small.jpg', 'rotated.jpg'].map((name) => ({
+      sizes: sizes(`${server.url}/${name}?budget`, { original: [0, 0], half: [0, 50] }),
+    }));
+    const run = async (maxRawBytes: number) => {
+      const scratch = await tempDir('budget');
+      try {
+        const p = testPipeline({ apiUrl: server.url, cacheDir: scratch.dir, maxRawBytes });
+        for (const picture of await Promise.all(media.map((m) => p.picture(m)))) ok(picture);
+        return p.stats();
+      } finally {
+        await scratch.remove();
+      }
+    };
+    // small.jpg's charge: its 400x200 base and its 100x50 half, 3 bytes a pixel.
+    const largest = (400 * 200 + 100 * 50) * 3;
+    const tight = await run(1000);
+    expect(tight.decodes).toBe(3);
+    expect(tight.peakRawBytes).toBe(largest);
+    // Whether two originals overlap with room for both depends on timing; the charge never changes.
+    const roomy = await run(64 * 1024 * 1024);
+    expect(roomy.peakRawBytes).toBeGreaterThanOrEqual(largest);
+  });
+
   it('makes an image shown on many pages once a build: one cache check per output, the same picture', async () => {
     const declared = { original: [400, 200] as [number, number], medium: [200, 100] as [number, number] };
     const media = { sizes: sizes(`${server.url}/small.jpg`, declared) };
