@@ -13,8 +13,25 @@
 import type { Sharp } from 'sharp';
 import { FORMAT_INFO } from './sniff.ts';
 
-/** Bump when geometry or encoder settings change: every output name changes with it. */
-export const ENCODER_VERSION = 'pressroom-image-1';
+/**
+ * Bump when geometry or encoder settings change: every output name changes with it.
+ * 2: renditions derived from one decode per original (`cascade.ts`), fallbacks only where a reader needs one.
+ */
+export const ENCODER_VERSION = 'pressroom-image-2';
+
+/**
+ * No rendition is wider or taller than this: the widest layout slot is the 74rem container,
+ * twice that covers high-density screens, and larger copies of the original only cost encodes
+ * no page shows (the original's own bytes are what downloads and zips give).
+ */
+export const MAX_SHOWN_SIDE = 2400;
+
+/** `g` shrunk (aspect kept) so neither side is longer than MAX_SHOWN_SIDE. */
+export function shownGeometry(g: Geometry): Geometry {
+  const scale = Math.min(1, MAX_SHOWN_SIDE / g.width, MAX_SHOWN_SIDE / g.height);
+  if (scale === 1) return g;
+  return { width: Math.max(1, Math.round(g.width * scale)), height: Math.max(1, Math.round(g.height * scale)), crop: g.crop };
+}
 
 export type OutputFormat = 'webp' | 'avif' | 'jpeg' | 'png';
 
@@ -28,11 +45,17 @@ export const fallbackFormat = (alpha: boolean): OutputFormat => (alpha ? 'png' :
 /** WebP cannot hold a side longer than this; larger renditions get the fallback only. */
 export const WEBP_MAX_SIDE = 16383;
 
-/** Encoder settings, fixed. Output bytes are deterministic for a given sharp/libvips build. */
+/**
+ * Encoder settings, fixed. Output bytes are deterministic for a given sharp/libvips build.
+ * Chosen by measurement (bench/encoder-settings.ts, docs/performance.md): WebP effort 2 costs half
+ * the CPU of effort 4 for 5 % more bytes at the same SSIM; the JPEG is only the fallback `src` of
+ * readers that render it whole (feeds, mail, social cards), so it is baseline (half the CPU of
+ * progressive, same bytes), not mozjpeg (2.5× the CPU for 20 % fewer bytes), 4:2:0.
+ */
 export const ENCODER_SETTINGS = {
-  webp: { quality: 80, alphaQuality: 90, effort: 4 },
+  webp: { quality: 80, alphaQuality: 90, effort: 2 },
   avif: { quality: 50, effort: 4, chromaSubsampling: '4:2:0' as const },
-  jpeg: { quality: 82, progressive: true, optimiseCoding: true, mozjpeg: false, chromaSubsampling: '4:2:0' },
+  jpeg: { quality: 82, progressive: false, optimiseCoding: true, mozjpeg: false, chromaSubsampling: '4:2:0' },
   png: { compressionLevel: 8, adaptiveFiltering: true, palette: false },
 } as const;
 

@@ -3,7 +3,8 @@
  * of a press room served from the site itself.
  *
  *   media item `sizes` → original downloaded once (guarded, conditional GET, cached)
- *                      → every declared rendition re-derived by sharp (WebP + JPEG, or PNG with alpha)
+ *                      → decoded once; every declared rendition resized from that decode by sharp
+ *                        (WebP at every width, one JPEG or PNG per shape for the `<img src>`)
  *                      → `<cacheDir>/out/<hash>-<w>x<h>.<ext>` → copied to `<outDir>/_media/` by `emit()`
  *
  * The package reads no environment and knows no site: `createImagePipeline(options)` takes the

@@ -1,10 +1,12 @@
 /**
  * Images inside upstream HTML: every `<img src>` that is a rendition URL of
- * one of the item's media gets a site-local copy (that rendition and the
- * narrower ones of its shape as `srcset`), and the sanitizer gets a
+ * one of the item's media gets a site-local copy (the WebPs of that rendition
+ * and the narrower ones of its shape as `srcset`, the shape's one JPEG or PNG
+ * as `src` for feed readers and mail clients), and the sanitizer gets a
  * synchronous lookup from the upstream `src` to the copy (null: drop the image).
  */
 import { fallbackFormat } from './encode.ts';
+import { defaultRendition, onePerWidth } from './roles.ts';
 import { declaredOf } from './media-input.ts';
 import type { CallOptions, ImagePipeline, InlineImage, MediaInput, MediaLists } from './types.ts';
 
@@ -78,11 +80,12 @@ export function createInlineImages(picture: ImagePipeline['picture']): ImagePipe
         if (!pic.ok) return;
         const r = pic.all.find((x) => x.names.includes(hit.name));
         if (!r) return;
-        const format = fallbackFormat(pic.alpha);
-        const group = pic.all.filter((x) => x.crop === r.crop && x.width <= r.width && x.files[format]);
+        const shape = onePerWidth(pic.all.filter((x) => x.crop === r.crop));
+        const fallback = defaultRendition(shape).files[fallbackFormat(pic.alpha)]!;
+        const group = shape.filter((x) => x.width <= r.width && x.files.webp);
         found.set(src, {
-          src: r.files[format]!,
-          srcset: group.map((x) => `${x.files[format]} ${x.width}w`).join(', '),
+          src: fallback,
+          ...(group.length > 0 ? { srcset: group.map((x) => `${x.files.webp} ${x.width}w`).join(', ') } : {}),
           width: r.width,
           height: r.height,
         });

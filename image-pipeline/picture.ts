@@ -10,17 +10,10 @@ import { declaredOf, originalOf } from './media-input.ts';
 import type { Publisher } from './publish.ts';
 import type { Refusals } from './refusals.ts';
 import type { Renditions } from './renditions.ts';
+import { defaultRendition, onePerWidth } from './roles.ts';
 import type { Source, Sources } from './sources.ts';
 import type { Store } from './store.ts';
 import type { ImagePipeline, MediaInput, Picture, PictureOptions, PictureRendition } from './types.ts';
-
-/** Default `src` is the widest rendition up to this width. */
-const DEFAULT_SRC_WIDTH = 1200;
-
-/** The rendition behind a picture's `src`: the widest up to DEFAULT_SRC_WIDTH, else the narrowest. */
-export function defaultRendition(renditions: PictureRendition[]): PictureRendition {
-  return [...renditions].reverse().find((r) => r.width <= DEFAULT_SRC_WIDTH) ?? renditions[0]!;
-}
 
 export interface PictureContext {
   store: Store;
@@ -102,9 +95,9 @@ async function pictureOf(
     return asRefusal(error);
   }
   // `url` is one of the declared renditions' URLs, so `declared` is never empty here.
-  const plans = ctx.renditions.plan(src, declared);
+  const plan = ctx.renditions.plan(src, declared);
   try {
-    await Promise.all(plans.map((p) => ctx.renditions.realise(src, p)));
+    await ctx.renditions.realise(src, plan);
   } catch (error) {
     const refusal = decodeRefusal(error);
     // Only bytes that are there and fail to decode are remembered as broken; a source file that
@@ -112,7 +105,7 @@ async function pictureOf(
     if (await store.exists(src.path)) await ctx.sources.markBroken(src, 'image', refusal).catch(() => undefined);
     return refusal;
   }
-  const all: PictureRendition[] = plans
+  const all: PictureRendition[] = plan.renditions
     .map((p) => ({
       names: p.names,
       width: p.geometry.width,
@@ -127,10 +120,7 @@ async function pictureOf(
   const wantSquare = shape === 'square' || (shape === 'auto' && crops > all.length - crops);
   let chosen = all.filter((r) => r.crop === wantSquare);
   if (chosen.length === 0) chosen = all;
-  // One entry per width in a srcset.
-  const byWidth = new Map<number, PictureRendition>();
-  for (const r of chosen) byWidth.set(r.width, r);
-  const renditions = [...byWidth.values()];
+  const renditions = onePerWidth(chosen);
   const alpha = !!src.hasAlpha;
   const fallbackFormat = fallbackOf(alpha);
   const srcset = (format: OutputFormat) =>

@@ -53,8 +53,8 @@ export function createImagePipeline(options: ImagePipelineOptions): ImagePipelin
     stats,
     outputs,
     cpu,
-    cores: settings.cores,
     maxPixels: settings.maxPixels,
+    maxRawBytes: settings.maxRawBytes,
     avif: settings.avif,
   });
   const picture = createPicture({ store, sources, renditions, refusals, publisher, avif: settings.avif });

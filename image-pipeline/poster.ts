@@ -1,5 +1,5 @@
 /** A movie's poster frame for `<video poster>`: the WebP of its picture's default rendition. */
-import { defaultRendition } from './picture.ts';
+import { defaultRendition } from './roles.ts';
 import type { Picture, Poster } from './types.ts';
 
 export function posterOf(pic: Picture): Poster | null {

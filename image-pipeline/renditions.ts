@@ -1,11 +1,13 @@
 /**
  * Renditions: which outputs an original's declared sizes become (one per
- * distinct geometry and format, named by a hash of the source bytes and the
- * encoding parameters), and making the missing ones: one decode and resize to
- * raw pixels, then one encode per format, all through the sharp job limiter.
+ * distinct geometry, a WebP each and the fallback format only where a reader
+ * needs it, `roles.ts`; named by a hash of the source bytes, the geometry, the
+ * raster it is resized from and the encoding parameters), and making the
+ * missing ones from one decode of the original (`cascade.ts`), all through the
+ * sharp job limiter, raw pixels in flight bounded by bytes.
  */
-import pLimit from 'p-limit';
-import sharp from 'sharp';
+import { createByteBudget } from './byte-budget.ts';
+import { baseGeometry, decodeBase, derive, fromRaster, rasterBytes, type Raster } from './cascade.ts';
 import {
   ENCODER_SETTINGS,
   ENCODER_VERSION,
@@ -14,12 +16,13 @@ import {
   extensionOf,
   fallbackFormat,
   renditionGeometry,
+  shownGeometry,
   type Declared,
   type Geometry,
   type OutputFormat,
 } from './encode.ts';
-import { RefusedError } from './errors.ts';
 import { hash16, type Outputs } from './outputs.ts';
+import { fallbackRenditions } from './roles.ts';
 import type { Source } from './sources.ts';
 import type { Store } from './store.ts';
 import type { Limit, PipelineStats } from './types.ts';
@@ -38,11 +41,17 @@ export interface Planned {
   outputs: PlannedOutput[];
 }
 
+/** Every rendition of one original at its declared sizes, and the raster they are all resized from. */
+export interface Plan {
+  base: Geometry;
+  renditions: Planned[];
+}
+
 export interface Renditions {
   /** The renditions `declared` asks of `src`, one per distinct geometry. */
-  plan(src: Source, declared: Declared[]): Planned[];
-  /** Makes sure every output of one planned rendition exists in the cache. */
-  realise(src: Source, p: Planned): Promise<void>;
+  plan(src: Source, declared: Declared[]): Plan;
+  /** Makes sure every output of a plan exists in the cache: one decode of the original when any is missing. */
+  realise(src: Source, plan: Plan): Promise<void>;
 }
 
 export interface RenditionsContext {
@@ -51,44 +60,55 @@ export interface RenditionsContext {
   outputs: Outputs;
   /** The sharp job limiter. */
   cpu: Limit;
-  cores: number;
   maxPixels: number;
+  /** Raw pixel bytes held at once by renditions between their decode and their last encode. */
+  maxRawBytes: number;
   avif: boolean;
 }
 
-export function createRenditions({ store, stats, outputs, cpu, cores, maxPixels, avif }: RenditionsContext): Renditions {
-  // Renditions between decode and their last encode hold raw pixels: at most this many at once,
-  // so decodes never run far ahead of encodes and memory stays bounded however many images.
-  const inFlight = pLimit(cores * 2);
+/** Whether a rendition is the base itself (encoded from the decode, no resize). */
+const isBase = (g: Geometry, base: { width: number; height: number }) => !g.crop && g.width === base.width && g.height === base.height;
 
-  // Output names by source and geometry: every page showing an image plans it again, and hashing is the cost.
-  const outputNames = new Map<string, PlannedOutput[]>();
+export function createRenditions({ store, stats, outputs, cpu, maxPixels, maxRawBytes, avif }: RenditionsContext): Renditions {
+  const budget = createByteBudget(maxRawBytes);
+  // Plans by source and declared sizes: every page showing an image plans it again, and hashing is the cost.
+  const plans = new Map<string, Plan>();
 
-  function plan(src: Source, declared: Declared[]): Planned[] {
-    const alpha = !!src.hasAlpha;
-    const plans = new Map<string, Planned>();
-    for (const d of declared) {
-      // Sizes are planned from the measured original: declared sizes may be missing or larger than it.
-      const geometry = renditionGeometry(d, src.width!, src.height!);
-      const key = `${geometry.width}x${geometry.height}${geometry.crop ? 'c' : ''}`;
-      const existing = plans.get(key);
-      if (existing) {
-        existing.names.push(d.name);
-        continue;
-      }
-      const namesKey = `${src.sha256} ${key}`;
-      let outputs = outputNames.get(namesKey);
-      if (!outputs) outputNames.set(namesKey, (outputs = plannedOutputs(src, geometry, alpha)));
-      plans.set(key, { geometry, names: [d.name], outputs });
-    }
-    return [...plans.values()];
+  function plan(src: Source, declared: Declared[]): Plan {
+    const key = `${src.sha256} ${JSON.stringify(declared.map((d) => [d.name, d.width, d.height]))}`;
+    let known = plans.get(key);
+    if (!known) plans.set(key, (known = planOf(src, declared)));
+    return known;
   }
 
-  function plannedOutputs(src: Source, geometry: Geometry, alpha: boolean): PlannedOutput[] {
+  function planOf(src: Source, declared: Declared[]): Plan {
+    const alpha = !!src.hasAlpha;
+    const byGeometry = new Map<string, { geometry: Geometry; names: string[] }>();
+    for (const d of declared) {
+      // Sizes are planned from the measured original: declared sizes may be missing or larger than it.
+      const geometry = shownGeometry(renditionGeometry(d, src.width!, src.height!));
+      const key = `${geometry.width}x${geometry.height}${geometry.crop ? 'c' : ''}`;
+      const existing = byGeometry.get(key);
+      if (existing) existing.names.push(d.name);
+      else byGeometry.set(key, { geometry, names: [d.name] });
+    }
+    const geometries = [...byGeometry.values()].map((r) => r.geometry);
+    const base = baseGeometry(geometries, src.width!, src.height!);
+    const withFallback = fallbackRenditions(geometries);
+    const renditions = [...byGeometry.values()].map(({ geometry, names }) => ({
+      geometry,
+      names,
+      outputs: plannedOutputs(src, geometry, base, withFallback.has(geometry), alpha),
+    }));
+    return { base, renditions };
+  }
+
+  function plannedOutputs(src: Source, geometry: Geometry, base: Geometry, fallback: boolean, alpha: boolean): PlannedOutput[] {
     const formats: OutputFormat[] = [];
-    if (geometry.width <= WEBP_MAX_SIDE && geometry.height <= WEBP_MAX_SIDE) formats.push('webp');
-    if (avif) formats.unshift('avif');
-    formats.push(fallbackFormat(alpha));
+    const webp = geometry.width <= WEBP_MAX_SIDE && geometry.height <= WEBP_MAX_SIDE;
+    if (avif) formats.push('avif');
+    if (webp) formats.push('webp');
+    if (fallback || !webp) formats.push(fallbackFormat(alpha));
     return formats.map((format) => {
       const h = hash16(
         ENCODER_VERSION,
@@ -98,47 +118,62 @@ export function createRenditions({ store, stats, outputs, cpu, cores, maxPixels,
         geometry.crop,
         format,
         JSON.stringify(ENCODER_SETTINGS[format]),
+        `from ${base.width}x${base.height}`,
       );
       return { format, name: `${h}-${geometry.width}x${geometry.height}.${extensionOf(format)}` };
     });
   }
 
-  function realise(src: Source, p: Planned): Promise<void> {
-    return outputs.once(p.outputs.map((o) => o.name).join(' '), async () => {
-      const missing: PlannedOutput[] = [];
-      for (const o of p.outputs) {
-        if (await store.exists(store.outPath(o.name))) stats.reused++;
-        else missing.push(o);
+  function realise(src: Source, p: Plan): Promise<void> {
+    const all = p.renditions.flatMap((r) => r.outputs.map((o) => o.name));
+    return outputs.once(all.join(' '), async () => {
+      const missing: Planned[] = [];
+      for (const r of p.renditions) {
+        const left: PlannedOutput[] = [];
+        for (const o of r.outputs) {
+          if (await store.exists(store.outPath(o.name))) stats.reused++;
+          else left.push(o);
+        }
+        if (left.length > 0) missing.push({ ...r, outputs: left });
       }
-      stats.toEncode += missing.length;
-      if (missing.length > 0) await inFlight(() => encode(src, p.geometry, missing));
+      const count = missing.reduce((n, r) => n + r.outputs.length, 0);
+      stats.toEncode += count;
+      if (count === 0) return;
+      // The base and every rendition resized from it are held until the last encode.
+      const alpha = !!src.hasAlpha;
+      const resized = missing.filter((r) => !isBase(r.geometry, p.base));
+      const bytes = rasterBytes(p.base, alpha) + resized.reduce((n, r) => n + rasterBytes(r.geometry, alpha), 0);
+      await budget.run(bytes, () => {
+        stats.peakRawBytes = budget.peak();
+        return encode(src, p.base, missing);
+      });
     });
   }
 
-  async function encode(src: Source, g: Geometry, missing: PlannedOutput[]): Promise<void> {
-    // One decode + resize to raw pixels, then one encode per format, each its own job so the
-    // formats of one large rendition run on different cores.
-    const { data, info } = await cpu(() => {
+  async function encode(src: Source, base: Geometry, missing: Planned[]): Promise<void> {
+    const raster = await cpu(() => {
       stats.sharpOps++;
-      return sharp(src.path, { limitInputPixels: maxPixels, failOn: 'warning', autoOrient: true, sequentialRead: true })
-        .resize(g.width, g.height, { fit: g.crop ? 'cover' : 'fill', position: 'centre' })
-        .toColourspace('srgb')
-        .raw({ depth: 'uchar' })
-        .toBuffer({ resolveWithObject: true });
+      stats.decodes++;
+      return decodeBase(src.path, base, { maxPixels });
     });
-    if (info.width !== g.width || info.height !== g.height) {
-      throw new RefusedError('broken', `resize gave ${info.width}x${info.height}, not ${g.width}x${g.height}`);
-    }
+    // Each resize and each encode is its own job, so the renditions of one original run on every core.
     await Promise.all(
-      missing.map((o) =>
-        cpu(async () => {
-          stats.sharpOps++;
-          const raw = sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } });
-          await outputs.write(o.name, (tmp) => ENCODERS[o.format](raw).toFile(tmp));
-          stats.encoded++;
-        }),
-      ),
+      missing.map(async (r) => {
+        const pixels = isBase(r.geometry, raster)
+          ? raster
+          : await cpu(() => {
+              stats.sharpOps++;
+              return derive(raster, r.geometry);
+            });
+        await Promise.all(r.outputs.map((o) => cpu(() => encodeOne(pixels, o))));
+      }),
     );
+  }
+
+  async function encodeOne(pixels: Raster, o: PlannedOutput): Promise<void> {
+    stats.sharpOps++;
+    await outputs.write(o.name, (tmp) => ENCODERS[o.format](fromRaster(pixels)).toFile(tmp));
+    stats.encoded++;
   }
 
   return { plan, realise };

@@ -18,6 +18,7 @@ export interface Settings {
   maxImageBytes: number;
   maxFileBytes: number;
   maxPixels: number;
+  maxRawBytes: number;
   timeoutMs: number;
   fileTimeoutMs: number;
   stallTimeoutMs: number;
@@ -28,13 +29,15 @@ export interface Settings {
 }
 
 export function resolveSettings(options: ImagePipelineOptions): Settings {
+  const cores = Math.max(1, options.cpus ?? availableParallelism());
   return {
     limit: options.limit ?? ((fn) => fn()),
-    cores: Math.max(1, options.cpus ?? availableParallelism()),
+    cores,
     publicPath: (options.publicPath ?? '/_media/').replace(/\/?$/, '/'),
     maxImageBytes: options.maxImageBytes ?? 50 * MiB,
     maxFileBytes: options.maxFileBytes ?? 1024 * MiB,
     maxPixels: options.maxPixels ?? 64_000_000,
+    maxRawBytes: options.maxRawBytes ?? cores * 32 * MiB,
     timeoutMs: options.timeoutMs ?? 60_000,
     fileTimeoutMs: options.fileTimeoutMs ?? 600_000,
     stallTimeoutMs: options.stallTimeoutMs ?? 20_000,

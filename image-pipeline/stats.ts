@@ -10,6 +10,8 @@ export function createStats(): PipelineStats {
     notModified: 0,
     retries: 0,
     sharpOps: 0,
+    decodes: 0,
+    peakRawBytes: 0,
     encoded: 0,
     toEncode: 0,
     reused: 0,

@@ -80,7 +80,7 @@ export interface PictureRendition {
   width: number;
   height: number;
   crop: boolean;
-  /** Site URL per format, e.g. `{ webp: '/_media/…webp', jpeg: '/_media/…jpg' }`. */
+  /** Site URL per format, e.g. `{ webp: '/_media/…webp', jpeg: '/_media/…jpg' }`: a WebP always, the fallback format only for a shape's default (roles.ts). */
   files: Partial<Record<OutputFormat, string>>;
 }
 
@@ -98,7 +98,7 @@ export type Picture =
       height: number;
       /** Modern formats, best first, for `<source>`. */
       sources: PictureSource[];
-      /** The fallback (JPEG, or PNG when the image has alpha) for `<img srcset>`. */
+      /** The fallback (JPEG, or PNG when the image has alpha) for `<img srcset>`: the `src` alone (roles.ts). */
       fallback: PictureSource;
       /** Every output of the chosen shape, narrowest first. */
       renditions: PictureRendition[];
@@ -188,6 +188,10 @@ export interface PipelineStats {
   retries: number;
   /** sharp operations run (metadata reads, decodes, encodes). */
   sharpOps: number;
+  /** Originals decoded to make renditions: at most one per original a build found outputs missing for. */
+  decodes: number;
+  /** The most raw pixel bytes held at once by originals between decode and last encode (bounded by `maxRawBytes`). */
+  peakRawBytes: number;
   /** Output files written (renditions). */
   encoded: number;
   /** Output files found missing from the cache and queued for encoding (so far: pages ask as they render). */
@@ -264,6 +268,11 @@ export interface ImagePipelineOptions {
   backoff?: Partial<Backoff>;
   /** sharp pipelines at once. Default: the CPU count. */
   cpus?: number;
+  /**
+   * Raw pixel bytes (width × height × channels) held at once by originals between their decode and
+   * their last encode: what bounds the pipeline's memory. Default 32 MiB per CPU; one larger original still runs, alone.
+   */
+  maxRawBytes?: number;
   log?: PipelineLog;
 }
 

@@ -1,7 +1,9 @@
 /**
- * Renditions: exactly the declared dimensions, square cropped from the centre,
- * nothing upscaled, alpha kept, EXIF orientation applied, bytes deterministic,
- * and a second build of unchanged data downloads nothing and runs no sharp
+ * Renditions: exactly the declared dimensions (none over MAX_SHOWN_SIDE),
+ * square cropped from the centre, nothing upscaled, alpha kept, EXIF
+ * orientation applied, one decode per original, a WebP at every width and the
+ * JPEG/PNG fallback only for each shape's `src`, bytes deterministic, and a
+ * second build of unchanged data downloads nothing and runs no sharp
  * operation. Against the real emulator, plus a tiny server of crafted images.
  */
 import { readFile, readdir } from 'node:fs/promises';
@@ -9,7 +11,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../emulator/server.ts';
-import { renditionGeometry } from '../../image-pipeline/encode.ts';
+import { MAX_SHOWN_SIDE, renditionGeometry } from '../../image-pipeline/encode.ts';
 import type { ImagePipeline, Picture } from '../../image-pipeline/index.ts';
 import { TEST_MEDIA_CACHE } from '../helpers/emulator.ts';
 import { sizes, tempDir, testPipeline, tinyServer, type TinyServer, type Warned } from './helpers.ts';
@@ -62,19 +64,28 @@ describe('renditions of the demo press room', () => {
   let first: ImagePipeline & Warned;
   let firstPictures: Picture[];
 
-  it('derives every declared rendition at exactly its declared size', async () => {
+  it('derives every declared rendition at exactly its declared size, none larger than MAX_SHOWN_SIDE', async () => {
     expect(items.length).toBe(6);
     first = testPipeline({ apiUrl: emulator.url, cacheDir: cache.dir });
     firstPictures = await Promise.all(items.map((i) => first.picture(i.media, { page: `/test/${i.label}` })));
+    let capped = 0;
     for (const [n, item] of items.entries()) {
       const picture = ok(firstPictures[n]!);
       for (const [name, declared] of Object.entries(item.media.sizes)) {
         const rendition = picture.all.find((r) => r.names.includes(name));
         expect(rendition, `${item.label} ${name}`).toBeDefined();
-        expect([rendition!.width, rendition!.height], `${item.label} ${name}`).toEqual([Number(declared.width), Number(declared.height)]);
+        const [w, h] = [Number(declared.width), Number(declared.height)];
+        let expected = [w, h];
+        if (Math.max(w, h) > MAX_SHOWN_SIDE) {
+          // Full-size originals are shown no larger than MAX_SHOWN_SIDE, aspect kept.
+          capped++;
+          expected =
+            w >= h ? [MAX_SHOWN_SIDE, Math.round((h * MAX_SHOWN_SIDE) / w)] : [Math.round((w * MAX_SHOWN_SIDE) / h), MAX_SHOWN_SIDE];
+        }
+        expect([rendition!.width, rendition!.height], `${item.label} ${name}`).toEqual(expected);
         for (const href of Object.values(rendition!.files)) {
           const meta = await sharp(fileOf(first, href)).metadata();
-          expect([meta.width, meta.height], `${item.label} ${name} ${href}`).toEqual([Number(declared.width), Number(declared.height)]);
+          expect([meta.width, meta.height], `${item.label} ${name} ${href}`).toEqual(expected);
         }
       }
       // Every URL points into the site.
@@ -82,19 +93,36 @@ describe('renditions of the demo press room', () => {
       for (const s of [...picture.sources, picture.fallback])
         for (const part of s.srcset.split(', ')) expect(part).toMatch(/^\/_media\/\S+ \d+w$/);
     }
+    expect(capped, 'the demo has originals larger than MAX_SHOWN_SIDE').toBeGreaterThan(0);
     expect(first.stats().refused).toBe(0);
     expect(first.lines).toEqual([]);
   });
 
-  it('encodes WebP plus JPEG, or PNG with the alpha channel when the image has one', async () => {
+  it('decodes each original once, however many renditions it has', () => {
+    const s = first.stats();
+    expect(s.decodes).toBe(items.length);
+    expect(s.encoded).toBeGreaterThan(3 * items.length);
+  });
+
+  it('encodes a WebP at every width and the JPEG (PNG with alpha) only for each shape’s src', async () => {
     for (const [n, item] of items.entries()) {
       const picture = ok(firstPictures[n]!);
-      expect(picture.sources.map((s) => s.type)).toEqual(['image/webp']);
       const transparent = item.label.startsWith('transparent');
-      expect(picture.fallback.type).toBe(transparent ? 'image/png' : 'image/jpeg');
+      const fallback = transparent ? 'png' : 'jpeg';
+      expect(picture.sources.map((s) => s.type)).toEqual(['image/webp']);
+      expect(picture.sources[0]!.srcset.split(', ')).toHaveLength(picture.renditions.length);
+      for (const r of picture.all) expect(r.files.webp, `${item.label} ${r.width}x${r.height}`).toBeDefined();
+      // One fallback per shape (natural, square crop), and it is the src.
+      for (const crop of [false, true]) {
+        const withFallback = picture.all.filter((r) => r.crop === crop && r.files[fallback]);
+        expect(withFallback.length, `${item.label} crop=${crop}`).toBe(picture.all.some((r) => r.crop === crop) ? 1 : 0);
+      }
+      expect(picture.fallback).toEqual({ type: `image/${fallback}`, srcset: `${picture.src} ${picture.width}w` });
+      expect(picture.src.endsWith(transparent ? '.png' : '.jpg')).toBe(true);
+      expect(Object.keys(picture.all.find((r) => r.files[fallback] === picture.src)!.files).sort()).toEqual([fallback, 'webp'].sort());
       if (!transparent) continue;
       for (const r of picture.all) {
-        for (const href of [r.files.png!, r.files.webp!]) {
+        for (const href of Object.values(r.files)) {
           const { channels, isOpaque } = await sharp(fileOf(first, href)).stats();
           expect(channels.length, href).toBe(4);
           expect(isOpaque, href).toBe(false);
@@ -257,6 +285,33 @@ describe('geometry of crafted images', () => {
         expect(meta.width).toBeLessThanOrEqual(400);
       }
     }
+    // Three geometries (banner and medium are one), one decode of the original.
+    expect(picture.all).toHaveLength(3);
+    expect(p.stats().decodes).toBe(1);
+  });
+
+  it('bounds raw pixels in flight by bytes: a budget smaller than any original makes them one at a time', async () => {
+    const media = ['thirds.png', 'small.jpg', 'rotated.jpg'].map((name) => ({
+      sizes: sizes(`${server.url}/${name}?budget`, { original: [0, 0], half: [0, 50] }),
+    }));
+    const run = async (maxRawBytes: number) => {
+      const scratch = await tempDir('budget');
+      try {
+        const p = testPipeline({ apiUrl: server.url, cacheDir: scratch.dir, maxRawBytes });
+        for (const picture of await Promise.all(media.map((m) => p.picture(m)))) ok(picture);
+        return p.stats();
+      } finally {
+        await scratch.remove();
+      }
+    };
+    // small.jpg's charge: its 400x200 base and its 100x50 half, 3 bytes a pixel.
+    const largest = (400 * 200 + 100 * 50) * 3;
+    const tight = await run(1000);
+    expect(tight.decodes).toBe(3);
+    expect(tight.peakRawBytes).toBe(largest);
+    // Whether two originals overlap with room for both depends on timing; the charge never changes.
+    const roomy = await run(64 * 1024 * 1024);
+    expect(roomy.peakRawBytes).toBeGreaterThanOrEqual(largest);
   });
 
   it('makes an image shown on many pages once a build: one cache check per output, the same picture', async () => {
@@ -299,7 +354,7 @@ describe('geometry of crafted images', () => {
     );
     expect(picture.alpha).toBe(true);
     for (const r of picture.all) {
-      for (const href of [r.files.png!, r.files.webp!]) {
+      for (const href of Object.values(r.files)) {
         const { data, info } = await sharp(fileOf(p, href)).raw().toBuffer({ resolveWithObject: true });
         expect(info.channels).toBe(4);
         expect(data[3], `${href} left pixel alpha`).toBe(0);
