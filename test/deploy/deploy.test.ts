@@ -148,8 +148,9 @@ describe('npm run deploy', () => {
     s3.requests.length = 0;
     const run = await deploy([target(), '--from', site]);
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain('compared through the change report');
     const changed = [...report.added, ...report.changed].map((entry) => entry.path);
+    expect(run.stdout).toContain(`uploading the change report's ${changed.length} while the bucket is listed`);
+    expect(run.stdout).toContain('compared through the change report');
     expect(putKeys(s3.requests).sort()).toEqual([...changed, '.pressroom-deploy.json.gz'].sort());
     // Order, from the server's log: hashed assets, pages, feeds and indexes, then the deletion, then the manifest.
     const order = writes(s3.requests).map((r) => (r.query.includes('delete') ? 'DELETE' : r.key.replace(/^site\//, '')));
@@ -206,7 +207,8 @@ describe('npm run deploy', () => {
 
     const healed = await deploy([target(), '--from', site]);
     expect(healed.code).toBe(0);
-    expect(healed.stdout).toContain('the bucket changed since the last deploy');
+    // What the stopped deploy put are files of the change report, which this one puts again (the manifest was not written).
+    expect(healed.stdout).toContain('compared through the change report');
     await expectBucketToServe(secondVersion(), ['_astro/Base.AAAA1111.css']);
     await expectCoherent();
   });
@@ -228,6 +230,32 @@ describe('npm run deploy', () => {
     // Put back as they were, the objects have the ETags the manifest records: it stands as it is.
     expect(putKeys(s3.requests).sort()).toEqual(['3-award/index.html', 'rss.xml']);
     await expectBucketToServe(secondVersion());
+  });
+
+  it('uploads started from the change report while the listing runs: the drift the listing shows is still put right', async () => {
+    await buildSite(site, firstVersion());
+    expect((await deploy([target(), '--from', site])).code).toBe(0);
+    const s3client = client();
+    await s3client.send(new DeleteObjectCommand({ Bucket: s3.bucket, Key: 'site/_media/1111aaaa-10x10.webp' }));
+    await s3client.send(new PutObjectCommand({ Bucket: s3.bucket, Key: 'site/robots.txt', Body: 'tampered' }));
+    s3client.destroy();
+    const report = await buildSite(site, secondVersion());
+    s3.requests.length = 0;
+    const run = await deploy([target(), '--from', site]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('while the bucket is listed');
+    expect(run.stdout).toContain('the bucket changed since the last deploy');
+    // The report's files and the two drifted ones (files the report says are unchanged), each put once.
+    const changed = [...report.added, ...report.changed].map((entry) => entry.path);
+    const puts = putKeys(s3.requests);
+    expect(puts.sort()).toEqual([...changed, '_media/1111aaaa-10x10.webp', 'robots.txt', '.pressroom-deploy.json.gz'].sort());
+    await expectBucketToServe(secondVersion(), ['_astro/Base.AAAA1111.css']);
+    await expectCoherent();
+    // The manifest records the bucket as it is now: the next deploy of the same site finds nothing to do.
+    await buildSite(site, secondVersion());
+    const again = await deploy([target(), '--from', site]);
+    expect(again.stdout).toContain('compared through the change report');
+    expect(again.stdout).toContain('0 to upload, 0 to delete');
   });
 
   it('--dry-run says what it would do and writes nothing', async () => {
