@@ -17,9 +17,9 @@ import pLimit from 'p-limit';
 import type { ChangeReport } from '../scripts/change-report.ts';
 import type { Bucket, ListedObject } from './bucket.ts';
 import { DeployError, firstLine } from './errors.ts';
-import { MANIFEST_NAME, decodeManifest, encodeManifest, manifestOf } from './manifest.ts';
+import { MANIFEST_NAME, UNDER_WAY_NAME, decodeManifest, encodeManifest, manifestOf, recordedObjects } from './manifest.ts';
 import { inPhases } from './phases.ts';
-import { bucketDrift, holdBackRetired, listingReason, planFromListing, reportPlan, type Plan } from './plan.ts';
+import { bucketDrift, folderMismatch, holdBackRetired, listingReason, planFromListing, reportPlan, type Plan } from './plan.ts';
 import { digestFile, siteFiles, type FileDigests } from './site-files.ts';
 import { fileOf, keyOf, type Target } from './target.ts';
 import { Uploads } from './uploads.ts';
@@ -37,6 +37,8 @@ export interface DeployOptions {
   purging: boolean;
   /** Uploads at once within a phase. */
   concurrency: number;
+  /** Compare with the bucket's listing even when the change report can make the plan. */
+  verify: boolean;
   log: (line: string) => void;
 }
 
@@ -59,31 +61,76 @@ export async function deploySite({
   dryRun,
   purging,
   concurrency,
+  verify,
   log,
 }: DeployOptions): Promise<DeployResult> {
   const manifestKey = keyOf(target, MANIFEST_NAME);
-  const listing = bucket.list(target.prefix);
-  listing.catch(() => undefined); // awaited below, after the reads that usually answer first
-  const [files, manifestBytes] = await Promise.all([siteFiles(siteDir), bucket.get(manifestKey)]);
-  if (files.size === 0) throw new DeployError(`${siteDir} holds no file; build the site first (npm run build)`);
+  const underWayKey = keyOf(target, UNDER_WAY_NAME);
+  const reportChanges = report !== undefined && report.added.length + report.changed.length + report.removed.length > 0;
+  // A deploy with nothing to upload is a read-only check of the bucket: it lists it, as --verify does.
+  let listing = verify || !reportChanges ? bucket.list(target.prefix) : undefined;
+  listing?.catch(() => undefined); // awaited below, after the reads that usually answer first
+  const folder = siteFiles(siteDir);
+  folder.catch(() => undefined); // awaited below
+  const [manifestBytes, underWayBytes] = await Promise.all([bucket.get(manifestKey), listing ? undefined : bucket.get(underWayKey)]);
   const manifest = manifestBytes && decodeManifest(manifestBytes);
   const pathOf = (file: string) => path.join(siteDir, ...file.split('/'));
-  const fromReport = reportPlan({ files, manifest, report });
-  const uploads = new Uploads({ target, bucket, pathOf, concurrency, log });
-  // The change report's uploads go while the listing runs: any plan of this site puts them.
+  const fromReport = reportPlan({ manifest, report });
+  let unfinished = underWayBytes !== undefined;
+  let markedUnderWay: Promise<void> | undefined;
+  const beforeLive = () =>
+    (markedUnderWay ??= bucket
+      .put({
+        key: underWayKey,
+        body: UNDER_WAY_BODY,
+        contentType: 'application/json; charset=utf-8',
+        cacheControl: 'no-store',
+        contentMd5: createHash('md5').update(UNDER_WAY_BODY).digest('base64'),
+      })
+      .then(
+        () => undefined,
+        (error: unknown) => {
+          throw new DeployError(`marking the deploy as under way failed before any page changed: ${firstLine(error)}`);
+        },
+      ));
+  const uploads = new Uploads({ target, bucket, pathOf, concurrency, log, beforeLive });
+
+  // The change report's uploads go at once: any plan of this site puts them. Whether the folder holds the
+  // files the report says, and (when listed) whether the bucket is as the manifest records, is checked meanwhile.
   let early: Promise<void> | undefined;
-  if (typeof fromReport !== 'string' && !dryRun) {
-    log(`deploy: ${files.size} files; uploading the change report's ${fromReport.upload.length} while the bucket is listed`);
+  if (typeof fromReport !== 'string' && !unfinished && !dryRun && fromReport.upload.length > 0) {
+    if (listing) log(`deploy: uploading the change report's ${fromReport.upload.length} files while the bucket is listed`);
     early = uploads.run(fromReport.upload);
     early.catch(() => undefined); // awaited below
   }
-  const objects = await listedObjects(listing, early, uploads, target, manifestKey);
-
-  const why = listingReason(manifest, fromReport, bucketDrift(objects, manifest, new Set(early ? (fromReport as Plan).upload : [])));
+  const files = await besideUploads(folder, early, uploads);
+  if (files.size === 0) {
+    uploads.stop();
+    await early;
+    throw new DeployError(`${siteDir} holds no file; build the site first (npm run build)`);
+  }
+  const reportWhy = typeof fromReport === 'string' ? fromReport : folderMismatch({ files, manifest, report });
+  let objects: Map<string, ListedObject>;
+  let why: string | undefined;
+  if (!listing && reportWhy === undefined && !unfinished) {
+    // The last deploy finished and made live the site the report starts from: the bucket is as its manifest records.
+    objects = recordedObjects(manifest!);
+  } else {
+    listing ??= bucket.list(target.prefix);
+    const listed = await besideUploads(listing, early, uploads);
+    unfinished ||= listed.has(underWayKey);
+    objects = new Map(
+      [...listed].filter(([key]) => key !== manifestKey && key !== underWayKey).map(([key, object]) => [fileOf(target, key), object]),
+    );
+    const uploading = new Set(early ? (fromReport as Plan).upload : []);
+    why = listingReason(manifest, reportWhy ?? fromReport, bucketDrift(objects, manifest, uploading), unfinished);
+  }
   let plan: Plan;
-  if (why === undefined) plan = fromReport as Plan;
-  else {
-    // The bucket is not as the manifest says: what the report's uploads have put stands, the listing decides the rest.
+  if (why === undefined) {
+    plan = fromReport as Plan;
+    await early;
+  } else {
+    // The bucket or the folder is not as the report needs: what its uploads have put stands, the listing decides the rest.
     uploads.stop();
     await early;
     const digestLimit = pLimit(8);
@@ -115,9 +162,9 @@ export async function deploySite({
     return { plan, changed, toPurge: changed, manifestWritten: false, purged: async () => undefined };
   }
 
-  if (plan.source.kind === 'report') await early;
-  else await uploads.run(plan.upload);
+  await uploads.run(plan.upload.filter((file) => !uploads.put.has(file)));
   if (plan.remove.length) {
+    await beforeLive();
     await bucket.delete(plan.remove.map((file) => keyOf(target, file))).catch((error: unknown) => {
       throw new DeployError(`deleting ${plan.remove.length} objects failed after every upload: ${firstLine(error)}`);
     });
@@ -144,6 +191,12 @@ export async function deploySite({
   };
   // Without a purge asked for, the URLs left to purge are forgotten: whoever deploys purges their own way.
   const manifestWritten = await writeManifest(toPurge);
+  if (markedUnderWay || unfinished)
+    await bucket.delete([underWayKey]).catch((error: unknown) => {
+      throw new DeployError(
+        `removing ${UNDER_WAY_NAME} failed after the deploy was complete (the next deploy lists the bucket): ${firstLine(error)}`,
+      );
+    });
   log(`deploy: done: ${summary}`);
   return {
     plan,
@@ -156,28 +209,21 @@ export async function deploySite({
   };
 }
 
+const UNDER_WAY_BODY = Buffer.from('{"deploy":"under way; until this object is gone the bucket may not be as the manifest records"}\n');
+
 const preview = (list: string[]): string => `${list.slice(0, 5).join(', ')}${list.length > 5 ? `, … (${list.length - 5} more)` : ''}`;
 
 /**
- * The bucket's objects under the prefix by site path (the manifest left out). A listing that fails
- * while uploads run stops them; once they are answered, the failure of an upload (the more telling
- * one: the listing usually fails for the same cause) or else the listing's is thrown.
+ * What `read` answers, while uploads may run. A read that fails stops them; once they are answered,
+ * the failure of an upload (the more telling one: a listing usually fails for the same cause) or
+ * else the read's is thrown. A failed upload is thrown at once, not after the read.
  */
-async function listedObjects(
-  listing: Promise<Map<string, ListedObject>>,
-  early: Promise<void> | undefined,
-  uploads: Uploads,
-  target: Target,
-  manifestKey: string,
-): Promise<Map<string, ListedObject>> {
-  let listed: Map<string, ListedObject>;
+async function besideUploads<T>(read: Promise<T>, early: Promise<void> | undefined, uploads: Uploads): Promise<T> {
   try {
-    // A failed upload is thrown at once, not after the listing.
-    listed = await (early ? Promise.race([listing, early.then(() => listing)]) : listing);
+    return await (early ? Promise.race([read, early.then(() => read)]) : read);
   } catch (error) {
     uploads.stop();
     await early;
     throw error;
   }
-  return new Map([...listed].filter(([key]) => key !== manifestKey).map(([key, object]) => [fileOf(target, key), object]));
 }

@@ -30,7 +30,7 @@ export interface PlanInput {
   objects: Map<string, ListedObject>;
   manifest: Manifest | undefined;
   report: ChangeReport | undefined;
-  /** MD5 and SHA-256 of a site file (read once, remembered). */
+  /** Size, MD5 and SHA-256 of a site file (read once, remembered). */
   digest: (file: string) => Promise<FileDigests>;
   /** The absolute path of a site file (for multipart ETags). */
   pathOf: (file: string) => string;
@@ -55,34 +55,54 @@ export interface Plan {
 
 /** The plan once the listing is in: from the change report when it describes the bucket, else from the listing. */
 export async function makePlan(input: PlanInput): Promise<Plan> {
-  const fromReport = reportPlan(input);
-  const why = listingReason(input.manifest, fromReport, bucketDrift(input.objects, input.manifest));
+  const report = reportPlan(input);
+  const fromReport = typeof report === 'string' ? report : (folderMismatch(input) ?? report);
+  const why = listingReason(input.manifest, fromReport, bucketDrift(input.objects, input.manifest), false);
   const plan = why === undefined ? (fromReport as Plan) : await planFromListing(input, why);
   return holdBackRetired(plan, input);
 }
 
 /**
- * The plan the change report makes when the bucket is as the manifest records it, or why the
- * report cannot stand for a comparison with the bucket. Whether the bucket is as recorded is for
- * `bucketDrift` to say, from the listing: a deploy may start this plan's uploads (in phase order)
- * while the listing runs, since they are uploads any plan of this site makes or harmless rewrites.
+ * The plan the change report makes when the bucket is as the manifest records it and the site
+ * folder holds the files the report says, or why the report cannot stand for a comparison with the
+ * bucket. The manifest and the report alone decide: whether the bucket is as recorded is for
+ * `bucketDrift` to say (from the listing), whether the folder is as reported for `folderMismatch`.
+ * A deploy may start this plan's uploads (in phase order) before either answers, since they are
+ * files of the site any plan puts or harmless rewrites.
  */
-export function reportPlan({ files, manifest, report }: Pick<PlanInput, 'files' | 'manifest' | 'report'>): Plan | string {
+export function reportPlan({ manifest, report }: Pick<PlanInput, 'manifest' | 'report'>): Plan | string {
   if (!manifest) return 'no deploy manifest in the bucket (a first deploy to this prefix, or the bucket was filled another way)';
   if (!report) return 'no change report beside the site';
   if (typeof report.from !== 'string' || typeof report.to !== 'string')
     return 'the change report is of an older build (no from/to digests)';
   if (report.from !== manifest.site) return 'the bucket holds another version of the site than the one the change report starts from';
-  const gone = new Set(report.removed.map((entry) => entry.path));
-  const expected = new Set([...Object.keys(manifest.files).filter((file) => !gone.has(file)), ...report.added.map((entry) => entry.path)]);
-  if (expected.size !== files.size || [...files.keys()].some((file) => !expected.has(file)))
-    return 'the site folder holds other files than its change report says';
-  return planFromReport(files, manifest, report);
+  return planFromReport(manifest, report);
 }
 
-/** Why the listing decides rather than the change report (the drift first: it is what an operator must know), or undefined. */
-export function listingReason(manifest: Manifest | undefined, fromReport: Plan | string, drift: string | undefined): string | undefined {
+/** Why the site folder is not the one the change report describes (other file names), or undefined. */
+export function folderMismatch({ files, manifest, report }: Pick<PlanInput, 'files' | 'manifest' | 'report'>): string | undefined {
+  const gone = new Set(report!.removed.map((entry) => entry.path));
+  const expected = new Set([
+    ...Object.keys(manifest!.files).filter((file) => !gone.has(file)),
+    ...report!.added.map((entry) => entry.path),
+  ]);
+  if (expected.size !== files.size || [...files.keys()].some((file) => !expected.has(file)))
+    return 'the site folder holds other files than its change report says';
+  return undefined;
+}
+
+/**
+ * Why the listing decides rather than the change report, or undefined: the drift first (it is
+ * what an operator must know), then a deploy that did not finish, then why the report cannot.
+ */
+export function listingReason(
+  manifest: Manifest | undefined,
+  fromReport: Plan | string,
+  drift: string | undefined,
+  unfinished: boolean,
+): string | undefined {
   if (manifest && drift) return `the bucket changed since the last deploy: ${drift}`;
+  if (manifest && unfinished) return 'the last deploy to this prefix did not finish';
   return typeof fromReport === 'string' ? fromReport : undefined;
 }
 
@@ -107,8 +127,8 @@ export function bucketDrift(
   return undefined;
 }
 
-function planFromReport(files: Map<string, SiteFile>, manifest: Manifest, report: ChangeReport): Plan {
-  const upload = [...report.added, ...report.changed].map((entry) => entry.path).filter((file) => files.has(file));
+function planFromReport(manifest: Manifest, report: ChangeReport): Plan {
+  const upload = [...report.added, ...report.changed].map((entry) => entry.path);
   const uploading = new Set(upload);
   const remove: string[] = [];
   const retire = new Map<string, ManifestEntry>();
@@ -118,12 +138,13 @@ function planFromReport(files: Map<string, SiteFile>, manifest: Manifest, report
     else remove.push(file);
   }
   const keep = new Map<string, ManifestEntry>();
-  for (const [file, entry] of Object.entries(manifest.files)) if (files.has(file) && !uploading.has(file)) keep.set(file, entry);
+  const gone = new Set(report.removed.map((entry) => entry.path));
+  for (const [file, entry] of Object.entries(manifest.files)) if (!gone.has(file) && !uploading.has(file)) keep.set(file, entry);
   return { source: { kind: 'report' }, upload, remove, retire, keep, emptyBefore: false };
 }
 
 export async function planFromListing({ files, objects, manifest, digest, pathOf, uploaded }: PlanInput, why: string): Promise<Plan> {
-  const sameAsObject = async (file: string, local: SiteFile): Promise<ManifestEntry | undefined> => {
+  const sameAsObject = async (file: string): Promise<ManifestEntry | undefined> => {
     const done = uploaded?.get(file);
     if (done) return done;
     const object = objects.get(file);
@@ -132,14 +153,14 @@ export async function planFromListing({ files, objects, manifest, digest, pathOf
     const recorded = manifest?.files[file] ?? manifest?.retired[file];
     let same: boolean;
     if (recorded && recorded[0] === object.size && recorded[1] === object.etag && recorded[2]) same = recorded[2] === digests.sha256;
-    else if (object.size !== local.size) same = false;
+    else if (object.size !== digests.size) same = false;
     else if (object.etag === digests.md5) same = true;
-    else if (partsOf(object.etag) !== undefined) same = await matchesMultipartEtag(pathOf(file), local.size, object.etag);
+    else if (partsOf(object.etag) !== undefined) same = await matchesMultipartEtag(pathOf(file), digests.size, object.etag);
     else same = false;
     return same ? [object.size, object.etag, digests.sha256] : undefined;
   };
   // Compared all at once (the digests are read as many at a time as `digest` allows), then taken in path order.
-  const compared = await Promise.all([...files].map(async ([file, local]) => [file, await sameAsObject(file, local)] as const));
+  const compared = await Promise.all([...files.keys()].map(async (file) => [file, await sameAsObject(file)] as const));
   const upload: string[] = [];
   const keep = new Map<string, ManifestEntry>();
   for (const [file, entry] of compared) {

@@ -3,8 +3,10 @@
  * once as asked within a phase, and every request of a phase answered before
  * the next phase starts, so a page never goes live before what it names.
  * Remembers what it put (size, the bucket's ETag, SHA-256) for the manifest.
- * The first failure ends it (no upload starts after it); so does `stop()`,
- * once the uploads under way are answered.
+ * New hashed files change nothing a page names yet; before any other file,
+ * `beforeLive` (started with the first run) must have succeeded. The first
+ * failure ends it (no upload starts after it); so does `stop()`, once the
+ * uploads under way are answered.
  */
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
@@ -24,6 +26,8 @@ export interface UploadsOptions {
   /** Uploads at once within a phase. */
   concurrency: number;
   log: (line: string) => void;
+  /** What must be done before the bucket serves anything new but hashed files (the same promise every call). */
+  beforeLive: () => Promise<void>;
 }
 
 export class Uploads {
@@ -43,7 +47,12 @@ export class Uploads {
   async run(files: string[]): Promise<void> {
     this.stopped = false;
     this.planned += files.length;
-    for (const { phase, files: list } of inPhases(files)) {
+    const phases = inPhases(files);
+    if (phases.length === 0) return;
+    const live = this.options.beforeLive();
+    live.catch(() => undefined); // awaited before the first phase that needs it
+    for (const { phase, files: list } of phases) {
+      if (phase !== 'hashed assets') await live;
       if (this.stopped) return;
       const before = this.put.size;
       const limit = pLimit(this.options.concurrency);

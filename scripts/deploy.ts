@@ -35,6 +35,10 @@ const DEPLOY_COMMAND: CommandSpec = {
       help: 'the built site (default dist/ in the project); its change report DIR.changes.json is used',
     },
     'dry-run': { type: 'boolean', help: 'print what would be uploaded and deleted; write nothing' },
+    verify: {
+      type: 'boolean',
+      help: 'list the bucket and compare it with the manifest even when the change report makes the plan (a deploy with nothing to upload always does)',
+    },
     purge: { type: 'string', value: 'CDN', help: `after the upload, purge the changed URLs: ${PURGE_CDNS.join(' or ')}` },
     concurrency: { type: 'string', value: 'N', help: 'uploads at once (default 16)' },
     wait: { type: 'string', value: 'SECONDS', help: 'how long to wait for a build of DIR to finish (default 600)' },
@@ -60,6 +64,7 @@ interface DeployPlan {
   target: Target;
   siteDir: string;
   dryRun: boolean;
+  verify: boolean;
   concurrency: number;
   waitMs: number;
   purger: Purger | undefined;
@@ -79,6 +84,7 @@ function planDeploy(): DeployPlan | number {
       target,
       siteDir,
       dryRun: values['dry-run'] === true,
+      verify: values.verify === true,
       concurrency: integerFlag('concurrency', values.concurrency, 16, 1, 256),
       waitMs: integerFlag('wait', values.wait, 600, 0, 86_400) * 1000,
       purger: typeof values.purge === 'string' ? purgerFor(values.purge, process.env) : undefined,
@@ -108,7 +114,7 @@ const log = (line: string) => console.log(redact(line));
 async function main(): Promise<number> {
   const plan = planDeploy();
   if (typeof plan === 'number') return plan;
-  const { target, siteDir, dryRun, concurrency, purger } = plan;
+  const { target, siteDir, dryRun, verify, concurrency, purger } = plan;
   let locks;
   try {
     locks = await acquireLocks([{ target: siteDir, label: siteDir }], { waitMs: plan.waitMs, command: 'deploy', log });
@@ -123,7 +129,7 @@ async function main(): Promise<number> {
     log(`deploy: ${siteDir} → ${describeTarget(target)}${dryRun ? ' (dry run)' : ''}`);
     let result;
     try {
-      result = await deploySite({ siteDir, target, bucket, report, dryRun, purging: purger !== undefined, concurrency, log });
+      result = await deploySite({ siteDir, target, bucket, report, dryRun, verify, purging: purger !== undefined, concurrency, log });
     } catch (error) {
       const what = error instanceof DeployError ? error.message : `deploy to ${describeTarget(target)} failed: ${firstLine(error)}`;
       console.error(redact(`deploy failed: ${what}`));
