@@ -70,8 +70,6 @@ export async function deploySite({
   // A deploy with nothing to upload is a read-only check of the bucket: it lists it, as --verify does.
   let listing = verify || !reportChanges ? bucket.list(target.prefix) : undefined;
   listing?.catch(() => undefined); // awaited below, after the reads that usually answer first
-  const folder = siteFiles(siteDir);
-  folder.catch(() => undefined); // awaited below
   const [manifestBytes, underWayBytes] = await Promise.all([bucket.get(manifestKey), listing ? undefined : bucket.get(underWayKey)]);
   const manifest = manifestBytes && decodeManifest(manifestBytes);
   const pathOf = (file: string) => path.join(siteDir, ...file.split('/'));
@@ -103,7 +101,8 @@ export async function deploySite({
     early = uploads.run(fromReport.upload);
     early.catch(() => undefined); // awaited below
   }
-  const files = await besideUploads(folder, early, uploads);
+  // Read after the uploads started: the walk of the folder holds the event loop (siteFiles).
+  const files = await besideUploads(siteFiles(siteDir), early, uploads);
   if (files.size === 0) {
     uploads.stop();
     await early;

@@ -19,12 +19,27 @@ export interface SiteFile {
 
 /** Every regular file under `dir`, by site path (sorted); throws when `dir` is not a folder. */
 export async function siteFiles(dir: string): Promise<Map<string, SiteFile>> {
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  const names = entries
-    .filter((entry) => entry.isFile())
-    .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'))
-    .sort();
+  const names = (await filesUnder(path.resolve(dir), '')).sort();
   return new Map(names.map((name) => [name, { path: name }]));
+}
+
+/**
+ * The site paths of the files under `folder`, its subfolders read at once: a recursive
+ * `readdir` reads one folder after another (1,000 of them at scale 1000), and blocking
+ * `readdirSync` would hold up the uploads that run meanwhile.
+ */
+async function filesUnder(folder: string, prefix: string): Promise<string[]> {
+  const entries = await readdir(folder, { withFileTypes: true });
+  const nested = await Promise.all(
+    entries.map((entry) =>
+      entry.isDirectory()
+        ? filesUnder(path.join(folder, entry.name), `${prefix}${entry.name}/`)
+        : entry.isFile()
+          ? [`${prefix}${entry.name}`]
+          : [],
+    ),
+  );
+  return nested.flat();
 }
 
 export interface FileDigests {
