@@ -45,6 +45,7 @@ try {
     ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(PRESSROOM_|AWS_|CF_|FASTLY_)/.test(name))),
     PRESSROOM_API_URL: emulator.url,
     PRESSROOM_ID: String(emulator.pressroomId),
+    PRESSROOM_SITE_URL: 'https://press.example.test',
     PRESSROOM_CACHE_DIR: path.join(work, 'cache'),
     SOURCE_DATE_EPOCH: String(Date.parse(DEMO_NOW) / 1000),
     ASTRO_TELEMETRY_DISABLED: '1',

@@ -1,24 +1,30 @@
 /**
- * One deploy of a built site into a bucket prefix: list the bucket, read the
- * manifest, plan (plan.ts), then make the changes live phase by phase
- * (phases.ts: hashed assets, other assets, pages, feeds and indexes), delete
- * last, and write the new manifest after everything else. The first failure
- * stops it: no later phase starts and the manifest is left as it was, so the
+ * One deploy of a built site into a bucket prefix: read the manifest, list
+ * the bucket, plan (plan.ts), then make the changes live phase by phase
+ * (uploads.ts: hashed assets, other assets, pages, feeds and indexes), delete
+ * last, and write the new manifest after everything else. The listing is the
+ * slow read (one request per 1,000 objects, one after another), so when the
+ * change report can make the plan, its uploads start at once and the listing
+ * is checked against the manifest meanwhile; a listing that shows drift stops
+ * them and the listing decides what else to put. The first failure stops the
+ * deploy: no later phase starts and the manifest is left as it was, so the
  * bucket keeps serving the old pages with every asset they name, and the next
  * deploy (whose listing no longer agrees with the manifest) completes the work.
  */
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import pLimit from 'p-limit';
 import type { ChangeReport } from '../scripts/change-report.ts';
-import type { Bucket } from './bucket.ts';
-import { cacheControlOf, contentTypeOf } from './headers.ts';
-import { MANIFEST_NAME, decodeManifest, encodeManifest, manifestOf, type ManifestEntry } from './manifest.ts';
+import type { Bucket, ListedObject } from './bucket.ts';
+import { DeployError, firstLine } from './errors.ts';
+import { MANIFEST_NAME, UNDER_WAY_NAME, decodeManifest, encodeManifest, manifestOf, recordedObjects } from './manifest.ts';
 import { inPhases } from './phases.ts';
-import { makePlan, type Plan } from './plan.ts';
+import { bucketDrift, folderMismatch, holdBackRetired, listingReason, planFromListing, reportPlan, type Plan } from './plan.ts';
 import { digestFile, siteFiles, type FileDigests } from './site-files.ts';
 import { fileOf, keyOf, type Target } from './target.ts';
+import { Uploads } from './uploads.ts';
+
+export { DeployError, firstLine } from './errors.ts';
 
 export interface DeployOptions {
   siteDir: string;
@@ -31,6 +37,8 @@ export interface DeployOptions {
   purging: boolean;
   /** Uploads at once within a phase. */
   concurrency: number;
+  /** Compare with the bucket's listing even when the change report can make the plan. */
+  verify: boolean;
   log: (line: string) => void;
 }
 
@@ -45,11 +53,6 @@ export interface DeployResult {
   purged(): Promise<void>;
 }
 
-/** A step that failed, with what was already done: the deploy's one line names both. */
-export class DeployError extends Error {
-  override name = 'DeployError';
-}
-
 export async function deploySite({
   siteDir,
   target,
@@ -58,68 +61,117 @@ export async function deploySite({
   dryRun,
   purging,
   concurrency,
+  verify,
   log,
 }: DeployOptions): Promise<DeployResult> {
   const manifestKey = keyOf(target, MANIFEST_NAME);
-  // The three reads at once: on a deploy with nothing to do they are all its time.
-  const [files, listed, manifestBytes] = await Promise.all([siteFiles(siteDir), bucket.list(target.prefix), bucket.get(manifestKey)]);
-  if (files.size === 0) throw new DeployError(`${siteDir} holds no file; build the site first (npm run build)`);
-  const objects = new Map([...listed].filter(([key]) => key !== manifestKey).map(([key, object]) => [fileOf(target, key), object]));
+  const underWayKey = keyOf(target, UNDER_WAY_NAME);
+  const reportChanges = report !== undefined && report.added.length + report.changed.length + report.removed.length > 0;
+  // A deploy with nothing to upload is a read-only check of the bucket: it lists it, as --verify does.
+  let listing = verify || !reportChanges ? bucket.list(target.prefix) : undefined;
+  listing?.catch(() => undefined); // awaited below, after the reads that usually answer first
+  const [manifestBytes, underWayBytes] = await Promise.all([bucket.get(manifestKey), listing ? undefined : bucket.get(underWayKey)]);
   const manifest = manifestBytes && decodeManifest(manifestBytes);
-
-  const digests = new Map<string, Promise<FileDigests>>();
   const pathOf = (file: string) => path.join(siteDir, ...file.split('/'));
-  const digest = (file: string) => {
-    if (!digests.has(file)) digests.set(file, digestFile(pathOf(file)));
-    return digests.get(file)!;
-  };
-  const plan = await makePlan({ files, objects, manifest, report, digest, pathOf });
+  const fromReport = reportPlan({ manifest, report });
+  let unfinished = underWayBytes !== undefined;
+  let markedUnderWay: Promise<void> | undefined;
+  const beforeLive = () =>
+    (markedUnderWay ??= bucket
+      .put({
+        key: underWayKey,
+        body: UNDER_WAY_BODY,
+        contentType: 'application/json; charset=utf-8',
+        cacheControl: 'no-store',
+        contentMd5: createHash('md5').update(UNDER_WAY_BODY).digest('base64'),
+      })
+      .then(
+        () => undefined,
+        (error: unknown) => {
+          throw new DeployError(`marking the deploy as under way failed before any page changed: ${firstLine(error)}`);
+        },
+      ));
+  const uploads = new Uploads({ target, bucket, pathOf, concurrency, log, beforeLive });
+
+  // The change report's uploads go at once: any plan of this site puts them. Whether the folder holds the
+  // files the report says, and (when listed) whether the bucket is as the manifest records, is checked meanwhile.
+  let early: Promise<void> | undefined;
+  if (typeof fromReport !== 'string' && !unfinished && !dryRun && fromReport.upload.length > 0) {
+    if (listing) log(`deploy: uploading the change report's ${fromReport.upload.length} files while the bucket is listed`);
+    early = uploads.run(fromReport.upload);
+    early.catch(() => undefined); // awaited below
+  }
+  // Read after the uploads started: the walk of the folder holds the event loop (siteFiles).
+  const files = await besideUploads(siteFiles(siteDir), early, uploads);
+  if (files.size === 0) {
+    uploads.stop();
+    await early;
+    throw new DeployError(`${siteDir} holds no file; build the site first (npm run build)`);
+  }
+  const reportWhy = typeof fromReport === 'string' ? fromReport : folderMismatch({ files, manifest, report });
+  let objects: Map<string, ListedObject>;
+  let why: string | undefined;
+  if (!listing && reportWhy === undefined && !unfinished) {
+    // The last deploy finished and made live the site the report starts from: the bucket is as its manifest records.
+    objects = recordedObjects(manifest!);
+  } else {
+    listing ??= bucket.list(target.prefix);
+    const listed = await besideUploads(listing, early, uploads);
+    unfinished ||= listed.has(underWayKey);
+    objects = new Map(
+      [...listed].filter(([key]) => key !== manifestKey && key !== underWayKey).map(([key, object]) => [fileOf(target, key), object]),
+    );
+    const uploading = new Set(early ? (fromReport as Plan).upload : []);
+    why = listingReason(manifest, reportWhy ?? fromReport, bucketDrift(objects, manifest, uploading), unfinished);
+  }
+  let plan: Plan;
+  if (why === undefined) {
+    plan = fromReport as Plan;
+    await early;
+  } else {
+    // The bucket or the folder is not as the report needs: what its uploads have put stands, the listing decides the rest.
+    uploads.stop();
+    await early;
+    const digestLimit = pLimit(8);
+    const digests = new Map<string, Promise<FileDigests>>();
+    const digest = (file: string) => {
+      if (!digests.has(file))
+        digests.set(
+          file,
+          digestLimit(() => digestFile(pathOf(file))),
+        );
+      return digests.get(file)!;
+    };
+    plan = await planFromListing({ files, objects, manifest, report, digest, pathOf, uploaded: uploads.put }, why);
+  }
+  plan = holdBackRetired(plan, { manifest, objects });
   log(
     plan.source.kind === 'report'
       ? `deploy: ${files.size} files; compared through the change report (the bucket is as the last deploy left it)`
       : `deploy: ${files.size} files; compared with the bucket's ${objects.size} objects: ${plan.source.why}`,
   );
-  const phases = inPhases(plan.upload);
-  const summary = `${plan.upload.length} to upload, ${plan.remove.length} to delete, ${plan.retire.size} removed hashed files kept one deploy longer`;
+  // After a drift, the report's uploads done before it are no longer in the plan.
+  const uploading = new Set([...plan.upload, ...uploads.put.keys()]).size;
+  const summary = `${uploading} to upload, ${plan.remove.length} to delete, ${plan.retire.size} removed hashed files kept one deploy longer`;
   if (dryRun) {
-    for (const { phase, files: list } of phases) log(`deploy: would upload ${list.length} (${phase}): ${preview(list)}`);
+    for (const { phase, files: list } of inPhases(plan.upload)) log(`deploy: would upload ${list.length} (${phase}): ${preview(list)}`);
     if (plan.remove.length) log(`deploy: would delete ${plan.remove.length}: ${preview(plan.remove)}`);
     log(`deploy: dry run: ${summary}; nothing written`);
     const changed = [...plan.upload, ...plan.remove];
     return { plan, changed, toPurge: changed, manifestWritten: false, purged: async () => undefined };
   }
 
-  const put = new Map<string, ManifestEntry>();
-  let done = 0;
-  for (const { phase, files: list } of phases) {
-    await uploadAll(list, concurrency, async (file) => {
-      const body = await readFile(pathOf(file));
-      const sha256 = createHash('sha256').update(body).digest('hex');
-      const etag = await bucket
-        .put({
-          key: keyOf(target, file),
-          body,
-          contentType: contentTypeOf(file),
-          cacheControl: cacheControlOf(file),
-          contentMd5: createHash('md5').update(body).digest('base64'),
-        })
-        .catch((error: unknown) => {
-          throw new DeployError(`uploading ${file} (${phase}) failed after ${done} of ${plan.upload.length} uploads: ${firstLine(error)}`);
-        });
-      put.set(file, [body.length, etag, sha256]);
-      done++;
-    });
-    log(`deploy: uploaded ${list.length} (${phase})`);
-  }
+  await uploads.run(plan.upload.filter((file) => !uploads.put.has(file)));
   if (plan.remove.length) {
+    await beforeLive();
     await bucket.delete(plan.remove.map((file) => keyOf(target, file))).catch((error: unknown) => {
       throw new DeployError(`deleting ${plan.remove.length} objects failed after every upload: ${firstLine(error)}`);
     });
     log(`deploy: deleted ${plan.remove.length}`);
   }
-  const changed = [...plan.upload, ...plan.remove.filter((file) => !manifest?.retired[file])];
+  const changed = [...[...uploads.put.keys()].sort(), ...plan.remove.filter((file) => !manifest?.retired[file])];
   const toPurge = purging ? [...new Set([...(manifest?.unpurged ?? []), ...changed])].sort() : [];
-  const live = new Map([...plan.keep, ...put]);
+  const live = new Map([...plan.keep, ...uploads.put]);
   const writeManifest = async (unpurged: string[]) => {
     const next = encodeManifest(manifestOf(live, plan.retire, unpurged));
     if (manifestBytes && Buffer.from(manifestBytes).equals(next)) return false;
@@ -138,6 +190,12 @@ export async function deploySite({
   };
   // Without a purge asked for, the URLs left to purge are forgotten: whoever deploys purges their own way.
   const manifestWritten = await writeManifest(toPurge);
+  if (markedUnderWay || unfinished)
+    await bucket.delete([underWayKey]).catch((error: unknown) => {
+      throw new DeployError(
+        `removing ${UNDER_WAY_NAME} failed after the deploy was complete (the next deploy lists the bucket): ${firstLine(error)}`,
+      );
+    });
   log(`deploy: done: ${summary}`);
   return {
     plan,
@@ -150,23 +208,21 @@ export async function deploySite({
   };
 }
 
-/** Runs `task` on every file, `concurrency` at once; after the first failure no new one starts, and that failure is thrown. */
-async function uploadAll(files: string[], concurrency: number, task: (file: string) => Promise<void>): Promise<void> {
-  const limit = pLimit(concurrency);
-  let failure: unknown;
-  await Promise.all(
-    files.map((file) =>
-      limit(async () => {
-        if (failure) return;
-        await task(file).catch((error: unknown) => {
-          failure ??= error;
-        });
-      }),
-    ),
-  );
-  if (failure) throw failure;
-}
+const UNDER_WAY_BODY = Buffer.from('{"deploy":"under way; until this object is gone the bucket may not be as the manifest records"}\n');
 
 const preview = (list: string[]): string => `${list.slice(0, 5).join(', ')}${list.length > 5 ? `, … (${list.length - 5} more)` : ''}`;
 
-export const firstLine = (error: unknown): string => ((error as Error)?.message ?? String(error)).split('\n')[0]!;
+/**
+ * What `read` answers, while uploads may run. A read that fails stops them; once they are answered,
+ * the failure of an upload (the more telling one: a listing usually fails for the same cause) or
+ * else the read's is thrown. A failed upload is thrown at once, not after the read.
+ */
+async function besideUploads<T>(read: Promise<T>, early: Promise<void> | undefined, uploads: Uploads): Promise<T> {
+  try {
+    return await (early ? Promise.race([read, early.then(() => read)]) : read);
+  } catch (error) {
+    uploads.stop();
+    await early;
+    throw error;
+  }
+}

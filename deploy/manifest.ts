@@ -15,6 +15,12 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 
 export const MANIFEST_FORMAT = 'pressroom-deploy/1';
 export const MANIFEST_NAME = '.pressroom-deploy.json.gz';
+/**
+ * Present while a deploy changes what the site serves: written before the first upload other
+ * than a new hashed file, removed after the manifest. Found by the next deploy, it says the
+ * bucket may not be as the manifest records it, so that deploy compares with the listing.
+ */
+export const UNDER_WAY_NAME = '.pressroom-deploy.under-way';
 
 /** `[size, etag, sha256]`; sha256 is `''` for a file the deploy never read (kept from before). */
 export type ManifestEntry = [number, string, string];
@@ -48,8 +54,15 @@ export function manifestOf(files: Map<string, ManifestEntry>, retired: Map<strin
   };
 }
 
+/** The bucket as the manifest records it: what a deploy that trusts the manifest takes for the listing. */
+export function recordedObjects(manifest: Manifest): Map<string, { size: number; etag: string }> {
+  return new Map(
+    [...Object.entries(manifest.files), ...Object.entries(manifest.retired)].map(([file, [size, etag]]) => [file, { size, etag }]),
+  );
+}
+
 /** Same manifest, same bytes (gzip without a time stamp). */
-export const encodeManifest = (manifest: Manifest): Buffer => gzipSync(JSON.stringify(manifest), { level: 9 });
+export const encodeManifest = (manifest: Manifest): Buffer => gzipSync(JSON.stringify(manifest), { level: 1 });
 
 /** The manifest in `bytes`, or undefined when they are not one this deploy can trust (then the listing decides). */
 export function decodeManifest(bytes: Uint8Array): Manifest | undefined {

@@ -5,10 +5,12 @@
  *
  * - **From the change report**, when it describes the bucket's current state:
  *   the bucket is exactly as the last deploy's manifest says (its listing
- *   agrees key by key, size and ETag), and that deploy made live the site the
- *   report starts from (`manifest.site` = `report.from`). Then the report's
- *   added and changed files are the uploads, its removed files the deletions,
- *   and no file of the site is read beyond those.
+ *   agrees key by key, size and ETag, files the report uploads aside), and
+ *   that deploy made live the site the report starts from (`manifest.site` =
+ *   `report.from`). Then the report's added and changed files are the uploads,
+ *   its removed files the deletions, and no file of the site is read beyond
+ *   those. The manifest alone tells whether the report can make the plan
+ *   (`reportPlan`), so its uploads may start before the listing is in.
  * - **From the listing** otherwise (a first deploy, another machine deployed,
  *   a deploy stopped midway, builds between deploys, objects changed behind
  *   the deploy's back): every file is compared with its object, by the
@@ -28,10 +30,12 @@ export interface PlanInput {
   objects: Map<string, ListedObject>;
   manifest: Manifest | undefined;
   report: ChangeReport | undefined;
-  /** MD5 and SHA-256 of a site file (read once, remembered). */
+  /** Size, MD5 and SHA-256 of a site file (read once, remembered). */
   digest: (file: string) => Promise<FileDigests>;
   /** The absolute path of a site file (for multipart ETags). */
   pathOf: (file: string) => string;
+  /** Files this deploy already put while the listing ran: whatever the listing says of them, they hold the site's bytes now. */
+  uploaded?: ReadonlyMap<string, ManifestEntry>;
 }
 
 export interface Plan {
@@ -49,74 +53,118 @@ export interface Plan {
   emptyBefore: boolean;
 }
 
-/** The plan: from the change report when it describes the bucket, else from the listing. */
+/** The plan once the listing is in: from the change report when it describes the bucket, else from the listing. */
 export async function makePlan(input: PlanInput): Promise<Plan> {
-  const why = reportMismatch(input);
-  const plan = why === undefined ? planFromReport(input) : await planFromListing(input, why);
+  const report = reportPlan(input);
+  const fromReport = typeof report === 'string' ? report : (folderMismatch(input) ?? report);
+  const why = listingReason(input.manifest, fromReport, bucketDrift(input.objects, input.manifest), false);
+  const plan = why === undefined ? (fromReport as Plan) : await planFromListing(input, why);
   return holdBackRetired(plan, input);
 }
 
-/** Why the change report cannot stand for a full comparison, or undefined when it can. */
-function reportMismatch({ files, objects, manifest, report }: PlanInput): string | undefined {
+/**
+ * The plan the change report makes when the bucket is as the manifest records it and the site
+ * folder holds the files the report says, or why the report cannot stand for a comparison with the
+ * bucket. The manifest and the report alone decide: whether the bucket is as recorded is for
+ * `bucketDrift` to say (from the listing), whether the folder is as reported for `folderMismatch`.
+ * A deploy may start this plan's uploads (in phase order) before either answers, since they are
+ * files of the site any plan puts or harmless rewrites.
+ */
+export function reportPlan({ manifest, report }: Pick<PlanInput, 'manifest' | 'report'>): Plan | string {
   if (!manifest) return 'no deploy manifest in the bucket (a first deploy to this prefix, or the bucket was filled another way)';
-  const drift = bucketDrift(objects, manifest);
-  if (drift) return `the bucket changed since the last deploy: ${drift}`;
   if (!report) return 'no change report beside the site';
   if (typeof report.from !== 'string' || typeof report.to !== 'string')
     return 'the change report is of an older build (no from/to digests)';
   if (report.from !== manifest.site) return 'the bucket holds another version of the site than the one the change report starts from';
-  const gone = new Set(report.removed.map((entry) => entry.path));
-  const expected = new Set([...Object.keys(manifest.files).filter((file) => !gone.has(file)), ...report.added.map((entry) => entry.path)]);
+  return planFromReport(manifest, report);
+}
+
+/** Why the site folder is not the one the change report describes (other file names), or undefined. */
+export function folderMismatch({ files, manifest, report }: Pick<PlanInput, 'files' | 'manifest' | 'report'>): string | undefined {
+  const gone = new Set(report!.removed.map((entry) => entry.path));
+  const expected = new Set([
+    ...Object.keys(manifest!.files).filter((file) => !gone.has(file)),
+    ...report!.added.map((entry) => entry.path),
+  ]);
   if (expected.size !== files.size || [...files.keys()].some((file) => !expected.has(file)))
     return 'the site folder holds other files than its change report says';
   return undefined;
 }
 
-/** The first object that is not as the manifest recorded it, in words; undefined when all are. */
-function bucketDrift(objects: Map<string, ListedObject>, manifest: Manifest): string | undefined {
+/**
+ * Why the listing decides rather than the change report, or undefined: the drift first (it is
+ * what an operator must know), then a deploy that did not finish, then why the report cannot.
+ */
+export function listingReason(
+  manifest: Manifest | undefined,
+  fromReport: Plan | string,
+  drift: string | undefined,
+  unfinished: boolean,
+): string | undefined {
+  if (manifest && drift) return `the bucket changed since the last deploy: ${drift}`;
+  if (manifest && unfinished) return 'the last deploy to this prefix did not finish';
+  return typeof fromReport === 'string' ? fromReport : undefined;
+}
+
+/**
+ * The first object that is not as the manifest recorded it, in words; undefined when all are (or
+ * there is no manifest). Files in `uploading` are left out: the deploy puts them whatever they hold.
+ */
+export function bucketDrift(
+  objects: Map<string, ListedObject>,
+  manifest: Manifest | undefined,
+  uploading: ReadonlySet<string> = new Set(),
+): string | undefined {
+  if (!manifest) return undefined;
   for (const [file, object] of objects) {
+    if (uploading.has(file)) continue;
     const recorded = manifest.files[file] ?? manifest.retired[file];
     if (!recorded) return `${file} is not one the last deploy put`;
     if (recorded[0] !== object.size || recorded[1] !== object.etag) return `${file} is not as the last deploy put it`;
   }
   for (const file of [...Object.keys(manifest.files), ...Object.keys(manifest.retired)])
-    if (!objects.has(file)) return `${file} is missing`;
+    if (!objects.has(file) && !uploading.has(file)) return `${file} is missing`;
   return undefined;
 }
 
-function planFromReport({ files, manifest, report }: PlanInput): Plan {
-  const upload = [...report!.added, ...report!.changed].map((entry) => entry.path).filter((file) => files.has(file));
+function planFromReport(manifest: Manifest, report: ChangeReport): Plan {
+  const upload = [...report.added, ...report.changed].map((entry) => entry.path);
   const uploading = new Set(upload);
   const remove: string[] = [];
   const retire = new Map<string, ManifestEntry>();
-  for (const { path: file } of report!.removed) {
-    const recorded = manifest!.files[file]!;
+  for (const { path: file } of report.removed) {
+    const recorded = manifest.files[file]!;
     if (isContentHashed(file)) retire.set(file, recorded);
     else remove.push(file);
   }
   const keep = new Map<string, ManifestEntry>();
-  for (const [file, entry] of Object.entries(manifest!.files)) if (files.has(file) && !uploading.has(file)) keep.set(file, entry);
+  const gone = new Set(report.removed.map((entry) => entry.path));
+  for (const [file, entry] of Object.entries(manifest.files)) if (!gone.has(file) && !uploading.has(file)) keep.set(file, entry);
   return { source: { kind: 'report' }, upload, remove, retire, keep, emptyBefore: false };
 }
 
-async function planFromListing({ files, objects, manifest, digest, pathOf }: PlanInput, why: string): Promise<Plan> {
-  const upload: string[] = [];
-  const keep = new Map<string, ManifestEntry>();
-  for (const [file, local] of files) {
+export async function planFromListing({ files, objects, manifest, digest, pathOf, uploaded }: PlanInput, why: string): Promise<Plan> {
+  const sameAsObject = async (file: string): Promise<ManifestEntry | undefined> => {
+    const done = uploaded?.get(file);
+    if (done) return done;
     const object = objects.get(file);
-    if (!object) {
-      upload.push(file);
-      continue;
-    }
+    if (!object) return undefined;
     const digests = await digest(file);
     const recorded = manifest?.files[file] ?? manifest?.retired[file];
     let same: boolean;
     if (recorded && recorded[0] === object.size && recorded[1] === object.etag && recorded[2]) same = recorded[2] === digests.sha256;
-    else if (object.size !== local.size) same = false;
+    else if (object.size !== digests.size) same = false;
     else if (object.etag === digests.md5) same = true;
-    else if (partsOf(object.etag) !== undefined) same = await matchesMultipartEtag(pathOf(file), local.size, object.etag);
+    else if (partsOf(object.etag) !== undefined) same = await matchesMultipartEtag(pathOf(file), digests.size, object.etag);
     else same = false;
-    if (same) keep.set(file, [object.size, object.etag, digests.sha256]);
+    return same ? [object.size, object.etag, digests.sha256] : undefined;
+  };
+  // Compared all at once (the digests are read as many at a time as `digest` allows), then taken in path order.
+  const compared = await Promise.all([...files.keys()].map(async (file) => [file, await sameAsObject(file)] as const));
+  const upload: string[] = [];
+  const keep = new Map<string, ManifestEntry>();
+  for (const [file, entry] of compared) {
+    if (entry) keep.set(file, entry);
     else upload.push(file);
   }
   const remove: string[] = [];
@@ -134,7 +182,7 @@ async function planFromListing({ files, objects, manifest, digest, pathOf }: Pla
  * Files retired by the last deploy go with the next deploy that changes the site; a deploy
  * that changes nothing deletes nothing (it stays a read-only check), so they stay retired.
  */
-function holdBackRetired(plan: Plan, { manifest, objects }: PlanInput): Plan {
+export function holdBackRetired(plan: Plan, { manifest, objects }: Pick<PlanInput, 'manifest' | 'objects'>): Plan {
   const uploading = new Set(plan.upload);
   const inSite = (file: string) => plan.keep.has(file) || uploading.has(file);
   const retiredBefore = Object.entries(manifest?.retired ?? {}).filter(([file]) => objects.has(file) && !inSite(file));

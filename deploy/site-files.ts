@@ -1,48 +1,66 @@
 /**
- * The built site as the deploy sees it: every regular file under the folder,
- * with its size, and the MD5 a bucket reports as its ETag. A file stored in
+ * The built site as the deploy sees it: every regular file under the folder
+ * (names only: a deploy through the change report reads nothing more of the
+ * files it does not upload), and a file's size and the MD5 a bucket reports as
+ * its ETag. A file stored in
  * one part has the hex MD5 of its bytes as ETag; one stored in N parts (by
  * `aws s3 sync`, rclone, a console upload) has the MD5 of its parts' MD5s
  * followed by `-N`, which depends on the part size the uploader chose.
  */
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 
 export interface SiteFile {
   /** Site path, `/`-separated, relative to the site folder. */
   path: string;
-  size: number;
 }
 
 /** Every regular file under `dir`, by site path (sorted); throws when `dir` is not a folder. */
 export async function siteFiles(dir: string): Promise<Map<string, SiteFile>> {
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  const names = entries
-    .filter((entry) => entry.isFile())
-    .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'))
-    .sort();
-  const sizes = await Promise.all(names.map(async (name) => (await stat(path.join(dir, name))).size));
-  return new Map(names.map((name, i) => [name, { path: name, size: sizes[i]! }]));
+  const names = (await filesUnder(path.resolve(dir), '')).sort();
+  return new Map(names.map((name) => [name, { path: name }]));
+}
+
+/**
+ * The site paths of the files under `folder`, its subfolders read at once: a recursive
+ * `readdir` reads one folder after another (1,000 of them at scale 1000), and blocking
+ * `readdirSync` would hold up the uploads that run meanwhile.
+ */
+async function filesUnder(folder: string, prefix: string): Promise<string[]> {
+  const entries = await readdir(folder, { withFileTypes: true });
+  const nested = await Promise.all(
+    entries.map((entry) =>
+      entry.isDirectory()
+        ? filesUnder(path.join(folder, entry.name), `${prefix}${entry.name}/`)
+        : entry.isFile()
+          ? [`${prefix}${entry.name}`]
+          : [],
+    ),
+  );
+  return nested.flat();
 }
 
 export interface FileDigests {
+  size: number;
   /** Hex MD5 of the whole file: a one-part ETag. */
   md5: string;
   /** Hex SHA-256: what the change report and the manifest name contents by. */
   sha256: string;
 }
 
-/** MD5 and SHA-256 of a file, in one read. */
+/** Size, MD5 and SHA-256 of a file, in one read. */
 export async function digestFile(file: string): Promise<FileDigests> {
   const md5 = createHash('md5');
   const sha256 = createHash('sha256');
+  let size = 0;
   for await (const chunk of createReadStream(file)) {
     md5.update(chunk as Buffer);
     sha256.update(chunk as Buffer);
+    size += (chunk as Buffer).length;
   }
-  return { md5: md5.digest('hex'), sha256: sha256.digest('hex') };
+  return { size, md5: md5.digest('hex'), sha256: sha256.digest('hex') };
 }
 
 const MiB = 1024 * 1024;

@@ -17,6 +17,7 @@ import { SOURCE_CONDITION_FLAG } from '../../src/config/source-condition.ts';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 const MANIFEST = 'site/.pressroom-deploy.json.gz';
+const UNDER_WAY = 'site/.pressroom-deploy.under-way';
 
 let tmp: string;
 let site: string;
@@ -111,6 +112,16 @@ async function expectCoherent() {
 const writes = (requests: LoggedRequest[]) => requests.filter((r) => r.method !== 'GET' && r.method !== 'HEAD');
 const putKeys = (requests: LoggedRequest[]) => requests.filter((r) => r.method === 'PUT').map((r) => r.key.replace(/^site\//, ''));
 const target = () => `s3://${s3.bucket}/site`;
+/** A ListObjectsV2 request (a GET of the bucket itself). */
+const isListing = (r: LoggedRequest) => r.method === 'GET' && r.key === '';
+
+/** Every key in the bucket, the deploy's own objects too. */
+async function bucketKeys(): Promise<string[]> {
+  const s3client = client();
+  const listed = await s3client.send(new ListObjectsV2Command({ Bucket: s3.bucket }));
+  s3client.destroy();
+  return (listed.Contents ?? []).map(({ Key }) => Key!);
+}
 
 describe('npm run deploy', () => {
   it('a first deploy puts the whole site, each file with its Content-Type and Cache-Control', async () => {
@@ -141,8 +152,10 @@ describe('npm run deploy', () => {
     expect(headers('pagefind/en/wasm.en.pagefind')).toEqual(['application/octet-stream', revalidated]);
     expect(headers('rss.xml')).toEqual(['application/xml; charset=utf-8', revalidated]);
     expect(headers('robots.txt')).toEqual(['text/plain; charset=utf-8', revalidated]);
-    // The manifest is the last write.
-    expect(writes(s3.requests).at(-1)).toMatchObject({ method: 'PUT', key: MANIFEST });
+    // The manifest is the last write, then the marker of a deploy under way goes (written before the first page).
+    expect(writes(s3.requests).at(-2)).toMatchObject({ method: 'PUT', key: MANIFEST });
+    expect(writes(s3.requests).at(-1)).toMatchObject({ method: 'POST', query: expect.stringContaining('delete') });
+    expect(await bucketKeys()).not.toContain(UNDER_WAY);
   });
 
   it('one changed release: only its files, assets before pages before feeds, deletions last, old hashed assets kept one deploy', async () => {
@@ -152,17 +165,22 @@ describe('npm run deploy', () => {
     s3.requests.length = 0;
     const run = await deploy([target(), '--from', site]);
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain('compared through the change report');
     const changed = [...report.added, ...report.changed].map((entry) => entry.path);
-    expect(putKeys(s3.requests).sort()).toEqual([...changed, '.pressroom-deploy.json.gz'].sort());
-    // Order, from the server's log: hashed assets, pages, feeds and indexes, then the deletion, then the manifest.
+    expect(run.stdout).toContain('compared through the change report');
+    // The last deploy finished: the manifest and the under-way marker's absence are read, the bucket is not listed.
+    expect(s3.requests.filter((r) => r.method === 'GET').map((r) => r.key)).toEqual(expect.arrayContaining([MANIFEST, UNDER_WAY]));
+    expect(s3.requests.filter(isListing)).toEqual([]);
+    expect(putKeys(s3.requests).sort()).toEqual([...changed, '.pressroom-deploy.json.gz', '.pressroom-deploy.under-way'].sort());
+    // Order, from the server's log: hashed assets, the marker, pages, feeds and indexes, then the deletion, the manifest, the marker's removal.
     const order = writes(s3.requests).map((r) => (r.query.includes('delete') ? 'DELETE' : r.key.replace(/^site\//, '')));
     const at = (file: string) => order.indexOf(file);
     const pages = changed.filter((file) => file.endsWith('.html'));
     for (const file of pages) expect(at('_astro/Base.BBBB2222.css')).toBeLessThan(at(file));
+    for (const file of pages) expect(at('.pressroom-deploy.under-way')).toBeLessThan(at(file));
     for (const file of pages) expect(at(file)).toBeLessThan(at('rss.xml'));
     expect(at('sitemap-0.xml')).toBeGreaterThan(Math.max(...pages.map(at)));
-    expect(order.slice(-2)).toEqual(['DELETE', '.pressroom-deploy.json.gz']);
+    expect(order.slice(-3)).toEqual(['DELETE', '.pressroom-deploy.json.gz', 'DELETE']);
+    expect((await bucketKeys()).includes(UNDER_WAY)).toBe(false);
     // The unpublished page is gone; the old stylesheet stays for pages a CDN or browser still holds.
     await expectBucketToServe(secondVersion(), ['_astro/Base.AAAA1111.css']);
     await expectCoherent();
@@ -197,6 +215,8 @@ describe('npm run deploy', () => {
     const failed = await deploy([target(), '--from', site]);
     await stopping;
     expect(failed.code).toBe(1);
+    // The marker of a deploy under way stays, so the next deploy lists the bucket.
+    expect(putKeys(s3.requests)).toContain('.pressroom-deploy.under-way');
     expect(failed.stderr.split('\n')[0]).toMatch(/^deploy failed: uploading \S+ \(pages\) failed after \d+ of \d+ uploads: /);
     expect(failed.stderr).not.toMatch(/\n\s+at /);
 
@@ -230,8 +250,56 @@ describe('npm run deploy', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('the bucket changed since the last deploy');
     // Put back as they were, the objects have the ETags the manifest records: it stands as it is.
-    expect(putKeys(s3.requests).sort()).toEqual(['3-award/index.html', 'rss.xml']);
+    expect(putKeys(s3.requests).sort()).toEqual(['.pressroom-deploy.under-way', '3-award/index.html', 'rss.xml']);
     await expectBucketToServe(secondVersion());
+  });
+
+  it('drift behind the back of a deploy that trusts the manifest is put right by the next deploy with nothing to upload', async () => {
+    await buildSite(site, firstVersion());
+    expect((await deploy([target(), '--from', site])).code).toBe(0);
+    const s3client = client();
+    await s3client.send(new PutObjectCommand({ Bucket: s3.bucket, Key: 'site/robots.txt', Body: 'tampered' }));
+    s3client.destroy();
+    await buildSite(site, secondVersion());
+    s3.requests.length = 0;
+    const changed = await deploy([target(), '--from', site]);
+    expect(changed.stdout).toContain('compared through the change report');
+    expect(s3.requests.filter(isListing)).toEqual([]);
+    // The cron's next run, nothing changed: the listing finds the object the manifest does not record.
+    await buildSite(site, secondVersion());
+    const check = await deploy([target(), '--from', site]);
+    expect(check.code).toBe(0);
+    expect(check.stdout).toContain('the bucket changed since the last deploy: robots.txt is not as the last deploy put it');
+    // It changed the bucket, so the stylesheet retired one deploy ago goes too.
+    await expectBucketToServe(secondVersion());
+  });
+
+  it('--verify: uploads from the change report while the listing runs, and the drift the listing shows is still put right', async () => {
+    await buildSite(site, firstVersion());
+    expect((await deploy([target(), '--from', site])).code).toBe(0);
+    const s3client = client();
+    await s3client.send(new DeleteObjectCommand({ Bucket: s3.bucket, Key: 'site/_media/1111aaaa-10x10.webp' }));
+    await s3client.send(new PutObjectCommand({ Bucket: s3.bucket, Key: 'site/robots.txt', Body: 'tampered' }));
+    s3client.destroy();
+    const report = await buildSite(site, secondVersion());
+    s3.requests.length = 0;
+    const run = await deploy([target(), '--from', site, '--verify']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('while the bucket is listed');
+    expect(run.stdout).toContain('the bucket changed since the last deploy');
+    // The report's files and the two drifted ones (files the report says are unchanged), each put once.
+    const changed = [...report.added, ...report.changed].map((entry) => entry.path);
+    const puts = putKeys(s3.requests);
+    expect(puts.sort()).toEqual(
+      [...changed, '_media/1111aaaa-10x10.webp', 'robots.txt', '.pressroom-deploy.json.gz', '.pressroom-deploy.under-way'].sort(),
+    );
+    await expectBucketToServe(secondVersion(), ['_astro/Base.AAAA1111.css']);
+    await expectCoherent();
+    // The manifest records the bucket as it is now: the next deploy of the same site finds nothing to do.
+    await buildSite(site, secondVersion());
+    const again = await deploy([target(), '--from', site]);
+    expect(again.stdout).toContain('compared through the change report');
+    expect(again.stdout).toContain('0 to upload, 0 to delete');
   });
 
   it('--dry-run says what it would do and writes nothing', async () => {
@@ -248,7 +316,7 @@ describe('npm run deploy', () => {
     const help = await deploy(['--help']);
     expect(help.code).toBe(0);
     expect(help.stdout.split('\n')[0]).toBe(
-      'usage: npm run deploy -- s3://BUCKET[/PREFIX] [--from DIR] [--dry-run] [--purge CDN] [--concurrency N] [--wait SECONDS] [--notify]',
+      'usage: npm run deploy -- s3://BUCKET[/PREFIX] [--from DIR] [--dry-run] [--verify] [--purge CDN] [--concurrency N] [--wait SECONDS] [--notify]',
     );
     expect(help.stdout).toMatch(/^ {2}AWS_ENDPOINT_URL_S3 /m);
     for (const [args, line] of [

@@ -1,0 +1,6 @@
+/** A step of a deploy that failed, with what was already done: the deploy's one line names both. */
+export class DeployError extends Error {
+  override name = 'DeployError';
+}
+
+export const firstLine = (error: unknown): string => ((error as Error)?.message ?? String(error)).split('\n')[0]!;
