@@ -106,7 +106,7 @@ describe.concurrent.each(COMMANDS)('npm run $name', ({ name, script, flags, vari
     for (const flag of flags) expect(stdout).toContain(`  ${flag}`);
     for (const variable of variables) expect(stdout).toMatch(new RegExp(`^  ${variable} `, 'm'));
     expect(stdout).toContain('exit status: 0 done, 1 the run failed, 2 usage or configuration error');
-  });
+  }, 90_000);
 
   it('an unknown flag or a flag without its value: one line and the usage, exit 2', async ({ expect }) => {
     const unknown = await command(script, ['--bogus']);
@@ -117,7 +117,8 @@ describe.concurrent.each(COMMANDS)('npm run $name', ({ name, script, flags, vari
     const valueless = await command(script, [firstValueFlag!.split(' ')[0]!]);
     expect(valueless.code).toBe(2);
     expect(valueless.stderr.split('\n')[0]).toBe(`${name}: ${firstValueFlag!.split(' ')[0]} needs a value`);
-  });
+    // Two processes that each load a whole command (~2.4 s apiece for build on an idle machine), ten such tests at once.
+  }, 90_000);
 });
 
 describe('configuration mistakes stop a build before anything runs: one line, exit 2, the site untouched', () => {
