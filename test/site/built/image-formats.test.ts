@@ -10,7 +10,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import yauzl from 'yauzl';
+import { zipEntryNames } from '../../helpers/zip-entries.ts';
 import { MAX_SHOWN_SIDE } from '../../../image-pipeline/encode.ts';
 import { DEFAULT_SRC_WIDTH } from '../../../image-pipeline/roles.ts';
 import { parseSrcset } from '../../../src/lib/srcset.ts';
@@ -31,22 +31,6 @@ async function formatOf(url: string): Promise<string | undefined> {
   const file = resolveInternal(siteDir, sitePath(url));
   expect(file, `${url} is in the build`).not.toBeNull();
   return (await sharp(file!).metadata()).format;
-}
-
-function zipEntries(file: string): Promise<string[]> {
-  return new Promise((resolve, reject) => {
-    yauzl.open(file, { lazyEntries: true }, (error, zip) => {
-      if (error || !zip) return reject(error ?? new Error('no zip'));
-      const names: string[] = [];
-      zip.on('entry', (entry: yauzl.Entry) => {
-        names.push(entry.fileName);
-        zip.readEntry();
-      });
-      zip.on('end', () => resolve(names));
-      zip.on('error', reject);
-      zip.readEntry();
-    });
-  });
 }
 
 describe('image formats per reader', () => {
@@ -126,7 +110,7 @@ describe('image formats per reader', () => {
     const zips = files.filter((f) => f.endsWith('.zip'));
     expect(zips.length).toBeGreaterThan(0);
     for (const zip of zips) {
-      const entries = await zipEntries(zip);
+      const entries = await zipEntryNames(zip);
       for (const entry of entries) expect(entry, zip).not.toMatch(/\.webp$/);
     }
   });

@@ -6,7 +6,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import yauzl from 'yauzl';
+import { zipEntryNames } from '../../helpers/zip-entries.ts';
 import { useEmulator } from '../../helpers/emulator.ts';
 import { formatFileSize } from '../../../src/lib/format.ts';
 import { allElements, elements, loadPages, resolveInternal, text, type BuiltPage, type Element } from '../helpers.ts';
@@ -150,7 +150,7 @@ describe('media kits', () => {
       const { size } = await stat(file);
       const label = text(zipLink!.parent as Element);
       expect(label, page.path).toContain(formatFileSize(size, 'en'));
-      const entries = await zipEntries(file);
+      const entries = await zipEntryNames(file);
       expect(entries.filter((e) => e !== 'MANIFEST.json').length, page.path).toBe(files);
       expect(label).toContain(`${files} files`);
     }
@@ -161,22 +161,6 @@ function isInContactCard(el: Element): boolean {
   for (let p = el.parent as Element | null; p; p = p.parent as Element | null)
     if ((p.attribs?.class ?? '').split(/\s+/).includes('contact')) return true;
   return false;
-}
-
-function zipEntries(file: string): Promise<string[]> {
-  return new Promise((resolve, reject) => {
-    yauzl.open(file, { lazyEntries: true }, (error, zip) => {
-      if (error || !zip) return reject(error ?? new Error('no zip'));
-      const names: string[] = [];
-      zip.on('entry', (entry: yauzl.Entry) => {
-        names.push(entry.fileName);
-        zip.readEntry();
-      });
-      zip.on('end', () => resolve(names));
-      zip.on('error', reject);
-      zip.readEntry();
-    });
-  });
 }
 
 /** The file type a label claims, checked against the file's first bytes. */
