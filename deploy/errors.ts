@@ -3,4 +3,4 @@ export class DeployError extends Error {
   override name = 'DeployError';
 }
 
-export const firstLine = (error: unknown): string => ((error as Error)?.message ?? String(error)).split('\n')[0]!;
+export { firstLine } from '../scripts/cli.ts';

@@ -18,6 +18,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { PressroomConfig, Upstream } from '../src/config/environment.ts';
 import type { ChangeReport } from '../scripts/change-report.ts';
+import { firstLine } from '../scripts/cli.ts';
 import { indexNowSubmissions, submitToIndexNow } from './indexnow.ts';
 import type { Failure } from './post.ts';
 import { announcementOf, reportedChanges, type SiteChanges } from './urls.ts';
@@ -169,8 +170,4 @@ async function asksNotToBeIndexed(siteDir: string, siteUrl: string): Promise<boo
   const robots = await readFile(path.join(siteDir, 'robots.txt'), 'utf8').catch(() => '');
   const base = new URL(siteUrl.replace(/\/?$/, '/')).pathname;
   return robots.split('\n').some((line) => line.trim() === `Disallow: ${base}`);
-}
-
-function firstLine(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).split('\n')[0]!;
 }

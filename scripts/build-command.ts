@@ -24,7 +24,7 @@ import { loadDotEnv } from '../src/config/dot-env.ts';
 import { closeDemoApis, demoRequested, requestDemo } from '../src/config/demo-upstream.ts';
 import { assertSnapshotFolder, formatBytes } from '@pressroom-static/content-loaders';
 import { acquireLocks, buildLocks, type HeldLocks } from './build-lock.ts';
-import { EXIT, UsageError, integerFlag, parseCommandLine, type CommandSpec } from './cli.ts';
+import { EXIT, UsageError, firstLine, integerFlag, parseCommandLine, type CommandSpec } from './cli.ts';
 import { checkSite, plannedOutput } from '../src/output/site-check.ts';
 import { writeDataReport } from './data-report.ts';
 import {
@@ -371,10 +371,6 @@ function stalledBuild(): Error {
   return new Error(
     'the build stopped without finishing: a part of it waited on a process that is gone (any message of its own is above; a full disk or too little memory are the usual causes)',
   );
-}
-
-function firstLine(error: unknown): string {
-  return ((error as Error)?.message ?? String(error)).split('\n')[0]!;
 }
 
 try {

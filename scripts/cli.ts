@@ -119,3 +119,6 @@ export function integerFlag(name: string, value: string | boolean | undefined, f
   }
   return n;
 }
+
+/** The first line of an error's message: what a command's one-line error says. */
+export const firstLine = (error: unknown): string => ((error as Error)?.message ?? String(error)).split('\n')[0]!;
