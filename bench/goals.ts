@@ -22,6 +22,8 @@ export interface Goal {
   met: boolean;
   /** Peak RSS of the measured process (a build: all its processes summed), MiB, when known. */
   peakRssMiB: number | null;
+  /** The benchmark that measured it: set in a run file, so `--keep` can take a part back out of it. */
+  bench?: string;
 }
 
 interface GoalFields {
@@ -111,7 +113,7 @@ export function combine(
   parts: BenchPart[],
   finishedAt = new Date(),
 ): BenchRun {
-  const goals = parts.flatMap((p) => p.goals);
+  const goals = parts.flatMap((p) => p.goals.map((goal) => ({ ...goal, bench: p.bench })));
   return {
     profile,
     machine: machineInfo,

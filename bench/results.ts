@@ -24,13 +24,19 @@ export const readRun = async (profile: string): Promise<BenchRun | undefined> =>
 
 /**
  * The latest result of a benchmark at a scale, to go into a run that does not run it (`--keep`),
- * saying when it ran: its own record, else that of the run file it is part of. Undefined when
- * there is none.
+ * saying when it ran: its own record, else the part of the committed run file (a fresh clone has
+ * no parts folder). Undefined when there is none.
  */
 export async function keptPart(profile: string, bench: string): Promise<BenchPart | undefined> {
   const part = await readPart(profile, bench).catch(() => undefined);
-  if (!part || part.ran) return part;
+  if (part?.ran) return part;
   const run = await readRun(profile);
   if (!run || !(bench in run.parts)) return part;
-  return { ...part, ran: { startedAt: run.startedAt, finishedAt: run.finishedAt, loadAverageAtStart: run.machine.loadAverageAtStart } };
+  const ran = run.ran[bench] ?? {
+    startedAt: run.startedAt,
+    finishedAt: run.finishedAt,
+    loadAverageAtStart: run.machine.loadAverageAtStart,
+  };
+  if (part) return { ...part, ran };
+  return { bench, goals: run.goals.filter((goal) => goal.bench === bench), details: run.parts[bench]!, ran };
 }
