@@ -16,3 +16,16 @@ export const SOURCE_CONDITION_FLAG = `--conditions=${SOURCE_CONDITION}`;
 export function conditionFlags(execArgv: readonly string[] = process.execArgv): string[] {
   return execArgv.filter((flag) => flag.startsWith('--conditions='));
 }
+
+/**
+ * Stops a command started without `--conditions=source` (a bare `node scripts/build.ts`) with one
+ * line, before its modules load: they would resolve the workspace packages to a `dist/` that a
+ * checkout does not have (`npm pack` removes it again) and fail with Node's ERR_MODULE_NOT_FOUND.
+ */
+export function exitUnlessSourceCondition(command: string): void {
+  if (import.meta.resolve('@pressroom-static/content-loaders').endsWith('.ts')) return;
+  console.error(
+    `${command}: started without ${SOURCE_CONDITION_FLAG}: run it as \`npm run ${command}\` (or node ${SOURCE_CONDITION_FLAG} …)`,
+  );
+  process.exit(2);
+}

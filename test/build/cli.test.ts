@@ -121,6 +121,23 @@ describe.concurrent.each(COMMANDS)('npm run $name', ({ name, script, flags, vari
   }, 90_000);
 });
 
+it.concurrent.for(['build', 'archive'])(
+  'npm run %s started as a bare `node scripts/…` (no source condition): one line naming the npm script, exit 2',
+  async (name, { expect }) => {
+    const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {
+      const child = spawn(process.execPath, [`scripts/${name}.ts`, '--help'], { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] });
+      let err = '';
+      child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+      child.on('error', reject);
+      child.on('close', (exit) => resolve({ code: exit, stderr: err }));
+    });
+    expect(code).toBe(2);
+    expect(stderr.trim().split('\n')).toEqual([
+      `${name}: started without ${SOURCE_CONDITION_FLAG}: run it as \`npm run ${name}\` (or node ${SOURCE_CONDITION_FLAG} …)`,
+    ]);
+  },
+);
+
 describe('configuration mistakes stop a build before anything runs: one line, exit 2, the site untouched', () => {
   const untouched = async () => {
     expect(await readdir(site)).toEqual(['_astro', 'index.html']);

@@ -12,7 +12,7 @@
  * An Astro project building from the packed content-loaders is test/content-loaders/consumer-fixture.test.ts.
  */
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { access, mkdir, mkdtemp, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -88,6 +88,8 @@ it.each(PACKAGES)('packs @pressroom-static/%s as compiled JavaScript with types,
   const dist = path.join(project, 'node_modules', '@pressroom-static', name, 'dist');
   for (const file of (await readdir(dist, { recursive: true })).filter((f) => f.endsWith('.js')))
     expect(await readFile(path.join(dist, file), 'utf8'), file).not.toMatch(/from '\.{1,2}\/[^']*\.ts'/);
+  // …and none is left in the checkout, where a command started without the source condition would run it stale.
+  await expect(access(path.join(root, name, 'dist'))).rejects.toThrow(/ENOENT/);
 });
 
 it('imports both packages in a plain Node script and calls them', async () => {
