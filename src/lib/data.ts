@@ -6,7 +6,8 @@
  */
 import { getCollection } from 'astro:content';
 import { httpHref } from './format.ts';
-import { clippingHref, homeHref } from './paths.ts';
+import { pageOfIndex } from './listing-pages.ts';
+import { clippingHref, COVERAGE_PAGE_SIZE, homeHref } from './paths.ts';
 import { ianaTimeZone } from './timezones.ts';
 import { currentBuildDay, eventPhase, type BuildDay } from './build-day.ts';
 import { htmlToText } from './sanitize.ts';
@@ -266,5 +267,5 @@ export function coverageHrefOf(siteData: SiteData, clipping: { id: number }): st
   let positions = clippingPositions.get(siteData);
   if (!positions) clippingPositions.set(siteData, (positions = new Map(siteData.clippings.map((c, i) => [c.id, i]))));
   const position = positions.get(clipping.id);
-  return position === undefined ? null : clippingHref(clipping, position);
+  return position === undefined ? null : clippingHref(clipping, pageOfIndex(position, siteData.clippings.length, COVERAGE_PAGE_SIZE));
 }

@@ -45,9 +45,10 @@ const en = {
   images: 'Images',
   tags: 'Tags',
   taggedWith: 'Tagged with',
-  page: 'Page {page} of {pages}',
+  page: 'Page {page}',
   previous: 'Previous',
   next: 'Next',
+  newest: 'Newest',
   newer: 'Newer',
   older: 'Older',
   pagination: 'Pagination',
@@ -158,9 +159,10 @@ const nl: Dictionary = {
   images: 'Beelden',
   tags: 'Tags',
   taggedWith: 'Onderwerpen',
-  page: 'Pagina {page} van {pages}',
+  page: 'Pagina {page}',
   previous: 'Vorige',
   next: 'Volgende',
+  newest: 'Nieuwste',
   newer: 'Nieuwer',
   older: 'Ouder',
   pagination: 'Paginering',
@@ -268,9 +270,10 @@ const de: Dictionary = {
   images: 'Bilder',
   tags: 'Schlagwörter',
   taggedWith: 'Themen',
-  page: 'Seite {page} von {pages}',
+  page: 'Seite {page}',
   previous: 'Zurück',
   next: 'Weiter',
+  newest: 'Neueste',
   newer: 'Neuer',
   older: 'Älter',
   pagination: 'Seitennavigation',
@@ -379,9 +382,10 @@ const fr: Dictionary = {
   images: 'Images',
   tags: 'Mots-clés',
   taggedWith: 'Thèmes',
-  page: 'Page {page} sur {pages}',
+  page: 'Page {page}',
   previous: 'Précédent',
   next: 'Suivant',
+  newest: 'Les plus récents',
   newer: 'Plus récents',
   older: 'Plus anciens',
   pagination: 'Pagination',
@@ -471,9 +475,12 @@ export function countLabel(t: Translate, count: number, one: UiKey, many: UiKey)
   return count === 1 ? t(one) : t(many, { count });
 }
 
-/** A paginated listing's title: the name alone on page 1, "Name (Page 2 of 5)" after it. */
-export function pagedTitle(t: Translate, name: string, page: { currentPage: number; lastPage: number }): string {
-  return page.currentPage > 1 ? `${name} (${t('page', { page: page.currentPage, pages: page.lastPage })})` : name;
+/**
+ * A listing page's title: the name alone on the front page, "Name (Page 2)" on a numbered page. No
+ * "of N": the count of pages grows with the list, and a numbered page must not change with it.
+ */
+export function pagedTitle(t: Translate, name: string, page: { number: number | null }): string {
+  return page.number === null ? name : `${name} (${t('page', { page: page.number })})`;
 }
 
 const languageNames = new Map<string, string>();

@@ -1,14 +1,15 @@
 /**
  * The header's language switcher (and a team's own Header, docs/branding.md): for each language of
  * the press room, where this page is in that language. The per-language release listings
- * (`/nl/`, `/nl/2/`) are each other's counterparts, page for page; a page already in that language
- * is itself (the not-found page excepted); every other page leads to that language's home (`/<lang>/`). The data relates no
+ * (`/nl/`, `/nl/2/`) are each other's counterparts, page for page (numbered from the oldest); a page
+ * already in that language is itself (the not-found page excepted); every other page leads to that language's home (`/<lang>/`). The data relates no
  * translations (a release, a custom page or a tag has no link to its other-language versions), so
  * no other counterpart is guessed. Only published pages are ever linked: the listings are built
  * from published releases alone.
  */
 import type { SiteData } from './data.ts';
 import { languageName } from './i18n.ts';
+import { numberedPageCount } from './listing-pages.ts';
 import { RELEASES_PAGE_SIZE, languageHref, routePath } from './paths.ts';
 
 export interface LanguageLink {
@@ -22,16 +23,16 @@ export interface LanguageLink {
 
 type LanguageSite = Pick<SiteData, 'languages' | 'releasesByLanguage'>;
 
-/** The page of `/<lang>/` a path is (1 for `/nl/`, 2 for `/nl/2/`), or null for any other path. */
-function listingPage(siteData: LanguageSite, route: string): { lang: string; page: number } | null {
+/** The page of `/<lang>/` a path is (`null` for the front page `/nl/`, 2 for `/nl/2/`), or null for any other path. */
+function listingPage(siteData: LanguageSite, route: string): { lang: string; page: number | null } | null {
   const match = /^\/([^/]+)\/(?:(\d+)\/)?$/.exec(route);
   if (!match || !siteData.languages.includes(match[1]!)) return null;
-  return { lang: match[1]!, page: match[2] ? Number(match[2]) : 1 };
+  return { lang: match[1]!, page: match[2] ? Number(match[2]) : null };
 }
 
-/** How many pages `/<lang>/` has. */
-function listingPages(siteData: LanguageSite, lang: string): number {
-  return Math.max(1, Math.ceil((siteData.releasesByLanguage.get(lang)?.length ?? 0) / RELEASES_PAGE_SIZE));
+/** How many numbered pages `/<lang>/` has. */
+function numberedPages(siteData: LanguageSite, lang: string): number {
+  return numberedPageCount(siteData.releasesByLanguage.get(lang)?.length ?? 0, RELEASES_PAGE_SIZE);
 }
 
 /**
@@ -46,7 +47,7 @@ export function languageLinks(siteData: LanguageSite, pathname: string, pageLang
   return siteData.languages.map((lang) => {
     const current = (listing?.lang ?? pageLang) === lang;
     let href: string;
-    if (listing) href = languageHref(lang, listing.page <= listingPages(siteData, lang) ? listing.page : 1);
+    if (listing) href = languageHref(lang, listing.page !== null && listing.page <= numberedPages(siteData, lang) ? listing.page : null);
     else if (current && !notFound) href = pathname;
     else href = languageHref(lang);
     return { lang, name: languageName(lang), href, current };

@@ -2,6 +2,7 @@
 import type { LibraryItem, SiteData } from './data.ts';
 import { MEDIA_SECTIONS, mediaAnchor, mediaHref, type MediaSection } from './paths.ts';
 import type { UiKey } from './i18n.ts';
+import { pageOfIndex } from './listing-pages.ts';
 
 export const MEDIA_PAGE_SIZE = 24;
 
@@ -28,7 +29,7 @@ export function libraryItemHrefs(siteData: Pick<SiteData, 'images' | 'videos' | 
   for (const { section, items } of librarySections(siteData)) {
     items.forEach((item, position) => {
       const anchor = mediaAnchor(item);
-      if (!hrefs.has(anchor)) hrefs.set(anchor, `${mediaHref(section, Math.floor(position / MEDIA_PAGE_SIZE) + 1)}#${anchor}`);
+      if (!hrefs.has(anchor)) hrefs.set(anchor, `${mediaHref(section, pageOfIndex(position, items.length, MEDIA_PAGE_SIZE))}#${anchor}`);
     });
   }
   return hrefs;

@@ -12,14 +12,14 @@
  * URL scheme (trailing slash everywhere: the build writes `<path>/index.html`):
  *   /                         home (press room language)
  *   /<permalink>/             press release (`/100314-slug/`) or custom page (`/pages/about-us/`)
- *   /releases/, /releases/2/  every release, newest first, paginated
- *   /<lang>/, /<lang>/2/      releases in one language (`/nl/`), interface in that language
- *   /archive/, /archive/2025/, /archive/2025/03/       (long ones paginated: /archive/2025/page/2/, /archive/2025/03/page/2/)
- *   /tags/, /tags/<slug>/, /tags/<slug>/2/
+ *   /releases/, /releases/1/  every release: the newest on /releases/, numbered pages from the oldest (src/lib/listing-pages.ts)
+ *   /<lang>/, /<lang>/1/      releases in one language (`/nl/`), interface in that language
+ *   /archive/, /archive/2025/, /archive/2025/03/       (long ones paginated: /archive/2025/page/1/, /archive/2025/03/page/1/)
+ *   /tags/, /tags/<slug>/, /tags/<slug>/1/
  *   /rss.xml, /atom.xml, /feed.json, /feeds/…          feeds and their archives (src/lib/feeds.ts)
  *   /media-kits/, /media-kits/<id>-<slug>/             (from the kit's permalink `/media_kits/<id>-<slug>`)
- *   /media/, /media/<section>/, /media/<section>/2/    media library: images, videos, audio, documents
- *   /coverage/, /coverage/2/ (#clipping-<id>)          clippings, newest first
+ *   /media/, /media/<section>/, /media/<section>/1/    media library: images, videos, audio, documents
+ *   /coverage/, /coverage/1/ (#clipping-<id>)          clippings, newest first
  *   /events/, /events/<id>-<slug>/, /events/<id>-<slug>.ics, /events/calendar.ics
  *   /contacts/ (#contact-<id>), /contacts/<id>-<name>.vcf
  *   /llms.txt, /llms-full.txt, /<permalink>/index.md       for AI assistants (src/lib/llms.ts; none when noindex)
@@ -160,20 +160,28 @@ export function routeOf(segments: readonly string[]): string {
 export const hrefOf = (segments: readonly string[]): string => sitePath(routeOf(segments));
 
 export const homeHref = sitePath('/');
+/**
+ * Listing pages: `page` is a numbered page (1 the oldest, src/lib/listing-pages.ts); none or `null`
+ * is the listing's front page, its newest items.
+ */
+type PageNumber = number | null;
+const listingHref = (listing: string, page: PageNumber = null, prefix = '') =>
+  sitePath(page === null ? listing : `${listing}${prefix}${page}/`);
+
 /** Releases per page of /releases/ and of each language's /<lang>/ (cards). */
 export const RELEASES_PAGE_SIZE = 12;
-export const releasesHref = (page = 1) => sitePath(page <= 1 ? '/releases/' : `/releases/${page}/`);
-export const languageHref = (lang: string, page = 1) => sitePath(page <= 1 ? `/${lang}/` : `/${lang}/${page}/`);
+export const releasesHref = (page: PageNumber = null) => listingHref('/releases/', page);
+export const languageHref = (lang: string, page: PageNumber = null) => listingHref(`/${lang}/`, page);
 /** Releases per page of a tag's listing and of the archive's year and month listings (rows). */
 export const LISTING_PAGE_SIZE = 20;
 /**
- * The archive, a year or a month of it, and their further pages. `page/<n>/` rather than
+ * The archive, a year or a month of it, and their numbered pages. `page/<n>/` rather than
  * a bare number, which would read like a month (`/archive/2025/2/` next to `/archive/2025/02/`).
  */
-export const archiveHref = (year?: number, month?: number, page = 1) => {
+export const archiveHref = (year?: number, month?: number, page: PageNumber = null) => {
   const listing =
     year === undefined ? '/archive/' : month === undefined ? `/archive/${year}/` : `/archive/${year}/${String(month).padStart(2, '0')}/`;
-  return sitePath(page <= 1 || year === undefined ? listing : `${listing}page/${page}/`);
+  return listingHref(listing, year === undefined ? null : page, 'page/');
 };
 export const tagsHref = sitePath('/tags/');
 
@@ -185,8 +193,8 @@ export function tagSegment(tag: { id: number; slug: string; segment?: string }):
   if (tag.segment) return tag.segment;
   return isPortableSegment(tag.slug) && tag.slug.length <= 120 ? tag.slug : `tag-${tag.id}`;
 }
-export const tagHref = (tag: { id: number; slug: string; segment?: string }, page = 1) =>
-  sitePath(page <= 1 ? `/tags/${tagSegment(tag)}/` : `/tags/${tagSegment(tag)}/${page}/`);
+export const tagHref = (tag: { id: number; slug: string; segment?: string }, page: PageNumber = null) =>
+  listingHref(`/tags/${tagSegment(tag)}/`, page);
 
 /**
  * The `<id>-<slug>` segment of an item published under one of the site's own
@@ -237,8 +245,8 @@ export const mediaKitHref = (kit: { id: number; permalink: string | null }): str
 /** Sections of the media library, in the order the overview shows them. */
 export const MEDIA_SECTIONS = ['images', 'videos', 'audio', 'documents'] as const;
 export type MediaSection = (typeof MEDIA_SECTIONS)[number];
-export const mediaHref = (section?: MediaSection, page = 1): string =>
-  sitePath(section === undefined ? '/media/' : page <= 1 ? `/media/${section}/` : `/media/${section}/${page}/`);
+export const mediaHref = (section?: MediaSection, page: PageNumber = null): string =>
+  section === undefined ? sitePath('/media/') : listingHref(`/media/${section}/`, page);
 
 const MEDIA_TYPES = new Set(['image', 'movie', 'video', 'sound', 'document']);
 /** A media item's anchor where it is listed (`#image-91001`): ids are per type upstream; an unknown type is `media`. */
@@ -246,11 +254,10 @@ export const mediaAnchor = (item: { type: string; id: number }): string => `${ME
 
 /** Clippings per page of /coverage/. */
 export const COVERAGE_PAGE_SIZE = 20;
-export const coverageHref = (page = 1): string => sitePath(page <= 1 ? '/coverage/' : `/coverage/${page}/`);
+export const coverageHref = (page: PageNumber = null): string => listingHref('/coverage/', page);
 export const clippingAnchor = (clipping: { id: number }): string => `clipping-${clipping.id}`;
-/** Where a clipping is on /coverage/: its page (from its position, newest first) and anchor. */
-export const clippingHref = (clipping: { id: number }, position: number): string =>
-  `${coverageHref(Math.floor(position / COVERAGE_PAGE_SIZE) + 1)}#${clippingAnchor(clipping)}`;
+/** Where a clipping is on /coverage/: the page it is listed on (pageOfIndex in listing-pages.ts) and its anchor. */
+export const clippingHref = (clipping: { id: number }, page: PageNumber): string => `${coverageHref(page)}#${clippingAnchor(clipping)}`;
 
 export const eventsHref = sitePath('/events/');
 export const eventHref = (event: { id: number; permalink: string }): string => sitePath(`/events/${itemSegment(event)}/`);

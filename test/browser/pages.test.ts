@@ -58,16 +58,11 @@ function pageTypes(): Array<{ label: string; path: string }> {
     const month = dirs(`archive/${year}`).at(-1);
     if (month) types.push({ label: 'archive-month', path: `/archive/${year}/${month}/` });
   }
-  // A later page of a long year or tag listing.
-  const yearPage = dirs('archive')
-    .map((y) => `archive/${y}/page/2`)
-    .find((p) => has(p));
-  if (yearPage) types.push({ label: 'archive-year-page-2', path: `/${yearPage}/` });
+  // A numbered page of a listing (the oldest releases): the pagination with the front page and pages on either side.
+  if (has('releases/1')) types.push({ label: 'listing-numbered-page', path: '/releases/1/' });
   types.push({ label: 'tags-index', path: '/tags/' });
   const tag = dirs('tags')[0];
   if (tag) types.push({ label: 'tag', path: `/tags/${tag}/` });
-  const tagPage = dirs('tags').find((t) => has(`tags/${t}/2`));
-  if (tagPage) types.push({ label: 'tag-page-2', path: `/tags/${tagPage}/2/` });
   const customPage = dirs('pages')[0];
   if (customPage) types.push({ label: 'custom-page', path: `/pages/${customPage}/` });
   types.push({ label: 'search', path: '/search/' });
@@ -123,6 +118,7 @@ describe.skipIf(!hasChromium)('every page type in Chromium', { concurrent: true 
       'home',
       'release',
       'releases-index',
+      'listing-numbered-page',
       'language-listing',
       'archive-year',
       'archive-month',

@@ -82,7 +82,8 @@ describe('JSON-LD', () => {
       expect(items.map((i) => i.position)).toEqual(items.map((_, n) => n + 1));
       expect(items.at(-1)!.item.startsWith(siteUrl), page.path).toBe(true);
     }
-    expect(checked).toBeGreaterThan(150);
+    // The demo's pages with a trail (148 since lists hold up to two pages' worth on their front page).
+    expect(checked).toBeGreaterThan(140);
   });
 
   it('describes each release as a NewsArticle with dateline, images and a breadcrumb', () => {

@@ -71,21 +71,22 @@ describe('subscribeOptions', () => {
 
 describe('languageLinks', () => {
   const releases = (n: number) => Array.from({ length: n }, () => ({}) as SiteData['releases'][number]);
-  // 30 English releases: /en/ has 3 pages; 13 Dutch: /nl/ has 2; 3 German: /de/ has 1.
+  // 40 English releases: /en/ and its numbered pages /en/1/, /en/2/; 26 Dutch: /nl/ and /nl/1/; 3 German: /de/ alone.
   const site = {
     languages: ['en', 'nl', 'de'],
     releasesByLanguage: new Map([
-      ['en', releases(30)],
-      ['nl', releases(13)],
+      ['en', releases(40)],
+      ['nl', releases(26)],
       ['de', releases(3)],
     ]),
   };
   const hrefs = (path: string, lang: string) => Object.fromEntries(languageLinks(site, path, lang).map((l) => [l.lang, l.href]));
 
-  it("leads from a language's listing to the same page of the others, else to their first", () => {
+  it("leads from a language's listing to the same page of the others, else to their front page", () => {
     expect(hrefs('/nl/', 'nl')).toEqual({ en: '/en/', nl: '/nl/', de: '/de/' });
-    expect(hrefs('/nl/2/', 'nl')).toEqual({ en: '/en/2/', nl: '/nl/2/', de: '/de/' });
-    expect(hrefs('/en/3/', 'en')).toEqual({ en: '/en/3/', nl: '/nl/', de: '/de/' });
+    // Page 1 is a numbered page (the oldest), not the front page.
+    expect(hrefs('/nl/1/', 'nl')).toEqual({ en: '/en/1/', nl: '/nl/1/', de: '/de/' });
+    expect(hrefs('/en/2/', 'en')).toEqual({ en: '/en/2/', nl: '/nl/', de: '/de/' });
   });
 
   it("keeps a page in its own language and leads elsewhere to that language's home", () => {
@@ -96,7 +97,7 @@ describe('languageLinks', () => {
   });
 
   it('marks the page language, names each language in itself, and takes no path for a listing that is not one', () => {
-    const links = languageLinks(site, '/nl/2/', 'nl');
+    const links = languageLinks(site, '/nl/1/', 'nl');
     expect(links.map((l) => [l.lang, l.name, l.current])).toEqual([
       ['en', 'English', false],
       ['nl', 'Nederlands', true],

@@ -11,9 +11,10 @@ describe('interface language', () => {
     expect(languageName('nl')).toBe('Nederlands');
     expect(languageName('de', 'en')).toBe('German');
   });
-  it('titles the pages of a listing after the first with their number', () => {
+  it("titles a listing's numbered pages with their number alone, never the count of pages", () => {
     const t = translator('en');
-    expect(pagedTitle(t, 'Coverage', { currentPage: 1, lastPage: 3 })).toBe('Coverage');
-    expect(pagedTitle(t, 'Coverage', { currentPage: 2, lastPage: 3 })).toBe('Coverage (Page 2 of 3)');
+    expect(pagedTitle(t, 'Coverage', { number: null })).toBe('Coverage');
+    expect(pagedTitle(t, 'Coverage', { number: 2 })).toBe('Coverage (Page 2)');
+    expect(pagedTitle(translator('nl'), 'In de media', { number: 1 })).toBe('In de media (Pagina 1)');
   });
 });

@@ -4,7 +4,6 @@ import { groupKitsByCategory } from '../../../src/lib/kit-tree.ts';
 import {
   clippingHref,
   contactSegment,
-  COVERAGE_PAGE_SIZE,
   eventHref,
   eventIcsHref,
   itemSegment,
@@ -48,8 +47,8 @@ describe('item paths', () => {
   });
 
   it('puts each clipping on its coverage page with its anchor', () => {
-    expect(clippingHref({ id: 5 }, 0)).toBe('/coverage/#clipping-5');
-    expect(clippingHref({ id: 6 }, COVERAGE_PAGE_SIZE)).toBe('/coverage/2/#clipping-6');
+    expect(clippingHref({ id: 5 }, null)).toBe('/coverage/#clipping-5');
+    expect(clippingHref({ id: 6 }, 2)).toBe('/coverage/2/#clipping-6');
     expect(mediaHref()).toBe('/media/');
     expect(mediaHref('images', 2)).toBe('/media/images/2/');
   });
