@@ -5,7 +5,7 @@
  * (its pages' words stemmed with its language's rules, terms.ts) starts with the word's term in
  * that language: the test Pagefind makes before it falls back to a shorter prefix.
  */
-import { surfaceOf, termOf } from './terms.ts';
+import { surfaceOf, termsIn } from './terms.ts';
 import { wordShard, type WordShard } from './pagefind-bundles.ts';
 
 export interface BundleWords {
@@ -16,21 +16,32 @@ export interface BundleWords {
 
 /** Shard file name → its words' masks (keys sorted), for `bundles` in the manifest's order. */
 export function wordShards(bundles: readonly BundleWords[]): Map<string, WordShard> {
+  // Per language: every term its bundles hold, sorted, with the mask of the bundles holding it.
+  const byLanguage = new Map<string, { termOf: (word: string) => string; masks: Map<string, bigint> }>();
   const allWords = new Set<string>();
-  const terms = bundles.map(({ language, words }) => {
+  bundles.forEach(({ language, words }, n) => {
+    let index = byLanguage.get(language);
+    if (!index) byLanguage.set(language, (index = { termOf: termsIn(language), masks: new Map() }));
+    const bit = 1n << BigInt(n);
     const own = new Set<string>();
     for (const word of words) {
       allWords.add(word);
-      own.add(termOf(word, language));
+      own.add(index.termOf(word));
     }
-    return [...own].sort(byCodeUnit);
+    for (const term of own) index.masks.set(term, (index.masks.get(term) ?? 0n) | bit);
+  });
+  const languages = [...byLanguage.values()].map(({ termOf, masks }) => {
+    const terms = [...masks.keys()].sort(byCodeUnit);
+    return { termOf, terms, masks: terms.map((t) => masks.get(t)!) };
   });
   const masks = new Map<string, bigint>();
   for (const word of allWords) {
     let mask = 0n;
-    bundles.forEach(({ language }, n) => {
-      if (hasPrefixed(terms[n]!, termOf(word, language))) mask |= 1n << BigInt(n);
-    });
+    // A bundle knows the word when one of its terms starts with the word's term in the bundle's language.
+    for (const { termOf, terms, masks: termMasks } of languages) {
+      const prefix = termOf(word);
+      for (let i = lowerBound(terms, prefix); i < terms.length && terms[i]!.startsWith(prefix); i++) mask |= termMasks[i]!;
+    }
     const key = surfaceOf(word);
     masks.set(key, (masks.get(key) ?? 0n) | mask);
   }
@@ -44,16 +55,16 @@ export function wordShards(bundles: readonly BundleWords[]): Map<string, WordSha
   return new Map([...shards].sort(([a], [b]) => byCodeUnit(a, b)));
 }
 
-/** Whether a sorted list holds a string that starts with `prefix`. */
-function hasPrefixed(sorted: readonly string[], prefix: string): boolean {
+/** The first place in a sorted list whose string is not before `text`. */
+function lowerBound(sorted: readonly string[], text: string): number {
   let low = 0;
   let high = sorted.length;
   while (low < high) {
     const mid = (low + high) >> 1;
-    if (sorted[mid]! < prefix) low = mid + 1;
+    if (sorted[mid]! < text) low = mid + 1;
     else high = mid;
   }
-  return low < sorted.length && sorted[low]!.startsWith(prefix);
+  return low;
 }
 
 function byCodeUnit(a: string, b: string): number {
