@@ -12,9 +12,12 @@
  * - One bundle per language (`pagefind/nl/`, …), each stemmed with its own
  *   Snowball rules, named in `pagefind/bundles.json`
  *   (src/search/pagefind-bundles.ts), and a language with more than
- *   PAGES_PER_BUNDLE pages split over several (`en/`, `en-2/`, …) so that
- *   Pagefind's memory stays bounded; the search page loads every bundle, or
- *   only its language filter's, and merges the results.
+ *   PAGES_PER_BUNDLE pages split by a hash of its pages' URLs (`en-0/`, `en-10/`,
+ *   …; src/search/bundle-membership.ts) so that Pagefind's memory stays bounded
+ *   and a changed page changes one bundle; `pagefind/pages.json` records which.
+ *   The search page asks the bundles that know its words (`pagefind/words/`,
+ *   src/search/word-masks.ts), or every one, or its language filter's, and
+ *   merges the results.
  * - The same pages give the same bytes: Pagefind names its files by content
  *   hash and writes no timestamp (checked by test/site/built/search.test.ts).
  * - Under `npm run dev` the same search works: the controller is served from
@@ -38,14 +41,16 @@ import { createDevSearch, type DevSearch } from '../search/dev-search.ts';
 import { NOT_SEARCHED, searchDocument, sitePathOf } from '../search/documents.ts';
 import { SEARCH_DIR, type PageMeta } from '../search/format.ts';
 import {
-  bundleDir,
   PAGEFIND_MANIFEST,
+  PAGEFIND_MEMBERSHIP,
   PAGES_PER_BUNDLE,
-  VOCABULARY_FILTER,
-  VOCABULARY_URL,
+  WORDS_DIR,
   type PagefindManifest,
+  type PagefindMembership,
 } from '../search/pagefind-bundles.ts';
+import { bundleMembership, type BundleMembership } from '../search/bundle-membership.ts';
 import { indexLanguage, words as pageWords } from '../search/terms.ts';
+import { wordShards } from '../search/word-masks.ts';
 
 export interface SearchIndexOptions {
   /** Site paths never indexed (relative to the output folder, `/` separators). */
@@ -112,7 +117,7 @@ export async function writeSearchController(siteDir: string): Promise<void> {
 
 type PagefindModule = typeof import('pagefind');
 
-/** Indexes the HTML pages of a built site into `<siteDir>/pagefind/<language>/` (and `<language>-2/`, … past PAGES_PER_BUNDLE pages). */
+/** Indexes the HTML pages of a built site into `<siteDir>/pagefind/<language>/` (split by URL hash past PAGES_PER_BUNDLE pages). */
 export async function buildSearchIndex(
   siteDir: string,
   options: SearchIndexOptions & { logger?: AstroIntegrationLogger } = {},
@@ -121,27 +126,35 @@ export async function buildSearchIndex(
   const outputPath = options.outputPath ?? path.join(siteDir, PAGEFIND_DIR);
   // Imported here: the Pagefind service is a child process, started only when a build indexes.
   const pagefind = await import('pagefind');
-  const manifest: PagefindManifest = { bundles: [], filters: {} };
+  const manifest: PagefindManifest = { bundles: [], filters: {}, words: [] };
+  const membership: PagefindMembership = {};
+  let bundles: BundleMembership[];
+  let site: SearchablePages;
   try {
-    const { bundles, documents, words } = await readSearchablePages(siteDir, options.exclude ?? NOT_SEARCHED, options.pagesPerBundle);
-    manifest.filters = filterCounts(documents);
+    site = await readSearchablePages(siteDir, options.exclude ?? NOT_SEARCHED);
+    manifest.filters = filterCounts(site.documents);
+    bundles = bundleMembership(site.pages, options.pagesPerBundle ?? PAGES_PER_BUNDLE);
     await rm(outputPath, { recursive: true, force: true });
     for (const bundle of bundles) {
-      const vocabulary = [...words].filter((word) => !bundle.words.has(word)).sort();
-      await unlessStalled(writeBundle(pagefind, siteDir, bundle, vocabulary, path.join(outputPath, bundle.dir)), bundle.dir);
-      manifest.bundles.push({ dir: bundle.dir, language: bundle.language, pages: bundle.files.length, vocabulary: vocabulary.length > 0 });
+      await unlessStalled(writeBundle(pagefind, siteDir, bundle, site.fileOf, path.join(outputPath, bundle.dir)), bundle.dir);
+      manifest.bundles.push({ dir: bundle.dir, language: bundle.language, pages: bundle.urls.length });
+      membership[bundle.dir] = bundle.urls;
     }
   } finally {
     await pagefind.close();
   }
-  await mkdir(outputPath, { recursive: true });
+  await mkdir(path.join(outputPath, WORDS_DIR), { recursive: true });
+  const shards = wordShards(bundles.map((b) => ({ language: b.language, words: site.wordsOf(b.urls) })));
+  for (const [name, shard] of shards) await writeFile(path.join(outputPath, WORDS_DIR, name), `${JSON.stringify(shard)}\n`);
+  manifest.words = [...shards.keys()];
+  await writeFile(path.join(outputPath, PAGEFIND_MEMBERSHIP), `${JSON.stringify(membership)}\n`);
   await writeFile(path.join(outputPath, PAGEFIND_MANIFEST), `${JSON.stringify(manifest)}\n`);
 
   const files = (await readdir(outputPath, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).length;
   const report = {
     pages: manifest.bundles.reduce((n, b) => n + b.pages, 0),
     files,
-    languages: [...new Set(manifest.bundles.map((b) => b.language))],
+    languages: languagesByPages(manifest.bundles),
     ms: Math.round(performance.now() - started),
   };
   const perBundle = manifest.bundles.map((b) => `${b.dir} ${b.pages}`).join(', ');
@@ -149,6 +162,13 @@ export async function buildSearchIndex(
     `search: ${report.pages} pages indexed, each language with its own stemming (${perBundle}), ${files} files in /${PAGEFIND_DIR}/, ${report.ms} ms`,
   );
   return report;
+}
+
+/** The bundles' languages, most pages first. */
+function languagesByPages(bundles: PagefindManifest['bundles']): string[] {
+  const pages = new Map<string, number>();
+  for (const b of bundles) pages.set(b.language, (pages.get(b.language) ?? 0) + b.pages);
+  return [...pages].sort(([a, x], [b, y]) => y - x || a.localeCompare(b)).map(([language]) => language);
 }
 
 /**
@@ -169,55 +189,65 @@ async function unlessStalled<T>(work: Promise<T>, bundle: string): Promise<T> {
   }
 }
 
-interface BundlePlan {
-  dir: string;
-  language: string;
-  /** Site-relative HTML files, in path order. */
-  files: string[];
-  /** Every word of those pages, lower-cased. */
-  words: Set<string>;
+interface SearchablePages {
+  /** Every page that marks content to search, with its language: what bundle membership is decided on. */
+  pages: Array<{ url: string; language: string }>;
+  documents: PageMeta[];
+  /** A page's HTML file (site-relative). */
+  fileOf: (url: string) => string;
+  /** Every word of these pages, lower-cased, once. */
+  wordsOf: (urls: readonly string[]) => Set<string>;
 }
 
 /**
  * Reads every page that marks content to search (`data-pagefind-body`) once: finds its language,
- * what it says it is and its words, and gives it to its language's current bundle (a new one every
- * `pagesPerBundle` pages). Only those pages go into an index: Pagefind would index a whole page
- * when none of its index's pages marks any content. Bundles come out most pages first.
+ * what it says it is and its words. Only those pages go into an index: Pagefind would index a whole
+ * page when none of its index's pages marks any content. A page's words are kept as numbers into
+ * one list of the site's words (a press room repeats its words: 10,000 releases keep some
+ * 100,000 words, not every page's).
  */
-async function readSearchablePages(
-  siteDir: string,
-  skip: readonly string[],
-  pagesPerBundle = PAGES_PER_BUNDLE,
-): Promise<{ bundles: BundlePlan[]; documents: PageMeta[]; words: Set<string> }> {
+async function readSearchablePages(siteDir: string, skip: readonly string[]): Promise<SearchablePages> {
   const excluded = new Set(skip);
   const files = (await readdir(siteDir, { recursive: true }))
     .map((f) => f.split(path.sep).join('/'))
     .filter((f) => f.endsWith('.html') && !f.startsWith(`${PAGEFIND_DIR}/`) && !excluded.has(f))
     .sort();
-  const byLanguage = new Map<string, BundlePlan[]>();
+  const pages: SearchablePages['pages'] = [];
   const documents: PageMeta[] = [];
-  const words = new Set<string>();
+  const fileByUrl = new Map<string, string>();
+  const wordIds = new Map<string, number>();
+  const wordList: string[] = [];
+  const pageWordIds = new Map<string, Uint32Array>();
   for (const file of files) {
     const document = searchDocument(await readFile(path.join(siteDir, file), 'utf8'), sitePathOf(file));
     if (!document) continue;
-    const language = indexLanguage(document.lang);
-    const parts = byLanguage.get(language) ?? byLanguage.set(language, []).get(language)!;
-    let bundle = parts.at(-1);
-    if (!bundle || bundle.files.length >= pagesPerBundle)
-      parts.push((bundle = { dir: bundleDir(language, parts.length), language, files: [], words: new Set() }));
     const { text, ...meta } = document;
-    bundle.files.push(file);
-    documents.push(keptMeta(meta));
+    const kept = keptMeta(meta);
+    pages.push({ url: kept.url, language: indexLanguage(kept.lang) });
+    documents.push(kept);
+    fileByUrl.set(kept.url, file);
+    const ids = new Set<number>();
     for (const word of pageWords(`${meta.title} ${meta.tags.join(' ')} ${text}`)) {
       const lower = word.toLowerCase();
-      if (bundle.words.has(lower)) continue;
-      const kept = detached(lower);
-      bundle.words.add(kept);
-      words.add(kept);
+      let id = wordIds.get(lower);
+      if (id === undefined) {
+        id = wordList.push(detached(lower)) - 1;
+        wordIds.set(wordList[id]!, id);
+      }
+      ids.add(id);
     }
+    pageWordIds.set(kept.url, Uint32Array.from(ids));
   }
-  const bundles = [...byLanguage.values()].flat();
-  return { bundles: bundles.sort((x, y) => y.files.length - x.files.length || x.dir.localeCompare(y.dir)), documents, words };
+  return {
+    pages,
+    documents,
+    fileOf: (url) => fileByUrl.get(url)!,
+    wordsOf: (urls) => {
+      const out = new Set<string>();
+      for (const url of urls) for (const id of pageWordIds.get(url)!) out.add(wordList[id]!);
+      return out;
+    },
+  };
 }
 
 /**
@@ -254,33 +284,21 @@ function filterCounts(documents: PageMeta[]): PagefindManifest['filters'] {
 
 /**
  * One bundle, written to `outputPath` by an index of its own, stemmed with its language's rules: its
- * pages, read again, and the hidden vocabulary record. The index is let go before the next bundle,
- * so Pagefind holds one bundle's pages at a time.
+ * pages, read again. The index is let go before the next bundle, so Pagefind holds one bundle's
+ * pages at a time.
  */
 async function writeBundle(
   pagefind: PagefindModule,
   siteDir: string,
-  bundle: BundlePlan,
-  vocabulary: string[],
+  bundle: BundleMembership,
+  fileOf: (url: string) => string,
   outputPath: string,
 ): Promise<void> {
-  const { language } = bundle;
-  const { index, errors } = await pagefind.createIndex({ forceLanguage: language, keepIndexUrl: false });
+  const { index, errors } = await pagefind.createIndex({ forceLanguage: bundle.language, keepIndexUrl: false });
   if (!index) throw new Error(`search index: Pagefind did not start: ${errors.join('; ')}`);
-  for (const file of bundle.files) {
-    const url = sitePathOf(file);
-    const added = await index.addHTMLFile({ url, content: await readFile(path.join(siteDir, file), 'utf8') });
+  for (const url of bundle.urls) {
+    const added = await index.addHTMLFile({ url, content: await readFile(path.join(siteDir, fileOf(url)), 'utf8') });
     if (added.errors.length > 0) throw new Error(`search index: ${url}: ${added.errors.join('; ')}`);
-  }
-  if (vocabulary.length > 0) {
-    const added = await index.addCustomRecord({
-      url: VOCABULARY_URL,
-      content: vocabulary.join(' '),
-      language,
-      filters: { [VOCABULARY_FILTER]: ['1'] },
-      meta: { title: '' },
-    });
-    if (added.errors.length > 0) throw new Error(`search index: the ${bundle.dir} vocabulary record: ${added.errors.join('; ')}`);
   }
   const written = await index.writeFiles({ outputPath });
   if (written.errors.length > 0) throw new Error(`search index (${bundle.dir}): ${written.errors.join('; ')}`);

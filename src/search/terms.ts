@@ -24,6 +24,10 @@ import { stemmer as spanish } from '@orama/stemmers/spanish';
 import { stemmer as swedish } from '@orama/stemmers/swedish';
 import { stemmer as turkish } from '@orama/stemmers/turkish';
 
+import { MARKS, surfaceOf, words } from './word-forms.ts';
+
+export { SPLIT_WORDS, surfaceOf, words } from './word-forms.ts';
+
 export type Stemmer = (word: string) => string;
 
 /** Snowball stemmers by ISO 639-1 code: the languages press rooms publish in most. */
@@ -51,27 +55,12 @@ export function indexLanguage(lang: string | null | undefined): string {
   return primary ?? 'und';
 }
 
-/** Word boundaries: anything that is neither a letter, a digit nor a joining mark. */
-export const SPLIT_WORDS = /[^\p{L}\p{N}\p{M}]+/u;
-
-/** Every word of a text, in order (empty strings dropped). */
-export function words(text: string): string[] {
-  return text.split(SPLIT_WORDS).filter(Boolean);
-}
-
-const MARKS = /\p{M}+/gu;
-
 /** The term a word is indexed and searched under, in `lang`. */
 export function termOf(word: string, lang: string): string {
   const lower = word.toLowerCase();
   const stem = STEMMERS[lang];
   const stemmed = stem && lower.length > 2 && !/\d/.test(lower) ? stem(lower) : lower;
   return stemmed.normalize('NFD').replace(MARKS, '');
-}
-
-/** A word as written, for typo matching: lower-cased and without accents, not stemmed. */
-export function surfaceOf(word: string): string {
-  return word.toLowerCase().normalize('NFD').replace(MARKS, '');
 }
 
 /** termOf for one language, remembering every word it has seen (a press room repeats its words; stemming is the indexer's main cost). */

@@ -1,9 +1,10 @@
 /**
  * The static search index of the built site (src/integrations/search.ts):
- * Pagefind's bundles are in /pagefind/<language>/, one per language (split
- * into `<language>-2/`, … past a bundle's page count), only the pages that
- * mark their content, with the filters the search page offers, and the same
- * pages always give the same bytes.
+ * Pagefind's bundles are in /pagefind/<language>/, one per language (split by
+ * URL hash into `<language>-0/`, `-1/`, … past a bundle's page count), only the
+ * pages that mark their content, with the filters the search page offers, which
+ * bundle holds each page recorded in /pagefind/pages.json, and the same pages
+ * always give the same bytes.
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -13,7 +14,16 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildSearchIndex } from '../../../src/integrations/search.ts';
-import { PAGEFIND_MANIFEST, type PagefindManifest } from '../../../src/search/pagefind-bundles.ts';
+import {
+  PAGEFIND_MANIFEST,
+  PAGEFIND_MEMBERSHIP,
+  PAGES_PER_BUNDLE,
+  WORDS_DIR,
+  type PagefindManifest,
+  type PagefindMembership,
+  type WordShard,
+} from '../../../src/search/pagefind-bundles.ts';
+import { bundleMembership } from '../../../src/search/bundle-membership.ts';
 import { indexLanguage } from '../../../src/search/terms.ts';
 import { bundleUrls, elements, listFiles, loadPages, type BuiltPage } from '../helpers.ts';
 import { SOURCE_CONDITION_FLAG } from '../../../src/config/source-condition.ts';
@@ -58,7 +68,7 @@ describe('the search index', () => {
     const expected = pagesPerLanguage(pages.filter(hasBody));
     expect(expected.size, 'the demo publishes in three languages').toBe(3);
     expect(new Map(manifest.bundles.map((b) => [b.language, b.pages]))).toEqual(expected);
-    for (const { dir: folder, language, pages: count, vocabulary } of manifest.bundles) {
+    for (const { dir: folder, language, pages: count } of manifest.bundles) {
       expect(folder, 'fewer pages than a bundle holds: one bundle per language').toBe(language);
       const dir = path.join(bundle, folder);
       const entry = JSON.parse(await readFile(path.join(dir, 'pagefind-entry.json'), 'utf8')) as {
@@ -67,13 +77,44 @@ describe('the search index', () => {
       // One language per bundle, with that language's stemmer: Dutch pages are never stemmed with English rules.
       expect(Object.keys(entry.languages), language).toEqual([language]);
       expect(entry.languages[language]!.wasm, language).toBe(language);
-      // Its pages, and the hidden vocabulary record of the other languages' words.
-      expect(entry.languages[language]!.page_count, language).toBe(count + (vocabulary ? 1 : 0));
-      expect(vocabulary, language).toBe(true);
+      // Its pages and nothing else: which bundles know a word is in the word files, not in the bundles.
+      expect(entry.languages[language]!.page_count, language).toBe(count);
+      expect(await bundleUrls(dir), language).toHaveLength(count);
       const files = (await listFiles(dir)).map((f) => path.relative(dir, f));
       expect(files).toContain('pagefind.js');
       expect(files).toContain(`wasm.${language}.pagefind`);
     }
+  });
+
+  it('records which bundle holds each page, as a hash of its URL places it, each page once', async () => {
+    const manifest = JSON.parse(await readFile(path.join(bundle, PAGEFIND_MANIFEST), 'utf8')) as PagefindManifest;
+    const membership = JSON.parse(await readFile(path.join(bundle, PAGEFIND_MEMBERSHIP), 'utf8')) as PagefindMembership;
+    const searchable = pages.filter(hasBody);
+    expect(Object.keys(membership)).toEqual(manifest.bundles.map((b) => b.dir));
+    for (const { dir, pages: count } of manifest.bundles) {
+      expect(membership[dir], dir).toHaveLength(count);
+      expect(new Set(await bundleUrls(path.join(bundle, dir))), dir).toEqual(new Set(membership[dir]));
+    }
+    expect(Object.values(membership).flat().sort(), 'every searchable page in exactly one bundle').toEqual(
+      searchable.map((p) => p.path).sort(),
+    );
+    // What a later build that re-indexes one bundle reads is what the membership function gives for these pages.
+    const placed = bundleMembership(
+      searchable.map((p) => ({ url: p.path, language: indexLanguage(searchMeta(p).get('language')?.[0]) })),
+      PAGES_PER_BUNDLE,
+    );
+    expect(Object.fromEntries(placed.map((b) => [b.dir, b.urls]))).toEqual(membership);
+  });
+
+  it('writes the word files the manifest names, every word of a bundle leading to it', async () => {
+    const manifest = JSON.parse(await readFile(path.join(bundle, PAGEFIND_MANIFEST), 'utf8')) as PagefindManifest;
+    const files = (await listFiles(path.join(bundle, WORDS_DIR))).map((f) => path.basename(f)).sort();
+    expect(manifest.words).toEqual(files);
+    expect(files.length).toBeGreaterThan(50);
+    const dutch = manifest.bundles.findIndex((b) => b.language === 'nl');
+    const shard = JSON.parse(await readFile(path.join(bundle, WORDS_DIR, '6265.json'), 'utf8')) as WordShard;
+    // `bedrijven` (companies) is on Dutch pages alone: the search page asks the Dutch bundle only.
+    expect(shard.bedrijven).toBe((1n << BigInt(dutch)).toString(16));
   });
 
   it('indexes release, topic and custom pages with their filters, never the listings, the search page or the 404', () => {
@@ -112,10 +153,10 @@ describe('the search index', () => {
       expect(manifest.bundles.length).toBeGreaterThan(expected.size);
       const seen: string[] = [];
       for (const { dir: folder, language, pages: count } of manifest.bundles) {
-        expect(folder).toMatch(new RegExp(`^${language}(-[2-9]|-[1-9]\\d+)?$`));
+        expect(folder).toMatch(new RegExp(`^${language}(-[01]+)?$`));
         expect(count, folder).toBeLessThanOrEqual(4);
         expect(count, folder).toBeGreaterThan(0);
-        const urls = (await bundleUrls(path.join(dir, folder))).filter((u) => u !== '/search/');
+        const urls = await bundleUrls(path.join(dir, folder));
         expect(urls, folder).toHaveLength(count);
         const entry = JSON.parse(await readFile(path.join(dir, folder, 'pagefind-entry.json'), 'utf8')) as {
           languages: Record<string, { wasm: string }>;
