@@ -34,6 +34,9 @@ export interface DistributeOptions {
   log: { info(line: string): void };
   pollMs?: number;
   progressEveryMs?: number;
+  /** How long any one Redis call may take (default REDIS_DEADLINE_MS), and how long Redis may fail to answer while the build waits (default REDIS_LOST_MS). */
+  deadlineMs?: number;
+  lostAfterMs?: number;
 }
 
 export interface Distributed {
@@ -48,11 +51,13 @@ export async function distributeRenditionJobs(options: DistributeOptions): Promi
   const where = describeQueue(options.queueUrl);
   const pollMs = options.pollMs ?? 1_000;
   const everyMs = options.progressEveryMs ?? PROGRESS_EVERY_MS;
+  const deadlineMs = options.deadlineMs ?? REDIS_DEADLINE_MS;
+  const lostAfterMs = options.lostAfterMs ?? REDIS_LOST_MS;
   const queue = new Queue(QUEUE_NAME, { connection: redisConnection(options.queueUrl, 'build') });
   // ioredis reports every failed reconnection as an error event; the deadlines below say it once, in one line.
   queue.on('error', () => undefined);
   const ask = <T>(work: () => Promise<T>, what: string) =>
-    withDeadline(work(), REDIS_DEADLINE_MS, `no answer from the queue at ${where} in ${REDIS_DEADLINE_MS / 1000} s (${what})`);
+    withDeadline(work(), deadlineMs, `no answer from the queue at ${where} in ${deadlineMs / 1000} s (${what})`);
   try {
     try {
       await ask(() => queue.waitUntilReady(), 'connecting');
@@ -69,7 +74,7 @@ export async function distributeRenditionJobs(options: DistributeOptions): Promi
       });
     }
     log.info(`images: ${all.length} originals queued for the workers at ${where} (renditions into ${store.where})`);
-    await waitForWorkers({ queue, ask, where, total: all.length, waitMs: options.waitMs, pollMs, everyMs, log });
+    await waitForWorkers({ queue, ask, where, total: all.length, waitMs: options.waitMs, pollMs, everyMs, lostAfterMs, log });
     return { enqueued: all.length, seconds: Math.round((performance.now() - started) / 100) / 10 };
   } finally {
     // A queue whose Redis went away may never close: it is let go after the deadline.
@@ -85,10 +90,11 @@ interface WaitContext {
   waitMs: number;
   pollMs: number;
   everyMs: number;
+  lostAfterMs: number;
   log: { info(line: string): void };
 }
 
-async function waitForWorkers({ queue, ask, where, total, waitMs, pollMs, everyMs, log }: WaitContext): Promise<void> {
+async function waitForWorkers({ queue, ask, where, total, waitMs, pollMs, everyMs, lostAfterMs, log }: WaitContext): Promise<void> {
   let lastLine = performance.now();
   let noWorkerSince: number | undefined;
   let failingSince: number | undefined;
@@ -103,7 +109,7 @@ async function waitForWorkers({ queue, ask, where, total, waitMs, pollMs, everyM
       failingSince = undefined;
     } catch (error) {
       failingSince ??= now;
-      if (now - failingSince >= REDIS_LOST_MS)
+      if (now - failingSince >= lostAfterMs)
         throw new QueueError(`images: lost the queue at ${where} while waiting for the workers: ${firstLine(error)}`);
       await sleep(pollMs);
       continue;

@@ -183,4 +183,85 @@ describe('rendition jobs on BullMQ workers', () => {
     for (const secret of [API_KEY, s3.env.AWS_SECRET_ACCESS_KEY!]) expect(everything).not.toContain(secret);
     store.close?.();
   }, 150_000);
+
+  it('refuses a poison original once, as in-process, without retrying it', async () => {
+    const base = `${emulator.url}/v1/pressrooms/${emulator.pressroom.id}`;
+    const documents = ((await (await fetch(`${base}/documents?limit=1`)).json()) as { data: Array<{ url: string }> }).data;
+    // A PDF where a picture's original should be: refused for its format.
+    const poison: Sizes = { original: { url: documents[0]!.url, width: 800, height: 600 } };
+    const reference = await testPipeline({ apiUrl: emulator.url, cacheDir: await dir('poison-reference') }).picture({ sizes: poison });
+    expect(reference).toMatchObject({ ok: false, status: 'refused' });
+    await distributeRenditionJobs({
+      queueUrl: redis.url,
+      store: sharedStore(),
+      jobs: jobsOf([poison]),
+      waitMs: 60_000,
+      log: { info: () => undefined },
+    });
+    const lines = workers.flatMap((w) => w.lines);
+    expect(lines.filter((l) => l.includes(documents[0]!.url) && /refused \(format\)/.test(l))).toHaveLength(1);
+    expect(lines.filter((l) => /failed, attempt/.test(l))).toEqual([]);
+    const build = testPipeline({ apiUrl: emulator.url, cacheDir: await dir('poison-build'), sharedStore: sharedStore() });
+    expect(await build.picture({ sizes: poison })).toEqual(reference);
+    expect(build.refused()).toHaveLength(1);
+  });
+
+  it('stops its workers on SIGTERM, then says every few seconds that no worker is there and gives up', async () => {
+    const running = workers.filter((w) => w.child.exitCode === null && w.child.signalCode === null);
+    for (const w of running) w.child.kill('SIGTERM');
+    expect(await Promise.all(running.map((w) => w.exited))).toEqual(running.map(() => 0));
+    expect(running[0]!.lines.join('\n')).toMatch(/SIGTERM: finishing the jobs under way, taking no new one/);
+    const lonely: Sizes = { ...media[0]!, extra: { url: Object.values(media[0]!)[0]!.url, width: 90, height: 90 } };
+    const log: string[] = [];
+    const started = Date.now();
+    await expect(
+      distributeRenditionJobs({
+        queueUrl: redis.url,
+        store: sharedStore(),
+        jobs: jobsOf([lonely]),
+        waitMs: 1_500,
+        pollMs: 100,
+        progressEveryMs: 400,
+        log: { info: (l) => log.push(l) },
+      }),
+    ).rejects.toThrow(/^images: no worker took the 1 waiting jobs at redis:\/\/127\.0\.0\.1:\d+ in 2 s: start `npm run worker`/);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(log.filter((l) => /no worker is connected to redis:\/\/127\.0\.0\.1:\d+: 1 jobs waiting/.test(l)).length).toBeGreaterThanOrEqual(
+      2,
+    );
+  });
+
+  it('fails in one line when Redis is not there at start, or goes away while the build waits', async () => {
+    const nowhere = 'redis://127.0.0.1:1';
+    await expect(
+      distributeRenditionJobs({
+        queueUrl: nowhere,
+        store: sharedStore(),
+        jobs: jobsOf(media),
+        waitMs: 60_000,
+        deadlineMs: 1_000,
+        log: { info: () => undefined },
+      }),
+    ).rejects.toThrow(
+      /^images: no answer from the queue at redis:\/\/127\.0\.0\.1:1 in 1 s \(connecting\): start Redis there or unset PRESSROOM_QUEUE_URL$/,
+    );
+
+    const lonely: Sizes = { ...media[1]!, extra: { url: Object.values(media[1]!)[0]!.url, width: 80, height: 80 } };
+    const started = Date.now();
+    const waiting = distributeRenditionJobs({
+      queueUrl: redis.url,
+      store: sharedStore(),
+      jobs: jobsOf([lonely]),
+      waitMs: 60_000,
+      pollMs: 100,
+      deadlineMs: 1_000,
+      lostAfterMs: 2_000,
+      log: { info: () => undefined },
+    });
+    waiting.catch(() => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await redis.stop();
+    await expect(waiting).rejects.toThrow(/^images: lost the queue at redis:\/\/127\.0\.0\.1:\d+ while waiting for the workers: /);
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
 });
