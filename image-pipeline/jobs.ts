@@ -123,7 +123,9 @@ export function createRenditionWorker(options: RenditionWorkerOptions): Renditio
         .map((r) => ({ ...r, outputs: r.outputs.filter((o) => !stored[names.indexOf(o.name)]) }))
         .filter((r) => r.outputs.length > 0),
     };
-    const before = stats.encoded;
+    const puts = missing.renditions.flatMap((r) => r.outputs.map((o) => o.name));
+    // Counted per job: `stats` is shared by the jobs this worker runs at once.
+    const inCache = await Promise.all(puts.map((name) => store.exists(store.outPath(name))));
     try {
       await maker.realise(src, missing);
     } catch (error) {
@@ -132,9 +134,8 @@ export function createRenditionWorker(options: RenditionWorkerOptions): Renditio
       await sources.markBroken(src, 'image', refusal).catch(() => undefined);
       return { status: 'refused', kind: refusal.kind, reason: refusal.message };
     }
-    const puts = missing.renditions.flatMap((r) => r.outputs.map((o) => o.name));
     await Promise.all(puts.map((name) => shared.put(name, store.outPath(name))));
-    return { status: 'made', outputs: names.length, encoded: stats.encoded - before, stored: puts.length };
+    return { status: 'made', outputs: names.length, encoded: inCache.filter((cached) => !cached).length, stored: puts.length };
   }
 
   return { run, stats: () => ({ ...stats }) };

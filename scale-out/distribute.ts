@@ -125,7 +125,7 @@ async function waitForWorkers({ queue, ask, where, total, waitMs, pollMs, everyM
       const done = Math.max(0, total - pending);
       log.info(
         workers > 0
-          ? `images: workers have made ${done} of ${total} originals' renditions, ${pending} jobs left in the queue (${workers} workers)`
+          ? `images: workers have made ${done} of ${total} originals' renditions, ${pending} jobs left in the queue (${workers} worker${workers === 1 ? '' : 's'})`
           : `images: no worker is connected to ${where}: ${pending} jobs waiting (start \`npm run worker\`; giving up in ${Math.max(0, Math.round((waitMs - (now - noWorkerSince!)) / 1000))} s)`,
       );
     }
