@@ -19,6 +19,12 @@ import { openSharedStore } from '../scale-out/store.ts';
 import { startQueueWorker } from '../scale-out/worker.ts';
 import { EXIT, UsageError, firstLine, integerFlag, parseCommandLine, type CommandSpec } from './cli.ts';
 
+/**
+ * Jobs at once. Measured on the demo press room (121 originals, 2 cores, emulator and file:// store on the
+ * same machine): 2 jobs at once took 75 s, 6 took 58 s, as long as the in-process pipeline.
+ */
+const DEFAULT_CONCURRENCY = 6;
+
 const WORKER_COMMAND: CommandSpec = {
   name: 'worker',
   summary: [
@@ -28,7 +34,11 @@ const WORKER_COMMAND: CommandSpec = {
     'SIGTERM/SIGINT: finishes the jobs under way, takes no new one, exits 0.',
   ].join('\n'),
   flags: {
-    concurrency: { type: 'string', value: 'N', help: 'jobs at once (default 2: one downloads while one encodes; each uses every core)' },
+    concurrency: {
+      type: 'string',
+      value: 'N',
+      help: `jobs at once (default ${DEFAULT_CONCURRENCY}: downloads and store transfers overlap the encodes; the raw pixels in flight stay bounded)`,
+    },
   },
   variables: {
     PRESSROOM_QUEUE_URL: 'redis://… of the queue the builds use (required)',
@@ -40,7 +50,7 @@ const WORKER_COMMAND: CommandSpec = {
   },
   notes: [
     'example:',
-    '  PRESSROOM_QUEUE_URL=redis://queue:6379 PRESSROOM_STORE_URL=s3://renditions npm run worker -- --concurrency 2',
+    '  PRESSROOM_QUEUE_URL=redis://queue:6379 PRESSROOM_STORE_URL=s3://renditions npm run worker',
     'See docs/scale-out.md.',
   ],
 };
@@ -57,7 +67,7 @@ function planWorker(): WorkerPlan | number {
   const parsed = parseCommandLine(WORKER_COMMAND);
   if ('exit' in parsed) return parsed.exit;
   try {
-    const concurrency = integerFlag('concurrency', parsed.values.concurrency, 2, 1, 64);
+    const concurrency = integerFlag('concurrency', parsed.values.concurrency, DEFAULT_CONCURRENCY, 1, 64);
     const config = loadConfig(process.env);
     if (!config.queueUrl) throw new UsageError('PRESSROOM_QUEUE_URL is not set: give the redis:// URL of the queue the builds use');
     if (!config.apiUrl)
