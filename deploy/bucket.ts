@@ -52,12 +52,29 @@ export function customEndpoint(env: NodeJS.ProcessEnv): string | undefined {
   return env.AWS_ENDPOINT_URL_S3?.trim() || env.AWS_ENDPOINT_URL?.trim() || undefined;
 }
 
-export function openBucket(target: Target, env: NodeJS.ProcessEnv, options: { maxSockets?: number } = {}): Bucket {
+/**
+ * An S3 client for the SDK's standard variables: a custom endpoint gets path-style addressing and,
+ * unless one is set, a region; checksums only where the API requires them. Also the client of the
+ * renditions' shared store (scale-out/store.ts).
+ */
+export function createS3Client(env: NodeJS.ProcessEnv, options: { maxSockets?: number } = {}): S3Client {
   const endpoint = customEndpoint(env);
-  const client = new S3Client({
+  return new S3Client({
     // S3-compatible servers take any region; AWS itself needs the bucket's (AWS_REGION or the profile's).
     ...(endpoint && !env.AWS_REGION && !env.AWS_DEFAULT_REGION ? { region: 'us-east-1' } : {}),
     ...(env.AWS_DEFAULT_REGION && !env.AWS_REGION ? { region: env.AWS_DEFAULT_REGION } : {}),
+    // Read from `env` itself, as the SDK would from process.env (first in its chain): a caller may pass another record.
+    ...(env.AWS_REGION ? { region: env.AWS_REGION } : {}),
+    ...(env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY
+      ? {
+          credentials: {
+            accessKeyId: env.AWS_ACCESS_KEY_ID,
+            secretAccessKey: env.AWS_SECRET_ACCESS_KEY,
+            ...(env.AWS_SESSION_TOKEN ? { sessionToken: env.AWS_SESSION_TOKEN } : {}),
+          },
+        }
+      : {}),
+    ...(endpoint ? { endpoint } : {}),
     forcePathStyle: endpoint !== undefined,
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
@@ -69,6 +86,10 @@ export function openBucket(target: Target, env: NodeJS.ProcessEnv, options: { ma
       httpAgent: { maxSockets: options.maxSockets ?? 50, keepAlive: true },
     },
   });
+}
+
+export function openBucket(target: Target, env: NodeJS.ProcessEnv, options: { maxSockets?: number } = {}): Bucket {
+  const client = createS3Client(env, options);
   const requests = { list: 0, get: 0, put: 0, delete: 0 };
   const { bucket } = target;
   return {

@@ -16,7 +16,7 @@ export function reportImageWork(l: BuildLog, pipeline: ImagePipeline, mediaDir: 
   const refused = pipeline.refused();
   l.info(
     `images: ${s.originals} originals (${s.downloads} downloaded, ${formatBytes(s.downloadedBytes)}; ${s.notModified} not modified), ` +
-      `${s.encoded} files encoded, ${s.reused} reused from cache, ${s.zipsWritten} zips written, ${s.sharpOps} sharp operations, ` +
+      `${s.encoded} files encoded, ${s.fromStore > 0 ? `${s.fromStore} made by workers (shared store), ` : ''}${s.reused} reused from cache, ${s.zipsWritten} zips written, ${s.sharpOps} sharp operations, ` +
       `${s.published} files in ${mediaDir}/, ${Math.round(performance.now() - started)} ms since build start; ` +
       `${refused.length} refused image${refused.length === 1 ? '' : 's'}`,
   );

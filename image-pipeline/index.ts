@@ -13,6 +13,10 @@
  * src/lib/image-pipeline.ts). Live downloads go through the pinned fetch (`createGuardedOpener`:
  * every connection goes to an address the host policy checked as it opened).
  *
+ * Scale-out: `renditionJobOf` turns an item's sizes into a job (one per original), `createRenditionWorker`
+ * runs jobs into a shared store (`SharedRenditionStore`; a folder one is `createFolderRenditionStore`),
+ * and a pipeline given `sharedStore` takes what the store holds before it encodes anything.
+ *
  * Besides the pipeline: what a build around it reports (`reportImageWork`, `progressLine`,
  * `pruneCache`), serves in development (`serveMediaFromCache`) and re-checks without rendering
  * (`revalidateOriginals`), and the deterministic zip writer (`zipFiles`).
@@ -24,6 +28,18 @@ export { zipFiles, type ZipEntry } from './zip.ts';
 export { pruneCache, reportImageWork } from './build-summary.ts';
 export { serveMediaFromCache } from './dev-media.ts';
 export { createStats } from './stats.ts';
+export {
+  RENDITION_JOB_ENCODER,
+  createRenditionWorker,
+  isRenditionJob,
+  renditionJobId,
+  renditionJobOf,
+  type JobOutcome,
+  type RenditionJob,
+  type RenditionWorker,
+  type RenditionWorkerOptions,
+} from './jobs.ts';
+export { SharedStoreError, assertOutputName, createFolderRenditionStore, storeCall } from './shared-store.ts';
 export { PROGRESS_EVERY_MS, progressLine, type ProgressSample } from './progress.ts';
 export type {
   CallOptions,
@@ -49,4 +65,5 @@ export type {
   PipelineStats,
   Poster,
   RefusedImage,
+  SharedRenditionStore,
 } from './types.ts';

@@ -8,6 +8,7 @@ import { fallbackFormat as fallbackOf, mimeOf, type Declared, type OutputFormat 
 import { RefusedError, asRefusal } from './errors.ts';
 import { declaredOf, originalOf } from './media-input.ts';
 import type { Publisher } from './publish.ts';
+import { SharedStoreError } from './shared-store.ts';
 import type { Refusals } from './refusals.ts';
 import type { Renditions } from './renditions.ts';
 import { defaultRendition, onePerWidth } from './roles.ts';
@@ -99,6 +100,8 @@ async function pictureOf(
   try {
     await ctx.renditions.realise(src, plan);
   } catch (error) {
+    // An unreachable shared store is the build's failure, not a fault of this image.
+    if (error instanceof SharedStoreError) throw error;
     const refusal = decodeRefusal(error);
     // Only bytes that are there and fail to decode are remembered as broken; a source file that
     // went missing (removed from a shared cache mid-build) is fetched again by the next build.

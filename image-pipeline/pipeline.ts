@@ -56,6 +56,7 @@ export function createImagePipeline(options: ImagePipelineOptions): ImagePipelin
     maxPixels: settings.maxPixels,
     maxRawBytes: settings.maxRawBytes,
     avif: settings.avif,
+    shared: options.sharedStore,
   });
   const picture = createPicture({ store, sources, renditions, refusals, publisher, avif: settings.avif });
   const downloads = createDownloadLinks({ sources, refusals, publisher });

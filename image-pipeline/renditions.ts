@@ -25,7 +25,7 @@ import { hash16, type Outputs } from './outputs.ts';
 import { fallbackRenditions } from './roles.ts';
 import type { Source } from './sources.ts';
 import type { Store } from './store.ts';
-import type { Limit, PipelineStats } from './types.ts';
+import type { Limit, PipelineStats, SharedRenditionStore } from './types.ts';
 
 /** One output file of a rendition. */
 export interface PlannedOutput {
@@ -64,12 +64,14 @@ export interface RenditionsContext {
   /** Raw pixel bytes held at once by renditions between their decode and their last encode. */
   maxRawBytes: number;
   avif: boolean;
+  /** Outputs missing from the cache are taken from here, when it has them, before any is encoded. */
+  shared?: SharedRenditionStore | undefined;
 }
 
 /** Whether a rendition is the base itself (encoded from the decode, no resize). */
 const isBase = (g: Geometry, base: { width: number; height: number }) => !g.crop && g.width === base.width && g.height === base.height;
 
-export function createRenditions({ store, stats, outputs, cpu, maxPixels, maxRawBytes, avif }: RenditionsContext): Renditions {
+export function createRenditions({ store, stats, outputs, cpu, maxPixels, maxRawBytes, avif, shared }: RenditionsContext): Renditions {
   const budget = createByteBudget(maxRawBytes);
   // Plans by source and declared sizes: every page showing an image plans it again, and hashing is the cost.
   const plans = new Map<string, Plan>();
@@ -134,6 +136,7 @@ export function createRenditions({ store, stats, outputs, cpu, maxPixels, maxRaw
           if (await store.exists(store.outPath(o.name))) stats.reused++;
           else left.push(o);
         }
+        if (shared) await takeFromShared(shared, left);
         if (left.length > 0) missing.push({ ...r, outputs: left });
       }
       const count = missing.reduce((n, r) => n + r.outputs.length, 0);
@@ -148,6 +151,21 @@ export function createRenditions({ store, stats, outputs, cpu, maxPixels, maxRaw
         return encode(src, p.base, missing);
       });
     });
+  }
+
+  /** Copies into the cache every output of `left` the shared store has, and leaves in `left` only those it has not. */
+  async function takeFromShared(from: SharedRenditionStore, left: PlannedOutput[]): Promise<void> {
+    const taken = await Promise.all(
+      left.map(async (o) => {
+        const tmp = await store.tmpPath(o.name);
+        if (!(await from.get(o.name, tmp))) return false;
+        await store.commit(tmp, store.outPath(o.name));
+        stats.fromStore++;
+        return true;
+      }),
+    );
+    const kept = left.filter((_, i) => !taken[i]);
+    left.splice(0, left.length, ...kept);
   }
 
   async function encode(src: Source, base: Geometry, missing: Planned[]): Promise<void> {

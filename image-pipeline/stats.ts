@@ -15,6 +15,7 @@ export function createStats(): PipelineStats {
     encoded: 0,
     toEncode: 0,
     reused: 0,
+    fromStore: 0,
     zipsWritten: 0,
     refused: 0,
     published: 0,

@@ -198,6 +198,8 @@ export interface PipelineStats {
   toEncode: number;
   /** Output files found in the cache. */
   reused: number;
+  /** Output files taken from the shared store (`sharedStore`): made by workers, or by another build. */
+  fromStore: number;
   /** Media-kit zips written (not found in the cache). */
   zipsWritten: number;
   /** Distinct URLs refused. */
@@ -274,6 +276,29 @@ export interface ImagePipelineOptions {
    */
   maxRawBytes?: number;
   log?: PipelineLog;
+  /**
+   * Renditions shared by builds and workers (PRESSROOM_STORE_URL): an output missing from the cache
+   * is taken from there before it is encoded.
+   */
+  sharedStore?: SharedRenditionStore | undefined;
+}
+
+/**
+ * A store of renditions shared by builds and workers, by output name (the names of the cache's
+ * `out/`): a folder on a shared volume or an S3-compatible bucket. Every failure to reach it is a
+ * SharedStoreError (one line, naming the store), never a refused image.
+ */
+export interface SharedRenditionStore {
+  /** Where it is, for messages (never a credential). */
+  readonly where: string;
+  /** Throws a SharedStoreError when the store cannot be reached (the folder is not there, the bucket does not answer). */
+  check(): Promise<void>;
+  has(name: string): Promise<boolean>;
+  /** Copies the output `name` to `file`; false when the store has none. */
+  get(name: string, file: string): Promise<boolean>;
+  /** Stores `file` as the output `name`: whole or not at all. */
+  put(name: string, file: string): Promise<void>;
+  close?(): void;
 }
 
 /**

@@ -12,6 +12,7 @@
  * site by design, yet kept out of logs) are non-enumerable on the returned
  * object, so logging or serialising the config never prints them.
  */
+import { fileURLToPath } from 'node:url';
 import { z } from 'astro/zod';
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '@pressroom-static/content-loaders';
 
@@ -52,9 +53,16 @@ export interface PressroomConfig {
   readonly indexNowKey: string | undefined;
   /** `PRESSROOM_INDEXNOW_ENDPOINT`: where IndexNow submissions go. */
   indexNowEndpoint: string;
+  /** `PRESSROOM_QUEUE_URL` (non-enumerable: it may carry a Redis password): `redis://` or `rediss://`; undefined = renditions made in the build's own process. */
+  readonly queueUrl: string | undefined;
+  /** `PRESSROOM_STORE_URL`: the renditions' shared store; undefined = none. */
+  store: SharedStoreLocation | undefined;
   /** How a value was read when it was not taken as written, one info line each (an API URL ending in `/v1`). */
   notes: string[];
 }
+
+/** `PRESSROOM_STORE_URL` read: a folder (a shared volume) or an S3-compatible bucket and key prefix (`''` or ending in `/`). */
+export type SharedStoreLocation = { kind: 'file'; dir: string } | { kind: 's3'; bucket: string; prefix: string };
 
 export const CONFIG_VARIABLES = [
   'PRESSROOM_API_URL',
@@ -71,11 +79,34 @@ export const CONFIG_VARIABLES = [
   'PRESSROOM_WEBSUB_HUB',
   'PRESSROOM_INDEXNOW_KEY',
   'PRESSROOM_INDEXNOW_ENDPOINT',
+  'PRESSROOM_QUEUE_URL',
+  'PRESSROOM_STORE_URL',
 ] as const;
 export type ConfigVariable = (typeof CONFIG_VARIABLES)[number];
 
 /** Never echoed in a message (the IndexNow key is public in the site, but kept out of logs all the same). */
 const SECRET_VARIABLES: ReadonlySet<string> = new Set(['PRESSROOM_API_KEY', 'PRESSROOM_WEBHOOK_SECRET', 'PRESSROOM_INDEXNOW_KEY']);
+
+/** S3's bucket naming rules, loosely (as the deploy command's target). */
+const BUCKET_NAME = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
+
+/** `file:///absolute/folder` or `s3://bucket[/prefix]`, read. */
+function storeLocation(value: string): SharedStoreLocation | string {
+  const s3 = /^s3:\/\/([^/]+)(?:\/(.*))?$/.exec(value);
+  if (s3) {
+    const parts = (s3[2] ?? '').split('/').filter(Boolean);
+    if (!BUCKET_NAME.test(s3[1]!) || parts.some((part) => part === '.' || part === '..')) return 'bad';
+    return { kind: 's3', bucket: s3[1]!, prefix: parts.length ? `${parts.join('/')}/` : '' };
+  }
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return 'bad';
+  }
+  if (url.protocol !== 'file:' || url.host !== '' || url.search || url.hash) return 'bad';
+  return { kind: 'file', dir: fileURLToPath(url) };
+}
 /** Names this project sets for others (the receiver, for the deploy command) and never reads. */
 const SET_FOR_OTHERS: ReadonlySet<string> = new Set(['PRESSROOM_SITE_DIR', 'PRESSROOM_CHANGES']);
 
@@ -214,6 +245,32 @@ const schema = z.object({
   PRESSROOM_INDEXNOW_ENDPOINT: httpUrl(`an http:// or https:// URL of an IndexNow endpoint (e.g. ${DEFAULT_INDEXNOW_ENDPOINT})`, {
     endpoint: true,
   }).optional(),
+  PRESSROOM_QUEUE_URL: z
+    .string()
+    .refine(
+      (value) => {
+        try {
+          const url = new URL(value);
+          return (url.protocol === 'redis:' || url.protocol === 'rediss:') && url.hostname !== '' && !url.search && !url.hash;
+        } catch {
+          return false;
+        }
+      },
+      { message: 'a redis:// or rediss:// URL of the Redis the workers share (e.g. redis://queue.internal:6379/0)' },
+    )
+    .optional(),
+  PRESSROOM_STORE_URL: z
+    .string()
+    .transform((value, ctx) => {
+      const location = storeLocation(value);
+      if (typeof location !== 'string') return location;
+      ctx.addIssue({
+        code: 'custom',
+        message: 'file:///absolute/folder (a shared volume) or s3://bucket/prefix (an S3-compatible bucket, AWS_* variables as for deploy)',
+      });
+      return z.NEVER;
+    })
+    .optional(),
 });
 
 /** How a value appears in an error: quoted, one line, shortened; secrets never. */
@@ -301,6 +358,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError('PRESSROOM_INDEXNOW_ENDPOINT', [
       'PRESSROOM_INDEXNOW_ENDPOINT is set but PRESSROOM_INDEXNOW_KEY is not: set the key to submit changed pages to IndexNow, or unset the endpoint',
     ]);
+  if (v.PRESSROOM_QUEUE_URL && !v.PRESSROOM_STORE_URL)
+    throw new ConfigError('PRESSROOM_STORE_URL', [
+      'PRESSROOM_QUEUE_URL is set but PRESSROOM_STORE_URL is not: the workers put the renditions in a store the build reads (file:///shared/folder or s3://bucket/prefix), or unset PRESSROOM_QUEUE_URL',
+    ]);
   const notes: string[] = [];
   // The API's documented paths start with /v1: a base copied with it would request /v1/v1/… and be answered 404.
   const apiUrl = v.PRESSROOM_API_URL?.replace(/\/v1$/i, '');
@@ -321,11 +382,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     cacheDir: v.PRESSROOM_CACHE_DIR,
     websubHub: v.PRESSROOM_WEBSUB_HUB,
     indexNowEndpoint: v.PRESSROOM_INDEXNOW_ENDPOINT ?? DEFAULT_INDEXNOW_ENDPOINT,
+    store: v.PRESSROOM_STORE_URL,
     notes,
   } as PressroomConfig;
   Object.defineProperty(config, 'apiKey', { value: v.PRESSROOM_API_KEY, enumerable: false });
   Object.defineProperty(config, 'webhookSecret', { value: v.PRESSROOM_WEBHOOK_SECRET, enumerable: false });
   Object.defineProperty(config, 'indexNowKey', { value: v.PRESSROOM_INDEXNOW_KEY, enumerable: false });
+  Object.defineProperty(config, 'queueUrl', { value: v.PRESSROOM_QUEUE_URL, enumerable: false });
   return config;
 }
 

@@ -6,7 +6,9 @@
  *   builds into a staging folder), and points the pipeline at `<PRESSROOM_CACHE_DIR or <root>/.cache>/images`,
  *   `<base>_media/` and the build configuration's PRESSROOM_IMAGE_HOSTS.
  * - `astro:build:start`: a fresh pipeline (fresh counters) for this build, and a progress line every
- *   5 s while image work is pending (progress.ts).
+ *   5 s while image work is pending (progress.ts). With PRESSROOM_QUEUE_URL (a live build), first every
+ *   original's job goes to the workers and the build waits for them (scale-out/distribute.ts); with
+ *   PRESSROOM_STORE_URL the pipeline takes every rendition the shared store holds instead of encoding it.
  * - `astro:build:generated`: copies every output the pages asked for into `<outDir>/_media/`.
  * - `astro:build:done`: one summary line, always ending with the count of refused images, then one
  *   line per refused URL naming the pages that wanted it.
@@ -26,8 +28,13 @@ import {
   reportImageWork,
   serveMediaFromCache,
   type ProgressSample,
+  type SharedRenditionStore,
 } from '@pressroom-static/image-pipeline';
+import { openSharedStore } from '../../scale-out/store.ts';
+import { distributeRenditionJobs } from '../../scale-out/distribute.ts';
+import { renditionJobsOf } from '../../scale-out/site-jobs.ts';
 import { cacheFolder } from '../config/cache-folders.ts';
+import { readDataStore } from '../lib/data-store-file.ts';
 import type { PressroomConfig } from '../config/environment.ts';
 import { configureImagePipeline, currentImagePipeline, resetImagePipeline } from '../lib/image-pipeline.ts';
 
@@ -37,7 +44,11 @@ export interface ImagePipelineIntegrationOptions {
   avif?: boolean;
   /** Cache files (originals, records, renditions, zips) no build has used for this many days are removed once a build has rendered every page. Default 30; 0 keeps everything. */
   pruneAfterDays?: number;
+  /** With PRESSROOM_QUEUE_URL: how long the build waits while no worker is connected. Default 600 s. */
+  queueWaitMs?: number;
 }
+
+const DEFAULT_QUEUE_WAIT_MS = 600_000;
 
 const MEDIA_DIR = '_media';
 
@@ -62,6 +73,9 @@ function startProgressTicker(log: { info: (line: string) => void }, started: num
 export default function imagePipeline(options: ImagePipelineIntegrationOptions): AstroIntegration {
   let outDir = '';
   let cacheDir = '';
+  let dataStoreFile = '';
+  const { store: storeLocation, queueUrl } = options.config;
+  const sharedStore = storeLocation ? openSharedStore(storeLocation, process.env) : undefined;
   let started = 0;
   let ticker: ReturnType<typeof setInterval> | undefined;
   let logger: AstroIntegrationLogger | undefined;
@@ -69,6 +83,27 @@ export default function imagePipeline(options: ImagePipelineIntegrationOptions):
     warn: (line: string) => (logger ? logger.warn(line) : console.warn(line)),
     info: (line: string) => (logger ? logger.info(line) : console.log(line)),
   };
+
+  /** Every original's renditions made by the workers into the shared store, before any page renders. */
+  async function renditionsByWorkers(url: string, store: SharedRenditionStore): Promise<void> {
+    // Workers download from the API's hosts themselves: a snapshot or demo build has none to offer them.
+    if (!options.config.apiUrl || options.config.snapshotDir) {
+      log.info('images: PRESSROOM_QUEUE_URL is for builds from a live API; this build makes its renditions itself');
+      return;
+    }
+    const jobs = renditionJobsOf(
+      readDataStore(dataStoreFile, () => undefined),
+      options.avif ?? false,
+    );
+    const { enqueued, seconds } = await distributeRenditionJobs({
+      queueUrl: url,
+      store,
+      jobs,
+      waitMs: options.queueWaitMs ?? DEFAULT_QUEUE_WAIT_MS,
+      log,
+    });
+    log.info(`images: the workers finished ${enqueued} originals in ${seconds} s; rendering with renditions from ${store.where}`);
+  }
 
   return {
     name: 'pressroom-static:images',
@@ -79,6 +114,7 @@ export default function imagePipeline(options: ImagePipelineIntegrationOptions):
       'astro:config:done': ({ config }) => {
         outDir = fileURLToPath(config.outDir);
         cacheDir = cacheFolder(fileURLToPath(config.root), options.config, 'images');
+        dataStoreFile = fileURLToPath(new URL('data-store.json', config.cacheDir));
         const base = config.base.endsWith('/') ? config.base : `${config.base}/`;
         configureImagePipeline({
           cacheDir,
@@ -86,14 +122,16 @@ export default function imagePipeline(options: ImagePipelineIntegrationOptions):
           avif: options.avif ?? false,
           imageHosts: options.config.imageHosts,
           log,
+          sharedStore,
         });
       },
       'astro:server:setup': ({ server }) => {
         server.middlewares.use(serveMediaFromCache(MEDIA_DIR, currentImagePipeline));
       },
-      'astro:build:start': () => {
+      'astro:build:start': async () => {
         resetImagePipeline();
         started = performance.now();
+        if (queueUrl && sharedStore) await renditionsByWorkers(queueUrl, sharedStore);
         ticker = startProgressTicker(log, started);
       },
       'astro:build:generated': async () => {

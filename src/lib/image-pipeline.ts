@@ -64,6 +64,7 @@ import {
   type PipelineStats,
   type Poster,
   type ShareImage,
+  type SharedRenditionStore,
 } from '@pressroom-static/image-pipeline';
 import { buildRuntime } from '../config/build-runtime.ts';
 import { sessionState } from '../config/session.ts';
@@ -81,6 +82,8 @@ export interface PipelineSettings {
   imageHosts?: readonly string[];
   /** `file:` URLs of the site's own pictures (the pressroom() integration's `theme.logo`). */
   localOriginals?: readonly string[];
+  /** The renditions' shared store (PRESSROOM_STORE_URL): outputs it holds are taken from it, not encoded. */
+  sharedStore?: SharedRenditionStore | undefined;
 }
 
 interface Holder {
@@ -129,6 +132,7 @@ export function getImagePipeline(): Promise<ImagePipeline> {
       publicPath: settings.publicPath,
       avif: settings.avif,
       log: settings.log,
+      sharedStore: settings.sharedStore,
     });
   })().catch((error: unknown) => {
     h.pipeline = undefined;

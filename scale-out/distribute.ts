@@ -1,0 +1,136 @@
+/**
+ * The build's side of the queue: before any page renders, every original's
+ * job is added (addBulk; the job id is its digest, so a job already queued
+ * by another build is not added twice), then the build waits by polling the
+ * queue's counts (never a wait per job: at 100,000 jobs that loses results),
+ * with a progress line every PROGRESS_EVERY_MS. It gives up, one line each:
+ *
+ * - Redis does not answer at start (REDIS_DEADLINE_MS) or stops answering
+ *   while the build waits (for REDIS_LOST_MS);
+ * - no worker is connected for `waitMs` (said every PROGRESS_EVERY_MS while none is).
+ *
+ * The counts are the queue's, not this build's: builds sharing a queue wait for each other's jobs too.
+ */
+import { Queue } from 'bullmq';
+import { PROGRESS_EVERY_MS, type RenditionJob, type SharedRenditionStore } from '@pressroom-static/image-pipeline';
+import { firstLine } from '../scripts/cli.ts';
+import { JOB_OPTIONS, QUEUE_NAME, REDIS_DEADLINE_MS, describeQueue, redisConnection, withDeadline } from './queue.ts';
+
+/** Redis failing to answer for this long while the build waits fails the build. */
+export const REDIS_LOST_MS = 15_000;
+const ADD_BATCH = 500;
+const PENDING_STATES = ['waiting', 'active', 'delayed', 'prioritized', 'waiting-children'] as const;
+
+export class QueueError extends Error {
+  override name = 'QueueError';
+}
+
+export interface DistributeOptions {
+  queueUrl: string;
+  store: SharedRenditionStore;
+  jobs: ReadonlyMap<string, RenditionJob>;
+  /** How long the build waits while no worker is connected. */
+  waitMs: number;
+  log: { info(line: string): void };
+  pollMs?: number;
+  progressEveryMs?: number;
+  /** How long any one Redis call may take (default REDIS_DEADLINE_MS), and how long Redis may fail to answer while the build waits (default REDIS_LOST_MS). */
+  deadlineMs?: number;
+  lostAfterMs?: number;
+}
+
+export interface Distributed {
+  /** Jobs handed to the queue. */
+  enqueued: number;
+  /** Seconds from the first job added to the last one finished. */
+  seconds: number;
+}
+
+export async function distributeRenditionJobs(options: DistributeOptions): Promise<Distributed> {
+  const { jobs, log, store } = options;
+  const where = describeQueue(options.queueUrl);
+  const pollMs = options.pollMs ?? 1_000;
+  const everyMs = options.progressEveryMs ?? PROGRESS_EVERY_MS;
+  const deadlineMs = options.deadlineMs ?? REDIS_DEADLINE_MS;
+  const lostAfterMs = options.lostAfterMs ?? REDIS_LOST_MS;
+  const queue = new Queue(QUEUE_NAME, { connection: redisConnection(options.queueUrl, 'build') });
+  // ioredis reports every failed reconnection as an error event; the deadlines below say it once, in one line.
+  queue.on('error', () => undefined);
+  const ask = <T>(work: () => Promise<T>, what: string) =>
+    withDeadline(work(), deadlineMs, `no answer from the queue at ${where} in ${deadlineMs / 1000} s (${what})`);
+  try {
+    try {
+      await ask(() => queue.waitUntilReady(), 'connecting');
+    } catch (error) {
+      throw new QueueError(`images: ${firstLine(error)}: start Redis there or unset PRESSROOM_QUEUE_URL`);
+    }
+    await store.check();
+    const started = performance.now();
+    const all = [...jobs];
+    for (let i = 0; i < all.length; i += ADD_BATCH) {
+      const batch = all.slice(i, i + ADD_BATCH).map(([jobId, data]) => ({ name: 'renditions', data, opts: { ...JOB_OPTIONS, jobId } }));
+      await ask(() => queue.addBulk(batch), 'adding jobs').catch((error: unknown) => {
+        throw new QueueError(`images: ${firstLine(error)}`);
+      });
+    }
+    log.info(`images: ${all.length} originals queued for the workers at ${where} (renditions into ${store.where})`);
+    await waitForWorkers({ queue, ask, where, total: all.length, waitMs: options.waitMs, pollMs, everyMs, lostAfterMs, log });
+    return { enqueued: all.length, seconds: Math.round((performance.now() - started) / 100) / 10 };
+  } finally {
+    // A queue whose Redis went away may never close: it is let go after the deadline.
+    await withDeadline(queue.close(), 2_000, 'close').catch(() => void queue.disconnect().catch(() => undefined));
+  }
+}
+
+interface WaitContext {
+  queue: Queue;
+  ask: <T>(work: () => Promise<T>, what: string) => Promise<T>;
+  where: string;
+  total: number;
+  waitMs: number;
+  pollMs: number;
+  everyMs: number;
+  lostAfterMs: number;
+  log: { info(line: string): void };
+}
+
+async function waitForWorkers({ queue, ask, where, total, waitMs, pollMs, everyMs, lostAfterMs, log }: WaitContext): Promise<void> {
+  let lastLine = performance.now();
+  let noWorkerSince: number | undefined;
+  let failingSince: number | undefined;
+  for (;;) {
+    const now = performance.now();
+    let pending: number;
+    let workers: number;
+    try {
+      const counts = await ask(() => queue.getJobCounts(...PENDING_STATES), 'counting jobs');
+      pending = PENDING_STATES.reduce((n, state) => n + (counts[state] ?? 0), 0);
+      workers = pending > 0 ? await ask(() => queue.getWorkersCount(), 'counting workers') : 0;
+      failingSince = undefined;
+    } catch (error) {
+      failingSince ??= now;
+      if (now - failingSince >= lostAfterMs)
+        throw new QueueError(`images: lost the queue at ${where} while waiting for the workers: ${firstLine(error)}`);
+      await sleep(pollMs);
+      continue;
+    }
+    if (pending === 0) return;
+    noWorkerSince = workers > 0 ? undefined : (noWorkerSince ?? now);
+    if (noWorkerSince !== undefined && now - noWorkerSince >= waitMs)
+      throw new QueueError(
+        `images: no worker took the ${pending} waiting jobs at ${where} in ${Math.round(waitMs / 1000)} s: start \`npm run worker\` with the same PRESSROOM_* variables, or unset PRESSROOM_QUEUE_URL`,
+      );
+    if (now - lastLine >= everyMs) {
+      lastLine = now;
+      const done = Math.max(0, total - pending);
+      log.info(
+        workers > 0
+          ? `images: workers have made ${done} of ${total} originals' renditions, ${pending} jobs left in the queue (${workers} worker${workers === 1 ? '' : 's'})`
+          : `images: no worker is connected to ${where}: ${pending} jobs waiting (start \`npm run worker\`; giving up in ${Math.max(0, Math.round((waitMs - (now - noWorkerSince!)) / 1000))} s)`,
+      );
+    }
+    await sleep(pollMs);
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

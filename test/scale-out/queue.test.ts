@@ -1,0 +1,267 @@
+/**
+ * Scale-out with real parts: the emulator over HTTP, Debian's redis-server,
+ * s3rver as the shared store and `npm run worker` processes. A handful of the
+ * demo press room's originals go through the queue and must come out as the
+ * very bytes the in-process pipeline makes; a worker killed with SIGKILL
+ * mid-job gives its job back; a second round finds everything in the store;
+ * no secret reaches Redis; a refused original is refused, not retried; and
+ * the build's waits end in one line when Redis is not there, goes away, or
+ * no worker comes.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulator, type RunningEmulator } from '../../emulator/server.ts';
+import { renditionJobId, renditionJobOf, type ImagePipeline } from '../../image-pipeline/index.ts';
+import { distributeRenditionJobs } from '../../scale-out/distribute.ts';
+import { openSharedStore } from '../../scale-out/store.ts';
+import { SOURCE_CONDITION_FLAG } from '../../src/config/source-condition.ts';
+import { TEST_MEDIA_CACHE } from '../helpers/emulator.ts';
+import { startRedisServer, type RedisServer } from '../helpers/redis-server.ts';
+import { startS3Server, type S3Server } from '../helpers/s3-server.ts';
+import { tempDir, testPipeline } from '../image-pipeline/helpers.ts';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const API_KEY = 'prk_live_never-in-redis-4242';
+
+type Sizes = Record<string, { width: number | string | null; height: number | string | null; url: string }>;
+
+interface RunningWorker {
+  child: ChildProcess;
+  lines: string[];
+  exited: Promise<number | null>;
+}
+
+describe('rendition jobs on BullMQ workers', () => {
+  let emulator: RunningEmulator;
+  let redis: RedisServer;
+  let s3: S3Server;
+  const dirs: Array<Awaited<ReturnType<typeof tempDir>>> = [];
+  const media: Sizes[] = [];
+  let env: Record<string, string>;
+  const workers: RunningWorker[] = [];
+
+  const dir = async (label: string) => {
+    const made = await tempDir(`scale-out-${label}`);
+    dirs.push(made);
+    return made.dir;
+  };
+
+  function startWorker(cacheDir: string): RunningWorker {
+    const child = spawn(process.execPath, [SOURCE_CONDITION_FLAG, path.join(root, 'scripts', 'worker.ts'), '--concurrency', '1'], {
+      cwd: root,
+      env: { ...process.env, ...env, PRESSROOM_CACHE_DIR: cacheDir },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const lines: string[] = [];
+    for (const stream of [child.stdout!, child.stderr!]) createInterface({ input: stream }).on('line', (line) => lines.push(line));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const worker = { child, lines, exited };
+    workers.push(worker);
+    return worker;
+  }
+
+  const untilLine = async (worker: RunningWorker, pattern: RegExp, ms = 30_000) => {
+    const deadline = Date.now() + ms;
+    while (!worker.lines.some((l) => pattern.test(l))) {
+      if (Date.now() > deadline) throw new Error(`no line ${pattern} from the worker: ${worker.lines.join('\n')}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
+
+  const jobsOf = (items: Sizes[]) => new Map(items.map((sizes) => renditionJobOf(sizes, false)!).map((job) => [renditionJobId(job), job]));
+
+  /** Every published output's bytes, by name, after asking for each item's picture. */
+  async function renditionBytes(pipeline: ImagePipeline, items: Sizes[]): Promise<{ pictures: unknown[]; bytes: Map<string, string> }> {
+    const pictures = [];
+    for (const sizes of items) pictures.push(await pipeline.picture({ sizes }, { page: '/test/' }));
+    const bytes = new Map<string, string>();
+    for (const [name, file] of pipeline.published()) bytes.set(name, (await readFile(file)).toString('base64'));
+    return { pictures, bytes };
+  }
+
+  beforeAll(async () => {
+    [emulator, redis, s3] = await Promise.all([
+      startEmulator({ frozenClock: true, cacheDir: TEST_MEDIA_CACHE }),
+      startRedisServer(),
+      startS3Server({ bucket: 'renditions' }),
+    ]);
+    const base = `${emulator.url}/v1/pressrooms/${emulator.pressroom.id}`;
+    const images = ((await (await fetch(`${base}/images?limit=100`)).json()) as { data: Array<{ transparent: boolean; sizes: Sizes }> })
+      .data;
+    media.push(
+      ...images
+        .filter((i) => !i.transparent)
+        .slice(0, 3)
+        .map((i) => i.sizes),
+    );
+    media.push(images.find((i) => i.transparent)!.sizes);
+    env = {
+      ...s3.env,
+      PRESSROOM_QUEUE_URL: redis.url,
+      PRESSROOM_STORE_URL: `s3://${s3.bucket}/site-a`,
+      PRESSROOM_API_URL: emulator.url,
+      PRESSROOM_API_KEY: API_KEY,
+    };
+  });
+
+  afterAll(async () => {
+    for (const w of workers) if (w.child.exitCode === null && w.child.signalCode === null) w.child.kill('SIGKILL');
+    await Promise.all(workers.map((w) => w.exited));
+    await Promise.all([emulator?.close(), redis?.stop(), s3?.dispose()]);
+    await Promise.all(dirs.map((d) => d.remove()));
+  });
+
+  const sharedStore = () => openSharedStore({ kind: 's3', bucket: s3.bucket, prefix: 'site-a/' }, env);
+
+  it('makes the in-process bytes on workers, survives a worker killed mid-job, finds a second round in the store and keeps secrets out of Redis', async () => {
+    const reference = await renditionBytes(testPipeline({ apiUrl: emulator.url, cacheDir: await dir('reference') }), media);
+    expect(reference.bytes.size).toBeGreaterThan(media.length);
+
+    // One worker takes the first job; it is killed as soon as a job is active (mid-download or mid-encode).
+    const doomed = startWorker(await dir('doomed'));
+    await untilLine(doomed, /taking rendition jobs/);
+    const store = sharedStore();
+    const log: string[] = [];
+    const distributed = distributeRenditionJobs({
+      queueUrl: redis.url,
+      store,
+      jobs: jobsOf(media),
+      waitMs: 60_000,
+      log: { info: (l) => log.push(l) },
+    });
+    let failure: unknown;
+    distributed.catch((error: unknown) => (failure = error));
+    const activeKey = 'bull:pressroom-renditions:active';
+    const until = Date.now() + 20_000;
+    while (Number(await redis.command('LLEN', activeKey)) === 0) {
+      if (Date.now() > until) throw new Error(`no job became active: ${String(failure)} ${log.join('\n')} ${doomed.lines.join('\n')}`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    doomed.child.kill('SIGKILL');
+    await doomed.exited;
+    // Two fresh workers finish everything, the killed worker's job included once its lock expires.
+    startWorker(await dir('second'));
+    startWorker(await dir('third'));
+    const { enqueued } = await distributed;
+    expect(enqueued).toBe(media.length);
+    expect(log.join('\n')).toMatch(/images: workers have made \d+ of 4 originals' renditions|queued for the workers/);
+
+    const build = testPipeline({ apiUrl: emulator.url, cacheDir: await dir('build'), sharedStore: store });
+    const withWorkers = await renditionBytes(build, media);
+    expect(build.stats().encoded).toBe(0);
+    expect(build.stats().fromStore).toBe(reference.bytes.size);
+    expect(withWorkers.pictures).toEqual(reference.pictures);
+    expect(withWorkers.bytes).toEqual(reference.bytes);
+
+    // The same jobs again: everything is in the store, nothing is uploaded again.
+    const puts = () => s3.requests.filter((r) => r.method === 'PUT' && r.key.includes('/out/')).length;
+    const putsBefore = puts();
+    expect(putsBefore).toBe(reference.bytes.size);
+    await distributeRenditionJobs({ queueUrl: redis.url, store, jobs: jobsOf(media), waitMs: 60_000, log: { info: () => undefined } });
+    expect(puts()).toBe(putsBefore);
+
+    // Nothing secret in Redis: neither the API key nor the store's credentials, in any key or value.
+    const keys = (await redis.command('KEYS', '*')) as string[];
+    const dump: string[] = [...keys];
+    for (const key of keys) {
+      const type = (await redis.command('TYPE', key)) as string;
+      const read: Record<string, string[]> = {
+        string: ['GET', key],
+        hash: ['HGETALL', key],
+        list: ['LRANGE', key, '0', '-1'],
+        set: ['SMEMBERS', key],
+        zset: ['ZRANGE', key, '0', '-1'],
+        stream: ['XRANGE', key, '-', '+'],
+      };
+      if (read[type]) dump.push(JSON.stringify(await redis.command(...read[type]!)));
+    }
+    const everything = dump.join('\n');
+    expect(everything).toContain('pressroom-renditions');
+    for (const secret of [API_KEY, s3.env.AWS_SECRET_ACCESS_KEY!]) expect(everything).not.toContain(secret);
+    store.close?.();
+  }, 150_000);
+
+  it('refuses a poison original once, as in-process, without retrying it', async () => {
+    const base = `${emulator.url}/v1/pressrooms/${emulator.pressroom.id}`;
+    const documents = ((await (await fetch(`${base}/documents?limit=1`)).json()) as { data: Array<{ url: string }> }).data;
+    // A PDF where a picture's original should be: refused for its format.
+    const poison: Sizes = { original: { url: documents[0]!.url, width: 800, height: 600 } };
+    const reference = await testPipeline({ apiUrl: emulator.url, cacheDir: await dir('poison-reference') }).picture({ sizes: poison });
+    expect(reference).toMatchObject({ ok: false, status: 'refused' });
+    await distributeRenditionJobs({
+      queueUrl: redis.url,
+      store: sharedStore(),
+      jobs: jobsOf([poison]),
+      waitMs: 60_000,
+      log: { info: () => undefined },
+    });
+    const lines = workers.flatMap((w) => w.lines);
+    expect(lines.filter((l) => l.includes(documents[0]!.url) && /refused \(format\)/.test(l))).toHaveLength(1);
+    expect(lines.filter((l) => /failed, attempt/.test(l))).toEqual([]);
+    const build = testPipeline({ apiUrl: emulator.url, cacheDir: await dir('poison-build'), sharedStore: sharedStore() });
+    expect(await build.picture({ sizes: poison })).toEqual(reference);
+    expect(build.refused()).toHaveLength(1);
+  });
+
+  it('stops its workers on SIGTERM, then says every few seconds that no worker is there and gives up', async () => {
+    const running = workers.filter((w) => w.child.exitCode === null && w.child.signalCode === null);
+    for (const w of running) w.child.kill('SIGTERM');
+    expect(await Promise.all(running.map((w) => w.exited))).toEqual(running.map(() => 0));
+    expect(running[0]!.lines.join('\n')).toMatch(/SIGTERM: finishing the jobs under way, taking no new one/);
+    const lonely: Sizes = { ...media[0]!, extra: { url: Object.values(media[0]!)[0]!.url, width: 90, height: 90 } };
+    const log: string[] = [];
+    const started = Date.now();
+    await expect(
+      distributeRenditionJobs({
+        queueUrl: redis.url,
+        store: sharedStore(),
+        jobs: jobsOf([lonely]),
+        waitMs: 1_500,
+        pollMs: 100,
+        progressEveryMs: 400,
+        log: { info: (l) => log.push(l) },
+      }),
+    ).rejects.toThrow(/^images: no worker took the 1 waiting jobs at redis:\/\/127\.0\.0\.1:\d+ in 2 s: start `npm run worker`/);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(log.filter((l) => /no worker is connected to redis:\/\/127\.0\.0\.1:\d+: 1 jobs waiting/.test(l)).length).toBeGreaterThanOrEqual(
+      2,
+    );
+  });
+
+  it('fails in one line when Redis is not there at start, or goes away while the build waits', async () => {
+    const nowhere = 'redis://127.0.0.1:1';
+    await expect(
+      distributeRenditionJobs({
+        queueUrl: nowhere,
+        store: sharedStore(),
+        jobs: jobsOf(media),
+        waitMs: 60_000,
+        deadlineMs: 1_000,
+        log: { info: () => undefined },
+      }),
+    ).rejects.toThrow(
+      /^images: no answer from the queue at redis:\/\/127\.0\.0\.1:1 in 1 s \(connecting\): start Redis there or unset PRESSROOM_QUEUE_URL$/,
+    );
+
+    const lonely: Sizes = { ...media[1]!, extra: { url: Object.values(media[1]!)[0]!.url, width: 80, height: 80 } };
+    const started = Date.now();
+    const waiting = distributeRenditionJobs({
+      queueUrl: redis.url,
+      store: sharedStore(),
+      jobs: jobsOf([lonely]),
+      waitMs: 60_000,
+      pollMs: 100,
+      deadlineMs: 1_000,
+      lostAfterMs: 2_000,
+      log: { info: () => undefined },
+    });
+    waiting.catch(() => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await redis.stop();
+    await expect(waiting).rejects.toThrow(/^images: lost the queue at redis:\/\/127\.0\.0\.1:\d+ while waiting for the workers: /);
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+});
