@@ -76,7 +76,7 @@ const BUILD_COMMAND: CommandSpec = {
     wait: {
       type: 'string',
       value: 'SECONDS',
-      help: `how long to wait for another build of this project or folder to finish (default ${DEFAULT_WAIT_S}; 0: fail at once)`,
+      help: `how long to wait for another build of this project or folder to finish, and with PRESSROOM_QUEUE_URL for a worker to take the image jobs (default ${DEFAULT_WAIT_S}; 0: fail at once)`,
     },
     demo: { type: 'boolean', help: 'build the bundled demo press room (a fictional company, every page marked noindex and "demo")' },
     strict: { type: 'boolean', help: 'fail on any data warning (a dropped field, a skipped item); same as PRESSROOM_STRICT=1' },
@@ -217,6 +217,8 @@ interface RenderRun {
   current: { staging?: string };
   code: CodeInputs;
   config: PressroomConfig;
+  /** `--wait`, for the image workers too. */
+  waitMs: number;
 }
 
 interface Rendered {
@@ -227,14 +229,24 @@ interface Rendered {
 type OriginalOutcomes = ReturnType<ReturnType<typeof originalsRecorder>['originals']>;
 
 /** Renders into a staging folder, checks it and swaps it in; a number is the exit code of a failed build. */
-async function renderAndPublish({ out, id, siteUrl, recorded, locks, current, code, config }: RenderRun): Promise<Rendered | number> {
+async function renderAndPublish({
+  out,
+  id,
+  siteUrl,
+  recorded,
+  locks,
+  current,
+  code,
+  config,
+  waitMs,
+}: RenderRun): Promise<Rendered | number> {
   const staging = (current.staging = await createStaging(root, id));
   const planned = plannedOutput();
   const media = originalsRecorder();
   try {
     const { build } = await import('astro');
     // astro.config.mjs reuses this configuration instead of parsing the environment again.
-    openBuildSession(config);
+    openBuildSession(config, waitMs);
     const integrations = [planned.integration, media.integration, markdownCache({ code: codeDigest(code), config })];
     await settledOrStalled(build({ root, outDir: staging, integrations }), stalledBuild);
     await checkSite(staging, planned.files());
@@ -307,7 +319,7 @@ async function main(): Promise<number> {
     const { siteUrl } = plan.config;
     const recorded = await readFingerprint(out);
     if (await confirmedUnchanged({ plan, code, recorded, siteUrl, started })) return EXIT.ok;
-    const rendered = await renderAndPublish({ out, id, siteUrl, recorded, locks, current, code, config: plan.config });
+    const rendered = await renderAndPublish({ out, id, siteUrl, recorded, locks, current, code, config: plan.config, waitMs: plan.waitMs });
     if (typeof rendered === 'number') return rendered;
     try {
       console.log(`build: changes: ${changeSummary(rendered.changes)}; report: ${await writeChangeReport(out, rendered.changes)}`);

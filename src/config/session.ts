@@ -29,6 +29,8 @@ export interface BuildSession {
   config?: PressroomConfig;
   /** A script opened the session (astro.config.mjs then reuses its configuration instead of parsing again). */
   openedByScript: boolean;
+  /** The build command's `--wait`: how long this build waits on others (another build's lock, the image workers). */
+  waitMs?: number | undefined;
   state: Partial<SessionState>;
 }
 
@@ -41,9 +43,10 @@ export function buildSession(): BuildSession {
 }
 
 /** A script that runs Astro programmatically: the configuration it parsed is the build's, not parsed again by astro.config.mjs. */
-export function openBuildSession(config: PressroomConfig): BuildSession {
+export function openBuildSession(config: PressroomConfig, waitMs?: number): BuildSession {
   const session = buildSession();
   session.config = config;
+  session.waitMs = waitMs;
   session.openedByScript = true;
   return session;
 }
@@ -78,6 +81,7 @@ export function sessionState<K extends keyof SessionState>(key: K, init: () => S
 export function closeBuildSession(): void {
   const session = buildSession();
   session.config = undefined;
+  session.waitMs = undefined;
   session.openedByScript = false;
   session.state = {};
 }

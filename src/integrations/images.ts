@@ -34,6 +34,7 @@ import { openSharedStore } from '../../scale-out/store.ts';
 import { distributeRenditionJobs } from '../../scale-out/distribute.ts';
 import { renditionJobsOf } from '../../scale-out/site-jobs.ts';
 import { cacheFolder } from '../config/cache-folders.ts';
+import { buildSession } from '../config/session.ts';
 import { readDataStore } from '../lib/data-store-file.ts';
 import type { PressroomConfig } from '../config/environment.ts';
 import { configureImagePipeline, currentImagePipeline, resetImagePipeline } from '../lib/image-pipeline.ts';
@@ -44,7 +45,7 @@ export interface ImagePipelineIntegrationOptions {
   avif?: boolean;
   /** Cache files (originals, records, renditions, zips) no build has used for this many days are removed once a build has rendered every page. Default 30; 0 keeps everything. */
   pruneAfterDays?: number;
-  /** With PRESSROOM_QUEUE_URL: how long the build waits while no worker is connected. Default 600 s. */
+  /** With PRESSROOM_QUEUE_URL: how long the build waits while no worker is connected. Default the build command's `--wait`, else 600 s. */
   queueWaitMs?: number;
 }
 
@@ -99,7 +100,7 @@ export default function imagePipeline(options: ImagePipelineIntegrationOptions):
       queueUrl: url,
       store,
       jobs,
-      waitMs: options.queueWaitMs ?? DEFAULT_QUEUE_WAIT_MS,
+      waitMs: options.queueWaitMs ?? buildSession().waitMs ?? DEFAULT_QUEUE_WAIT_MS,
       log,
     });
     log.info(`images: the workers finished ${enqueued} originals in ${seconds} s; rendering with renditions from ${store.where}`);
