@@ -14,20 +14,13 @@
  * failure: the job completes, and the build refuses it in the same words when
  * it renders. Only failures another attempt may cure throw.
  */
-import pLimit from 'p-limit';
 import { ENCODER_VERSION } from './encode.ts';
 import { RefusedError, asRefusal, type RefusalKind } from './errors.ts';
-import { createHostPolicy } from './host-policy.ts';
 import { declaredOf, originalOf } from './media-input.ts';
-import { createOutputs, hash16 } from './outputs.ts';
-import { createPinnedFetch } from './pinned-fetch.ts';
+import { hash16 } from './outputs.ts';
+import { createPipelineCore } from './pipeline-core.ts';
 import { createRenditions, type Plan } from './renditions.ts';
-import { resolveSettings } from './settings.ts';
-import { configureSharp } from './sharp-setup.ts';
 import { SharedStoreError } from './shared-store.ts';
-import { createSources } from './sources.ts';
-import { createStats } from './stats.ts';
-import { createStore } from './store.ts';
 import type { ImagePipelineOptions, MediaInput, PipelineStats, SharedRenditionStore } from './types.ts';
 
 /** The encoder version this code names outputs with: a job planned with another is not this code's to run. */
@@ -85,18 +78,9 @@ export interface RenditionWorker {
 
 /** Runs rendition jobs in this process: the worker command's engine. */
 export function createRenditionWorker(options: RenditionWorkerOptions): RenditionWorker {
-  configureSharp();
-  const settings = resolveSettings(options);
-  const store = createStore(options.cacheDir);
-  void store.sweep(3_600_000).catch(() => undefined);
-  const checkAddresses = options.checkAddresses ?? true;
-  const policy = createHostPolicy({ apiUrl: options.apiUrl, imageHosts: options.imageHosts ?? [], checkAddresses, lookup: options.lookup });
-  const fetch = checkAddresses ? createPinnedFetch(policy) : options.fetch;
-  const cpu = pLimit(settings.cores);
-  const stats = createStats();
+  const { settings, store, stats, cpu, sources, outputs } = createPipelineCore(options);
   const shared = options.sharedStore;
-  const sources = createSources({ store, stats, settings, cpu, fetch, policy, localOriginals: new Set() });
-  const common = { store, stats, outputs: createOutputs(store), cpu, maxPixels: settings.maxPixels, maxRawBytes: settings.maxRawBytes };
+  const common = { store, stats, outputs, cpu, maxPixels: settings.maxPixels, maxRawBytes: settings.maxRawBytes };
   const renditions = { avif: createRenditions({ ...common, avif: true }), plain: createRenditions({ ...common, avif: false }) };
 
   async function run(job: RenditionJob): Promise<JobOutcome> {

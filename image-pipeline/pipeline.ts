@@ -9,45 +9,22 @@
  * Cost model: an unchanged image costs one conditional request (304) and one
  * `stat` per output (plus its copy into `_media/`); no body, no decode, no encode. Counters in `stats()`.
  */
-import pLimit from 'p-limit';
 import { createDownloadLinks } from './download-links.ts';
-import { createHostPolicy } from './host-policy.ts';
 import { createInlineImages } from './inline.ts';
 import { createKitZips } from './kit-zips.ts';
-import { createOutputs } from './outputs.ts';
 import { createPicture } from './picture.ts';
-import { createPinnedFetch } from './pinned-fetch.ts';
+import { createPipelineCore } from './pipeline-core.ts';
 import { posterOf } from './poster.ts';
 import { createPublisher } from './publish.ts';
 import { createRefusals } from './refusals.ts';
 import { createRenditions } from './renditions.ts';
-import { resolveSettings } from './settings.ts';
 import { shareImageOf } from './share-image.ts';
-import { configureSharp } from './sharp-setup.ts';
-import { createSources } from './sources.ts';
-import { createStats } from './stats.ts';
-import { createStore } from './store.ts';
 import type { ImagePipeline, ImagePipelineOptions } from './types.ts';
 
 export function createImagePipeline(options: ImagePipelineOptions): ImagePipeline {
-  configureSharp();
-  const settings = resolveSettings(options);
-  const store = createStore(options.cacheDir);
-  // Temporary files of builds killed mid-way; an hour is far longer than any download or encode.
-  void store.sweep(3_600_000).catch(() => undefined);
-  const checkAddresses = options.checkAddresses ?? true;
-  const policy = createHostPolicy({ apiUrl: options.apiUrl, imageHosts: options.imageHosts ?? [], checkAddresses, lookup: options.lookup });
-  // Live builds open sockets: each one goes to an address the policy checked as it connected.
-  // Snapshot builds replay through `options.fetch`, which opens none.
-  const fetch = checkAddresses ? createPinnedFetch(policy) : options.fetch;
-  const cpu = pLimit(settings.cores);
-  const stats = createStats();
+  const { settings, store, stats, cpu, sources, outputs } = createPipelineCore(options);
   const refusals = createRefusals(settings.log, stats);
   const publisher = createPublisher(settings.publicPath);
-  const outputs = createOutputs(store);
-
-  const localOriginals = new Set(options.localOriginals ?? []);
-  const sources = createSources({ store, stats, settings, cpu, fetch, policy, localOriginals });
   const renditions = createRenditions({
     store,
     stats,
