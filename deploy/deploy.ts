@@ -17,7 +17,17 @@ import pLimit from 'p-limit';
 import type { ChangeReport } from '../scripts/change-report.ts';
 import type { Bucket, ListedObject } from './bucket.ts';
 import { DeployError, firstLine } from './errors.ts';
-import { MANIFEST_NAME, UNDER_WAY_NAME, decodeManifest, encodeManifest, manifestOf, recordedObjects } from './manifest.ts';
+import {
+  MANIFEST_NAME,
+  UNDER_WAY_NAME,
+  decodeManifest,
+  encodeManifest,
+  manifestOf,
+  patchedManifest,
+  recordedObjects,
+  type Manifest,
+  type ManifestEntry,
+} from './manifest.ts';
 import { inPhases } from './phases.ts';
 import { bucketDrift, folderMismatch, holdBackRetired, listingReason, planFromListing, reportPlan, type Plan } from './plan.ts';
 import { digestFile, siteFiles, type FileDigests } from './site-files.ts';
@@ -171,9 +181,9 @@ export async function deploySite({
   }
   const changed = [...[...uploads.put.keys()].sort(), ...plan.remove.filter((file) => !manifest?.retired[file])];
   const toPurge = purging ? [...new Set([...(manifest?.unpurged ?? []), ...changed])].sort() : [];
-  const live = new Map([...plan.keep, ...uploads.put]);
+  const nextManifest = manifestAfter(plan, { manifest, report, put: uploads.put });
   const writeManifest = async (unpurged: string[]) => {
-    const next = encodeManifest(manifestOf(live, plan.retire, unpurged));
+    const next = encodeManifest(nextManifest(unpurged));
     if (manifestBytes && Buffer.from(manifestBytes).equals(next)) return false;
     await bucket
       .put({
@@ -206,6 +216,23 @@ export async function deploySite({
       if (toPurge.length) await writeManifest([]);
     },
   };
+}
+
+/**
+ * The manifest this deploy leaves, by the files it left to purge. Through the change report, the last
+ * manifest patched where the report changed the site, when every upload holds the bytes the report
+ * names (then the site is the one the report's `to` digest names); otherwise made whole from the plan.
+ */
+function manifestAfter(
+  plan: Plan,
+  { manifest, report, put }: { manifest: Manifest | undefined; report: ChangeReport | undefined; put: ReadonlyMap<string, ManifestEntry> },
+): (unpurged: string[]) => Manifest {
+  const whole = (unpurged: string[]) => manifestOf(new Map([...plan.keep, ...put]), plan.retire, unpurged);
+  if (plan.source.kind !== 'report' || !manifest || !report) return whole;
+  const reported = new Map([...report.added, ...report.changed].map((entry) => [entry.path, entry.sha256]));
+  if (put.size !== reported.size || [...put].some(([file, [, , sha256]]) => reported.get(file) !== sha256)) return whole;
+  const change = { site: report.to, put, gone: new Set(report.removed.map((entry) => entry.path)) };
+  return (unpurged) => patchedManifest(manifest, change, plan.retire, unpurged) ?? whole(unpurged);
 }
 
 const UNDER_WAY_BODY = Buffer.from('{"deploy":"under way; until this object is gone the bucket may not be as the manifest records"}\n');
