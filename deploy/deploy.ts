@@ -24,13 +24,13 @@ import {
   encodeManifest,
   manifestOf,
   patchedManifest,
-  recordedObjects,
+  recordedRetired,
   type Manifest,
   type ManifestEntry,
 } from './manifest.ts';
 import { inPhases } from './phases.ts';
 import { bucketDrift, folderMismatch, holdBackRetired, listingReason, planFromListing, reportPlan, type Plan } from './plan.ts';
-import { digestFile, siteFiles, type FileDigests } from './site-files.ts';
+import { digestFile, firstPresent, siteFiles, type FileDigests } from './site-files.ts';
 import { fileOf, keyOf, type Target } from './target.ts';
 import { Uploads } from './uploads.ts';
 
@@ -111,20 +111,33 @@ export async function deploySite({
     early = uploads.run(fromReport.upload);
     early.catch(() => undefined); // awaited below
   }
-  // Read after the uploads started: the walk of the folder holds the event loop (siteFiles).
-  const files = await besideUploads(siteFiles(siteDir), early, uploads);
-  if (files.size === 0) {
+  // The last deploy finished and made live the site the report starts from: the bucket is as its manifest
+  // records, and the folder is taken to be as its report says (a build writes both under the lock this deploy
+  // holds), so it is not walked: the report's uploads read its new files, and the files it says are gone must
+  // be gone. A folder changed by hand besides is found by the next deploy that lists (docs/deploy.md).
+  const trusted = !listing && typeof fromReport !== 'string' && !unfinished;
+  const walk = async () => {
+    // Read after the uploads started: the walk of the folder holds the event loop (siteFiles).
+    const found = await besideUploads(siteFiles(siteDir), early, uploads);
+    if (found.size > 0) return found;
     uploads.stop();
     await early;
     throw new DeployError(`${siteDir} holds no file; build the site first (npm run build)`);
+  };
+  let files = trusted ? undefined : await walk();
+  let reportWhy: string | undefined;
+  if (typeof fromReport === 'string') reportWhy = fromReport;
+  else if (files) reportWhy = folderMismatch({ files, manifest, report });
+  else {
+    const stillThere = await besideUploads(firstPresent(report!.removed.map((entry) => pathOf(entry.path))), early, uploads);
+    if (stillThere) reportWhy = 'the site folder holds other files than its change report says';
   }
-  const reportWhy = typeof fromReport === 'string' ? fromReport : folderMismatch({ files, manifest, report });
   let objects: Map<string, ListedObject>;
   let why: string | undefined;
-  if (!listing && reportWhy === undefined && !unfinished) {
-    // The last deploy finished and made live the site the report starts from: the bucket is as its manifest records.
-    objects = recordedObjects(manifest!);
+  if (trusted && reportWhy === undefined) {
+    objects = recordedRetired(manifest!);
   } else {
+    files ??= await walk();
     listing ??= bucket.list(target.prefix);
     const listed = await besideUploads(listing, early, uploads);
     unfinished ||= listed.has(underWayKey);
@@ -152,13 +165,15 @@ export async function deploySite({
         );
       return digests.get(file)!;
     };
-    plan = await planFromListing({ files, objects, manifest, report, digest, pathOf, uploaded: uploads.put }, why);
+    plan = await planFromListing({ files: files!, objects, manifest, report, digest, pathOf, uploaded: uploads.put }, why);
   }
   plan = holdBackRetired(plan, { manifest, objects });
+  // Not walked: the site is the manifest's files, less those the report removed, with those it added.
+  const fileCount = files?.size ?? Object.keys(manifest!.files).length - report!.removed.length + report!.added.length;
   log(
     plan.source.kind === 'report'
-      ? `deploy: ${files.size} files; compared through the change report (the bucket is as the last deploy left it)`
-      : `deploy: ${files.size} files; compared with the bucket's ${objects.size} objects: ${plan.source.why}`,
+      ? `deploy: ${fileCount} files; compared through the change report (the bucket is as the last deploy left it)`
+      : `deploy: ${fileCount} files; compared with the bucket's ${objects.size} objects: ${plan.source.why}`,
   );
   // After a drift, the report's uploads done before it are no longer in the plan.
   const uploading = new Set([...plan.upload, ...uploads.put.keys()]).size;

@@ -93,11 +93,12 @@ function manifestWith(
   };
 }
 
-/** The bucket as the manifest records it: what a deploy that trusts the manifest takes for the listing. */
-export function recordedObjects(manifest: Manifest): Map<string, { size: number; etag: string }> {
-  return new Map(
-    [...Object.entries(manifest.files), ...Object.entries(manifest.retired)].map(([file, [size, etag]]) => [file, { size, etag }]),
-  );
+/**
+ * The retired files as the manifest records them: all a deploy that trusts the manifest needs to know
+ * of the bucket besides the manifest itself (which retired files are there to delete or keep).
+ */
+export function recordedRetired(manifest: Manifest): Map<string, { size: number; etag: string }> {
+  return new Map(Object.entries(manifest.retired).map(([file, [size, etag]]) => [file, { size, etag }]));
 }
 
 /** Same manifest, same bytes (gzip without a time stamp). */
