@@ -80,6 +80,7 @@ export async function deploySite({
   // A deploy with nothing to upload is a read-only check of the bucket: it lists it, as --verify does.
   let listing = verify || !reportChanges ? bucket.list(target.prefix) : undefined;
   listing?.catch(() => undefined); // awaited below, after the reads that usually answer first
+  const markerRead = !listing;
   const [manifestBytes, underWayBytes] = await Promise.all([bucket.get(manifestKey), listing ? undefined : bucket.get(underWayKey)]);
   const manifest = manifestBytes && decodeManifest(manifestBytes);
   const pathOf = (file: string) => path.join(siteDir, ...file.split('/'));
@@ -140,7 +141,8 @@ export async function deploySite({
     files ??= await walk();
     listing ??= bucket.list(target.prefix);
     const listed = await besideUploads(listing, early, uploads);
-    unfinished ||= listed.has(underWayKey);
+    // A marker this deploy wrote after finding none (its uploads may have begun) says nothing of the last deploy.
+    unfinished ||= listed.has(underWayKey) && !(markerRead && markedUnderWay);
     objects = new Map(
       [...listed].filter(([key]) => key !== manifestKey && key !== underWayKey).map(([key, object]) => [fileOf(target, key), object]),
     );

@@ -7,7 +7,7 @@
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
@@ -298,6 +298,24 @@ describe('npm run deploy', () => {
     expect(check.stdout).toContain('the bucket changed since the last deploy: robots.txt is not as the last deploy put it');
     // It changed the bucket, so the stylesheet retired one deploy ago goes too.
     await expectBucketToServe(secondVersion());
+  });
+
+  it('a site folder that is not as its change report says (a removed page put back by hand) is compared with the listing', async () => {
+    await buildSite(site, firstVersion());
+    expect((await deploy([target(), '--from', site])).code).toBe(0);
+    await buildSite(site, secondVersion());
+    // The manifest is trusted, so the folder is not walked: the files the report removed are looked for.
+    await mkdir(path.join(site, '2-results'), { recursive: true });
+    await writeFile(path.join(site, '2-results', 'index.html'), firstVersion()['2-results/index.html']!);
+    s3.requests.length = 0;
+    const run = await deploy([target(), '--from', site]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('compared with the bucket');
+    expect(run.stdout).toContain('the site folder holds other files than its change report says');
+    expect(s3.requests.filter(isListing)).not.toEqual([]);
+    await expectBucketToServe({ ...secondVersion(), '2-results/index.html': firstVersion()['2-results/index.html']! }, [
+      '_astro/Base.AAAA1111.css',
+    ]);
   });
 
   it('--verify: uploads from the change report while the listing runs, and the drift the listing shows is still put right', async () => {
