@@ -17,10 +17,20 @@ import pLimit from 'p-limit';
 import type { ChangeReport } from '../scripts/change-report.ts';
 import type { Bucket, ListedObject } from './bucket.ts';
 import { DeployError, firstLine } from './errors.ts';
-import { MANIFEST_NAME, UNDER_WAY_NAME, decodeManifest, encodeManifest, manifestOf, recordedObjects } from './manifest.ts';
+import {
+  MANIFEST_NAME,
+  UNDER_WAY_NAME,
+  decodeManifest,
+  encodeManifest,
+  manifestOf,
+  patchedManifest,
+  recordedRetired,
+  type Manifest,
+  type ManifestEntry,
+} from './manifest.ts';
 import { inPhases } from './phases.ts';
 import { bucketDrift, folderMismatch, holdBackRetired, listingReason, planFromListing, reportPlan, type Plan } from './plan.ts';
-import { digestFile, siteFiles, type FileDigests } from './site-files.ts';
+import { digestFile, firstPresent, siteFiles, type FileDigests } from './site-files.ts';
 import { fileOf, keyOf, type Target } from './target.ts';
 import { Uploads } from './uploads.ts';
 
@@ -70,6 +80,7 @@ export async function deploySite({
   // A deploy with nothing to upload is a read-only check of the bucket: it lists it, as --verify does.
   let listing = verify || !reportChanges ? bucket.list(target.prefix) : undefined;
   listing?.catch(() => undefined); // awaited below, after the reads that usually answer first
+  const markerRead = !listing;
   const [manifestBytes, underWayBytes] = await Promise.all([bucket.get(manifestKey), listing ? undefined : bucket.get(underWayKey)]);
   const manifest = manifestBytes && decodeManifest(manifestBytes);
   const pathOf = (file: string) => path.join(siteDir, ...file.split('/'));
@@ -101,23 +112,37 @@ export async function deploySite({
     early = uploads.run(fromReport.upload);
     early.catch(() => undefined); // awaited below
   }
-  // Read after the uploads started: the walk of the folder holds the event loop (siteFiles).
-  const files = await besideUploads(siteFiles(siteDir), early, uploads);
-  if (files.size === 0) {
+  // The last deploy finished and made live the site the report starts from: the bucket is as its manifest
+  // records, and the folder is taken to be as its report says (a build writes both under the lock this deploy
+  // holds), so it is not walked: the report's uploads read its new files, and the files it says are gone must
+  // be gone. A folder changed by hand besides is found by the next deploy that lists (docs/deploy.md).
+  const trusted = !listing && typeof fromReport !== 'string' && !unfinished;
+  const walk = async () => {
+    // Read after the uploads started: the walk of the folder holds the event loop (siteFiles).
+    const found = await besideUploads(siteFiles(siteDir), early, uploads);
+    if (found.size > 0) return found;
     uploads.stop();
     await early;
     throw new DeployError(`${siteDir} holds no file; build the site first (npm run build)`);
+  };
+  let files = trusted ? undefined : await walk();
+  let reportWhy: string | undefined;
+  if (typeof fromReport === 'string') reportWhy = fromReport;
+  else if (files) reportWhy = folderMismatch({ files, manifest, report });
+  else {
+    const stillThere = await besideUploads(firstPresent(report!.removed.map((entry) => pathOf(entry.path))), early, uploads);
+    if (stillThere) reportWhy = 'the site folder holds other files than its change report says';
   }
-  const reportWhy = typeof fromReport === 'string' ? fromReport : folderMismatch({ files, manifest, report });
   let objects: Map<string, ListedObject>;
   let why: string | undefined;
-  if (!listing && reportWhy === undefined && !unfinished) {
-    // The last deploy finished and made live the site the report starts from: the bucket is as its manifest records.
-    objects = recordedObjects(manifest!);
+  if (trusted && reportWhy === undefined) {
+    objects = recordedRetired(manifest!);
   } else {
+    files ??= await walk();
     listing ??= bucket.list(target.prefix);
     const listed = await besideUploads(listing, early, uploads);
-    unfinished ||= listed.has(underWayKey);
+    // A marker this deploy wrote after finding none (its uploads may have begun) says nothing of the last deploy.
+    unfinished ||= listed.has(underWayKey) && !(markerRead && markedUnderWay);
     objects = new Map(
       [...listed].filter(([key]) => key !== manifestKey && key !== underWayKey).map(([key, object]) => [fileOf(target, key), object]),
     );
@@ -142,13 +167,15 @@ export async function deploySite({
         );
       return digests.get(file)!;
     };
-    plan = await planFromListing({ files, objects, manifest, report, digest, pathOf, uploaded: uploads.put }, why);
+    plan = await planFromListing({ files: files!, objects, manifest, report, digest, pathOf, uploaded: uploads.put }, why);
   }
   plan = holdBackRetired(plan, { manifest, objects });
+  // Not walked: the site is the manifest's files, less those the report removed, with those it added.
+  const fileCount = files?.size ?? Object.keys(manifest!.files).length - report!.removed.length + report!.added.length;
   log(
     plan.source.kind === 'report'
-      ? `deploy: ${files.size} files; compared through the change report (the bucket is as the last deploy left it)`
-      : `deploy: ${files.size} files; compared with the bucket's ${objects.size} objects: ${plan.source.why}`,
+      ? `deploy: ${fileCount} files; compared through the change report (the bucket is as the last deploy left it)`
+      : `deploy: ${fileCount} files; compared with the bucket's ${objects.size} objects: ${plan.source.why}`,
   );
   // After a drift, the report's uploads done before it are no longer in the plan.
   const uploading = new Set([...plan.upload, ...uploads.put.keys()]).size;
@@ -171,9 +198,9 @@ export async function deploySite({
   }
   const changed = [...[...uploads.put.keys()].sort(), ...plan.remove.filter((file) => !manifest?.retired[file])];
   const toPurge = purging ? [...new Set([...(manifest?.unpurged ?? []), ...changed])].sort() : [];
-  const live = new Map([...plan.keep, ...uploads.put]);
+  const nextManifest = manifestAfter(plan, { manifest, report, put: uploads.put });
   const writeManifest = async (unpurged: string[]) => {
-    const next = encodeManifest(manifestOf(live, plan.retire, unpurged));
+    const next = encodeManifest(nextManifest(unpurged));
     if (manifestBytes && Buffer.from(manifestBytes).equals(next)) return false;
     await bucket
       .put({
@@ -206,6 +233,23 @@ export async function deploySite({
       if (toPurge.length) await writeManifest([]);
     },
   };
+}
+
+/**
+ * The manifest this deploy leaves, by the files it left to purge. Through the change report, the last
+ * manifest patched where the report changed the site, when every upload holds the bytes the report
+ * names (then the site is the one the report's `to` digest names); otherwise made whole from the plan.
+ */
+function manifestAfter(
+  plan: Plan,
+  { manifest, report, put }: { manifest: Manifest | undefined; report: ChangeReport | undefined; put: ReadonlyMap<string, ManifestEntry> },
+): (unpurged: string[]) => Manifest {
+  const whole = (unpurged: string[]) => manifestOf(new Map([...plan.keep, ...put]), plan.retire, unpurged);
+  if (plan.source.kind !== 'report' || !manifest || !report) return whole;
+  const reported = new Map([...report.added, ...report.changed].map((entry) => [entry.path, entry.sha256]));
+  if (put.size !== reported.size || [...put].some(([file, [, , sha256]]) => reported.get(file) !== sha256)) return whole;
+  const change = { site: report.to, put, gone: new Set(report.removed.map((entry) => entry.path)) };
+  return (unpurged) => patchedManifest(manifest, change, plan.retire, unpurged) ?? whole(unpurged);
 }
 
 const UNDER_WAY_BODY = Buffer.from('{"deploy":"under way; until this object is gone the bucket may not be as the manifest records"}\n');

@@ -36,29 +36,69 @@ export interface Manifest {
   unpurged?: string[];
 }
 
+const byPath = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
 /** The digest rule of the site's output tree (`scripts/output-tree.ts` treeDigest), over path → sha256. */
 export function siteDigest(files: Iterable<[string, string]>): string {
   const hash = createHash('sha256');
-  for (const [file, sha256] of [...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) hash.update(`${sha256} ${file}\n`);
+  for (const [file, sha256] of [...files].sort(([a], [b]) => byPath(a, b))) hash.update(`${sha256} ${file}\n`);
   return hash.digest('hex');
 }
 
 export function manifestOf(files: Map<string, ManifestEntry>, retired: Map<string, ManifestEntry>, unpurged: string[] = []): Manifest {
-  const sorted = (map: Map<string, ManifestEntry>) => Object.fromEntries([...map].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  const site = siteDigest([...files].map(([file, [, , sha256]]) => [file, sha256]));
+  return manifestWith(site, Object.fromEntries([...files].sort(([a], [b]) => byPath(a, b))), retired, unpurged);
+}
+
+/**
+ * The manifest of a deploy that changed only what the change report says: `previous` with the
+ * entries of `gone` dropped and those of `put` set, `site` the digest the report names for the
+ * result. Same bytes as `manifestOf` of the whole site (one merge of the recorded entries, which
+ * are in path order, with the few changed ones; nothing sorted or digested again), or undefined
+ * when the recorded entries are not in path order (a manifest not written by `manifestOf`).
+ */
+export function patchedManifest(
+  previous: Manifest,
+  change: { site: string; put: ReadonlyMap<string, ManifestEntry>; gone: ReadonlySet<string> },
+  retired: Map<string, ManifestEntry>,
+  unpurged: string[] = [],
+): Manifest | undefined {
+  const put = [...change.put].sort(([a], [b]) => byPath(a, b));
+  const files: Record<string, ManifestEntry> = {};
+  let next = 0;
+  let last: string | undefined;
+  for (const [file, entry] of Object.entries(previous.files)) {
+    if (last !== undefined && last >= file) return undefined;
+    last = file;
+    for (; next < put.length && put[next]![0] < file; next++) files[put[next]![0]] = put[next]![1];
+    if (next < put.length && put[next]![0] === file) files[file] = put[next++]![1];
+    else if (!change.gone.has(file)) files[file] = entry;
+  }
+  for (; next < put.length; next++) files[put[next]![0]] = put[next]![1];
+  return manifestWith(change.site, files, retired, unpurged);
+}
+
+function manifestWith(
+  site: string,
+  files: Record<string, ManifestEntry>,
+  retired: Map<string, ManifestEntry>,
+  unpurged: string[],
+): Manifest {
   return {
     format: MANIFEST_FORMAT,
-    site: siteDigest([...files].map(([file, [, , sha256]]) => [file, sha256])),
-    files: sorted(files),
-    retired: sorted(retired),
+    site,
+    files,
+    retired: Object.fromEntries([...retired].sort(([a], [b]) => byPath(a, b))),
     ...(unpurged.length ? { unpurged: [...new Set(unpurged)].sort() } : {}),
   };
 }
 
-/** The bucket as the manifest records it: what a deploy that trusts the manifest takes for the listing. */
-export function recordedObjects(manifest: Manifest): Map<string, { size: number; etag: string }> {
-  return new Map(
-    [...Object.entries(manifest.files), ...Object.entries(manifest.retired)].map(([file, [size, etag]]) => [file, { size, etag }]),
-  );
+/**
+ * The retired files as the manifest records them: all a deploy that trusts the manifest needs to know
+ * of the bucket besides the manifest itself (which retired files are there to delete or keep).
+ */
+export function recordedRetired(manifest: Manifest): Map<string, { size: number; etag: string }> {
+  return new Map(Object.entries(manifest.retired).map(([file, [size, etag]]) => [file, { size, etag }]));
 }
 
 /** Same manifest, same bytes (gzip without a time stamp). */

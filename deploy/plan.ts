@@ -48,7 +48,7 @@ export interface Plan {
   /** Content-hashed files gone from the site, kept one deploy longer. */
   retire: Map<string, ManifestEntry>;
   /** Site files already in the bucket as they are, with what the manifest records for them. */
-  keep: Map<string, ManifestEntry>;
+  keep: ReadonlyMap<string, ManifestEntry>;
   /** No object of the site was in the bucket before. */
   emptyBefore: boolean;
 }
@@ -137,10 +137,50 @@ function planFromReport(manifest: Manifest, report: ChangeReport): Plan {
     if (isContentHashed(file)) retire.set(file, recorded);
     else remove.push(file);
   }
-  const keep = new Map<string, ManifestEntry>();
   const gone = new Set(report.removed.map((entry) => entry.path));
-  for (const [file, entry] of Object.entries(manifest.files)) if (!gone.has(file) && !uploading.has(file)) keep.set(file, entry);
+  const keep = new KeptFiles(manifest.files, (file) => !gone.has(file) && !uploading.has(file));
   return { source: { kind: 'report' }, upload, remove, retire, keep, emptyBefore: false };
+}
+
+/**
+ * The manifest's files a plan from the change report keeps, as a view: asking whether one is kept
+ * reads the manifest, and the whole list (tens of thousands at scale) is made only if asked for.
+ */
+class KeptFiles implements ReadonlyMap<string, ManifestEntry> {
+  private made: Map<string, ManifestEntry> | undefined;
+  private readonly recorded: Record<string, ManifestEntry>;
+  private readonly kept: (file: string) => boolean;
+  constructor(recorded: Record<string, ManifestEntry>, kept: (file: string) => boolean) {
+    this.recorded = recorded;
+    this.kept = kept;
+  }
+  has(file: string): boolean {
+    return Object.hasOwn(this.recorded, file) && this.kept(file);
+  }
+  get(file: string): ManifestEntry | undefined {
+    return this.has(file) ? this.recorded[file] : undefined;
+  }
+  get size(): number {
+    return this.all().size;
+  }
+  forEach(callback: (entry: ManifestEntry, file: string, map: ReadonlyMap<string, ManifestEntry>) => void): void {
+    this.all().forEach((entry, file) => callback(entry, file, this));
+  }
+  entries() {
+    return this.all().entries();
+  }
+  keys() {
+    return this.all().keys();
+  }
+  values() {
+    return this.all().values();
+  }
+  [Symbol.iterator]() {
+    return this.all().entries();
+  }
+  private all(): Map<string, ManifestEntry> {
+    return (this.made ??= new Map(Object.entries(this.recorded).filter(([file]) => this.kept(file))));
+  }
 }
 
 export async function planFromListing({ files, objects, manifest, digest, pathOf, uploaded }: PlanInput, why: string): Promise<Plan> {

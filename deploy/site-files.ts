@@ -9,7 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { readdir } from 'node:fs/promises';
+import { access, readdir } from 'node:fs/promises';
 import path from 'node:path';
 
 export interface SiteFile {
@@ -40,6 +40,19 @@ async function filesUnder(folder: string, prefix: string): Promise<string[]> {
     ),
   );
   return nested.flat();
+}
+
+/** The first of `files` (absolute paths) that exists, or undefined when none does. */
+export async function firstPresent(files: string[]): Promise<string | undefined> {
+  const found = await Promise.all(
+    files.map((file) =>
+      access(file).then(
+        () => true,
+        () => false,
+      ),
+    ),
+  );
+  return files[found.indexOf(true)];
 }
 
 export interface FileDigests {

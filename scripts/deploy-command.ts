@@ -13,13 +13,13 @@ import path from 'node:path';
 import { loadDotEnv } from '../src/config/dot-env.ts';
 import { openBucket } from '../deploy/bucket.ts';
 import { DeployError, deploySite, firstLine, type DeployResult } from '../deploy/deploy.ts';
-import { PURGE_CDNS, purgerFor, purgeUrlsOf, type Purger } from '../deploy/purge/purger.ts';
+import { PURGE_CDNS, type Purger } from '../deploy/purge/types.ts';
 import { redactor } from '../deploy/redact.ts';
 import { describeTarget, parseTarget, type Target } from '../deploy/target.ts';
 import { acquireLocks } from './build-lock.ts';
 import { CHANGES_FORMAT, changeReportPath, urlsOfFile, type ChangeReport } from './change-report.ts';
 import { EXIT, integerFlag, parseCommandLine, type CommandSpec } from './cli.ts';
-import { notifyAfterDeploy, notifySettingsOf, type NotifySettings } from '../notify/notify.ts';
+import type { NotifySettings } from '../notify/notify.ts';
 
 const DEPLOY_COMMAND: CommandSpec = {
   name: 'deploy',
@@ -86,7 +86,7 @@ interface DeployPlan {
  * receiver. The configuration is read only then (its checks load more than a deploy needs otherwise).
  */
 async function notifyPlan(): Promise<NotifySettings | undefined> {
-  const { loadConfig } = await import('../src/config/environment.ts');
+  const [{ loadConfig }, { notifySettingsOf }] = await Promise.all([import('../src/config/environment.ts'), import('../notify/notify.ts')]);
   const settings = notifySettingsOf(loadConfig(process.env));
   if (!settings) throw new Error('--notify needs PRESSROOM_WEBSUB_HUB or PRESSROOM_INDEXNOW_KEY (see docs/operating.md)');
   // The receiver sets PRESSROOM_SITE_DIR for its deploy command, and announces itself once the command succeeded.
@@ -95,7 +95,7 @@ async function notifyPlan(): Promise<NotifySettings | undefined> {
   return undefined;
 }
 
-function planDeploy(): DeployPlan | number {
+async function planDeploy(): Promise<DeployPlan | number> {
   const parsed = parseCommandLine(DEPLOY_COMMAND);
   if ('exit' in parsed) return parsed.exit;
   const { values, argument } = parsed;
@@ -111,7 +111,9 @@ function planDeploy(): DeployPlan | number {
       dryRun: values['dry-run'] === true,
       concurrency: integerFlag('concurrency', values.concurrency, 16, 1, 256),
       waitMs: integerFlag('wait', values.wait, 600, 0, 86_400) * 1000,
-      purger: typeof values.purge === 'string' ? purgerFor(values.purge, process.env) : undefined,
+      // Loaded only when asked for: a deploy without a purge does not pay for the CDNs' modules.
+      purger:
+        typeof values.purge === 'string' ? (await import('../deploy/purge/purger.ts')).purgerFor(values.purge, process.env) : undefined,
       verify: values.verify === true,
       notify: values.notify === true,
     };
@@ -138,7 +140,7 @@ const redact = redactor(process.env);
 const log = (line: string) => console.log(redact(line));
 
 async function main(): Promise<number> {
-  const plan = planDeploy();
+  const plan = await planDeploy();
   if (typeof plan === 'number') return plan;
   const { target, siteDir, dryRun, verify, concurrency, purger } = plan;
   let notify: NotifySettings | undefined;
@@ -188,6 +190,7 @@ async function main(): Promise<number> {
         files: purger ? result.toPurge : result.changed,
         first: result.plan.emptyBefore,
       };
+      const { notifyAfterDeploy } = await import('../notify/notify.ts');
       await notifyAfterDeploy(announce, notify, siteDir, { info: log, warn: (line) => console.warn(redact(line)) });
     }
     return EXIT.ok;
@@ -209,6 +212,7 @@ async function purge(purger: Purger, result: DeployResult, reportSite: string | 
       const calls = await purger.purgeEverything();
       log(`deploy: purged everything from ${purger.name} (a first deploy; ${calls} call)`);
     } else {
+      const { purgeUrlsOf } = await import('../deploy/purge/purger.ts');
       const urls = purgeUrlsOf(result.toPurge, site, urlsOfFile);
       const calls = await purger.purgeUrls(urls);
       log(`deploy: purged ${urls.length} URLs from ${purger.name} in ${calls} calls`);

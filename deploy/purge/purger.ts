@@ -4,12 +4,9 @@
  */
 import { cloudflarePurger, CLOUDFLARE_API } from './cloudflare.ts';
 import { fastlyPurger, FASTLY_API } from './fastly.ts';
-import type { Purger } from './types.ts';
+import { PURGE_CDNS, type Purger } from './types.ts';
 
-export type { Purger } from './types.ts';
-
-export const PURGE_CDNS = ['cloudflare', 'fastly'] as const;
-export type PurgeCdn = (typeof PURGE_CDNS)[number];
+export { PURGE_CDNS, type PurgeCdn, type Purger } from './types.ts';
 
 /** The purger `--purge NAME` asks for, with its settings from the environment; throws naming a missing variable. */
 export function purgerFor(cdn: string, env: NodeJS.ProcessEnv): Purger {

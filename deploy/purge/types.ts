@@ -5,3 +5,7 @@ export interface Purger {
   purgeUrls(urls: string[]): Promise<number>;
   purgeEverything(): Promise<number>;
 }
+
+/** The CDNs `--purge` knows (purger.ts picks one; the deploy's help names them without loading it). */
+export const PURGE_CDNS = ['cloudflare', 'fastly'] as const;
+export type PurgeCdn = (typeof PURGE_CDNS)[number];

@@ -6,12 +6,14 @@
  * behind the deploy's back, --dry-run, and secrets kept out of every line.
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startS3Server, type LoggedRequest, type S3Server } from '../helpers/s3-server.ts';
+import { decodeManifest, siteDigest } from '../../deploy/manifest.ts';
 import { buildSite, firstVersion, secondVersion, type SiteVersion } from './site-versions.ts';
 import { SOURCE_CONDITION_FLAG } from '../../src/config/source-condition.ts';
 
@@ -109,6 +111,26 @@ async function expectCoherent() {
   }
 }
 
+/**
+ * The manifest in the bucket records exactly `version` (each file's size, ETag and SHA-256, and the
+ * site's digest) and `retired`: what a manifest made whole from the site would say.
+ */
+async function expectManifestOf(version: SiteVersion, retired: string[] = []) {
+  const s3client = client();
+  const stored = await s3client.send(new GetObjectCommand({ Bucket: s3.bucket, Key: MANIFEST }));
+  const manifest = decodeManifest(await stored.Body!.transformToByteArray())!;
+  s3client.destroy();
+  const entryOf = (content: string | Buffer) => {
+    const bytes = asBuffer(content);
+    return [bytes.length, createHash('md5').update(bytes).digest('hex'), createHash('sha256').update(bytes).digest('hex')];
+  };
+  const files = Object.fromEntries(Object.entries(version).map(([file, content]) => [file, entryOf(content)]));
+  expect(manifest.files).toEqual(files);
+  expect(Object.keys(manifest.files)).toEqual(Object.keys(files).sort());
+  expect(manifest.site).toBe(siteDigest(Object.entries(files).map(([file, [, , sha256]]) => [file, sha256 as string])));
+  expect(Object.keys(manifest.retired)).toEqual(retired);
+}
+
 const writes = (requests: LoggedRequest[]) => requests.filter((r) => r.method !== 'GET' && r.method !== 'HEAD');
 const putKeys = (requests: LoggedRequest[]) => requests.filter((r) => r.method === 'PUT').map((r) => r.key.replace(/^site\//, ''));
 const target = () => `s3://${s3.bucket}/site`;
@@ -184,12 +206,16 @@ describe('npm run deploy', () => {
     // The unpublished page is gone; the old stylesheet stays for pages a CDN or browser still holds.
     await expectBucketToServe(secondVersion(), ['_astro/Base.AAAA1111.css']);
     await expectCoherent();
+    // The manifest, patched where the report changed the site, records it as one made whole would.
+    await expectManifestOf(secondVersion(), ['_astro/Base.AAAA1111.css']);
 
     // The next deploy that changes anything removes it.
-    const third = { ...secondVersion(), 'index.html': '<h1>changed again</h1>' };
+    const third = { ...secondVersion(), 'index.html': '<h1>changed again</h1>', '0-first/index.html': '<h1>First</h1>' };
     await buildSite(site, third);
-    expect((await deploy([target(), '--from', site])).code).toBe(0);
+    const thirdRun = await deploy([target(), '--from', site]);
+    expect(thirdRun.stdout).toContain('compared through the change report');
     await expectBucketToServe(third);
+    await expectManifestOf(third);
   });
 
   it('a deploy with nothing changed reads the listing and the manifest and writes nothing', async () => {
@@ -272,6 +298,24 @@ describe('npm run deploy', () => {
     expect(check.stdout).toContain('the bucket changed since the last deploy: robots.txt is not as the last deploy put it');
     // It changed the bucket, so the stylesheet retired one deploy ago goes too.
     await expectBucketToServe(secondVersion());
+  });
+
+  it('a site folder that is not as its change report says (a removed page put back by hand) is compared with the listing', async () => {
+    await buildSite(site, firstVersion());
+    expect((await deploy([target(), '--from', site])).code).toBe(0);
+    await buildSite(site, secondVersion());
+    // The manifest is trusted, so the folder is not walked: the files the report removed are looked for.
+    await mkdir(path.join(site, '2-results'), { recursive: true });
+    await writeFile(path.join(site, '2-results', 'index.html'), firstVersion()['2-results/index.html']!);
+    s3.requests.length = 0;
+    const run = await deploy([target(), '--from', site]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('compared with the bucket');
+    expect(run.stdout).toContain('the site folder holds other files than its change report says');
+    expect(s3.requests.filter(isListing)).not.toEqual([]);
+    await expectBucketToServe({ ...secondVersion(), '2-results/index.html': firstVersion()['2-results/index.html']! }, [
+      '_astro/Base.AAAA1111.css',
+    ]);
   });
 
   it('--verify: uploads from the change report while the listing runs, and the drift the listing shows is still put right', async () => {

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cacheControlOf, contentTypeOf, isContentHashed } from '../../deploy/headers.ts';
-import { decodeManifest, encodeManifest, manifestOf, siteDigest } from '../../deploy/manifest.ts';
+import { decodeManifest, encodeManifest, manifestOf, patchedManifest, siteDigest, type ManifestEntry } from '../../deploy/manifest.ts';
 import { inPhases } from '../../deploy/phases.ts';
 import { makePlan } from '../../deploy/plan.ts';
 import { redactor } from '../../deploy/redact.ts';
@@ -125,6 +125,36 @@ describe('deploy parts', () => {
     expect(encodeManifest(manifest).equals(encodeManifest(manifest))).toBe(true);
     expect(decodeManifest(encodeManifest(manifest))).toEqual(manifest);
     expect(decodeManifest(Buffer.from('not gzip'))).toBeUndefined();
+  });
+
+  it('patches a manifest into the same bytes as one made whole, deploy after deploy', () => {
+    const entry = (file: string, version: number): ManifestEntry => [
+      file.length + version,
+      `etag-${file}-${version}`,
+      `sha-${file}-${version}`,
+    ];
+    const retired = new Map<string, ManifestEntry>([['_astro/old.1.css', entry('_astro/old.1.css', 0)]]);
+    let site = new Map(['b/index.html', 'd.xml', 'f/index.html', '_astro/a.1.css'].map((file) => [file, entry(file, 0)]));
+    let recorded = decodeManifest(encodeManifest(manifestOf(site, retired)))!;
+    // Each deploy: files put (new ones before, between and after the recorded ones; changed ones) and files gone.
+    const deploys: Array<{ put: string[]; gone: string[] }> = [
+      { put: ['a.html', 'c/index.html', 'z.xml', 'd.xml'], gone: ['f/index.html'] },
+      { put: ['b/index.html', 'e/index.html'], gone: ['_astro/a.1.css', 'a.html', 'z.xml'] },
+      { put: ['0.html', 'zz/index.html'], gone: [] },
+    ];
+    for (const [version, { put, gone }] of deploys.entries()) {
+      const putEntries = new Map(put.map((file) => [file, entry(file, version + 1)]));
+      site = new Map([...site, ...putEntries]);
+      for (const file of gone) site.delete(file);
+      const whole = manifestOf(site, retired, ['a.html']);
+      const change = { site: whole.site, put: putEntries, gone: new Set(gone) };
+      const patched = patchedManifest(recorded, change, retired, ['a.html'])!;
+      expect(encodeManifest(patched).equals(encodeManifest(whole)), `deploy ${version + 1}`).toBe(true);
+      recorded = decodeManifest(encodeManifest(patched))!;
+    }
+    // A manifest whose entries are not in path order is not patched: it is made whole.
+    const unordered = { ...recorded, files: Object.fromEntries(Object.entries(recorded.files).reverse()) };
+    expect(patchedManifest(unordered, { site: recorded.site, put: new Map(), gone: new Set() }, retired)).toBeUndefined();
   });
 
   it('blanks every credential and URL password in a line', () => {
