@@ -38,7 +38,7 @@ const BENCH_COMMAND: CommandSpec = {
   summary: [
     'Runs the benchmarks (not tests), each reporting its figures as ratios to a reference measured in the same run,',
     `plus peak memory; the run's goals go to bench/results/<scale>.json:`,
-    ...Object.entries(BENCHES).map(([name, b]) => `  ${name.padEnd(7)}${b.what} (node --conditions=source bench/${b.file} --help)`),
+    ...Object.entries(BENCHES).map(([name, b]) => `  ${name.padEnd(8)}${b.what} (node --conditions=source bench/${b.file} --help)`),
     '  node --conditions=source bench/image-formats.ts measures encode time per format (it decided AVIF is off).',
   ].join('\n'),
   flags: {
