@@ -23,12 +23,13 @@ import { parseCommandLine } from '../scripts/cli.ts';
 import { startEmulatorProcess } from './emulator-process.ts';
 import { atMostGoal, goalLine } from './goals.ts';
 import { REFERENCE_ENCODERS, SSIM_THRESHOLD, referenceEncode, ssimOf } from './image-quality.ts';
+import { pressRoomMedia } from './press-room-media.ts';
 import { profileOrExit } from './profiles.ts';
 import { writePart } from './results.ts';
 import { mediaOriginalUrls } from '@pressroom-static/content-loaders';
 import { WEBP_MAX_SIDE, fallbackFormat, renditionGeometry, type OutputFormat } from '../image-pipeline/encode.ts';
 import { declaredOf } from '../image-pipeline/media-input.ts';
-import { createImagePipeline, type MediaInput, type Picture } from '../image-pipeline/index.ts';
+import { createImagePipeline, type Picture } from '../image-pipeline/index.ts';
 import { FORMAT_INFO } from '../image-pipeline/sniff.ts';
 import { createStore } from '../image-pipeline/store.ts';
 
@@ -83,23 +84,7 @@ const cacheDir = await mkdtemp(path.join(tmpdir(), 'pressroom-images-bench-'));
 let peak = 0;
 const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
 try {
-  const base = `${emulator.url}/v1/pressrooms/${emulator.pressroomId}`;
-  const list = async (p: string) => ((await (await fetch(`${base}/${p}`)).json()) as { data: Array<Record<string, unknown>> }).data;
-  const media: MediaInput[] = [];
-  const add = (sizes: unknown) => {
-    if (sizes && typeof sizes === 'object' && Object.keys(sizes).length > 0) media.push({ sizes: sizes as MediaInput['sizes'] });
-  };
-  for (const p of ['images', 'movies', 'videos', 'documents', 'clippings'])
-    for (const item of await list(`${p}?limit=10000`)) add(item.sizes);
-  for (const tag of await list('tags?limit=10000')) {
-    add(tag.image);
-    add(tag.hero_image);
-  }
-  for (const contact of await list('pr_contacts?limit=10000')) add(contact.avatar);
-  const pressroom = ((await (await fetch(base)).json()) as { data?: { logo?: { original_url?: string; width?: number; height?: number } } })
-    .data;
-  if (pressroom?.logo?.original_url)
-    add({ original: { url: pressroom.logo.original_url, width: pressroom.logo.width, height: pressroom.logo.height } });
+  const media = await pressRoomMedia(emulator);
 
   const downloads = pLimit(8); // PRESSROOM_CONCURRENCY's default, as the build shares it
   const run = async (label: string) => {

@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --scale demo|L|N] [--only api,images,builds] [--keep …]`:
+ * `npm run bench [-- --scale demo|L|N] [--only api,images,builds] [--keep …] [--workers 1,2,4]`:
  * every benchmark in turn, each in its own process (not tests), then one JSON
  * file with every goal as a ratio to its reference measured in the same run, its
  * target, and peak RSS: bench/results/<scale>.json. `--keep` puts the latest
@@ -13,6 +13,7 @@ import { EXIT, parseCommandLine, type CommandSpec } from '../scripts/cli.ts';
 import { combine, goalLine, machine, type BenchPart } from './goals.ts';
 import { PROFILES, profileOrExit } from './profiles.ts';
 import { keptPart, readPart, runFile, writePart, writeRun } from './results.ts';
+import { DEFAULT_WORKER_COUNTS, parseWorkerCounts } from './worker-counts.ts';
 
 const BENCHES = {
   api: { file: 'api-load.ts', what: 'API loading against requests × latency ÷ concurrency, the emulator in its own process' },
@@ -25,6 +26,10 @@ const BENCHES = {
     file: 'deploy.ts',
     what: 'npm run deploy into s3rver: one changed release against uploading its files alone, requests of an unchanged deploy',
   },
+  workers: {
+    file: 'workers.ts',
+    what: 'renditions through the BullMQ queue by 1, 2, 4 `npm run worker` processes against in-process, and a warm round',
+  },
 } as const;
 type Bench = keyof typeof BENCHES;
 
@@ -33,7 +38,7 @@ const BENCH_COMMAND: CommandSpec = {
   summary: [
     'Runs the benchmarks (not tests), each reporting its figures as ratios to a reference measured in the same run,',
     `plus peak memory; the run's goals go to bench/results/<scale>.json:`,
-    ...Object.entries(BENCHES).map(([name, b]) => `  ${name.padEnd(7)}${b.what} (node --conditions=source bench/${b.file} --help)`),
+    ...Object.entries(BENCHES).map(([name, b]) => `  ${name.padEnd(8)}${b.what} (node --conditions=source bench/${b.file} --help)`),
     '  node --conditions=source bench/image-formats.ts measures encode time per format (it decided AVIF is off).',
   ].join('\n'),
   flags: {
@@ -47,6 +52,11 @@ const BENCH_COMMAND: CommandSpec = {
       type: 'string',
       value: 'LIST',
       help: 'benchmarks not run now whose latest results of this scale go into the results file as they are, each with when it ran (an L run takes hours; one part can be run again)',
+    },
+    workers: {
+      type: 'string',
+      value: 'LIST',
+      help: `worker process counts of the workers benchmark, one queue run each (default ${DEFAULT_WORKER_COUNTS.join(',')})`,
     },
   },
   variables: {},
@@ -67,6 +77,14 @@ for (const [flag, names] of [
     console.error(`bench: unknown benchmark ${unknown.join(', ')} in ${flag} (choose from ${Object.keys(BENCHES).join(', ')})`);
     process.exit(EXIT.usage);
   }
+}
+if (parsed.values.workers !== undefined && !parseWorkerCounts(parsed.values.workers)) {
+  console.error(`bench: --workers must be whole numbers from 1 to 16 separated by commas, got '${String(parsed.values.workers)}'`);
+  process.exit(EXIT.usage);
+}
+if (parsed.values.workers !== undefined && !only.includes('workers')) {
+  console.error('bench: --workers is for the workers benchmark: add workers to --only');
+  process.exit(EXIT.usage);
 }
 const both = keep.filter((name) => only.includes(name));
 if (both.length > 0) {
@@ -90,7 +108,13 @@ for (const name of only as Bench[]) {
   const ran = { startedAt: new Date().toISOString(), loadAverageAtStart: os.loadavg().map((n) => Number(n.toFixed(2))) };
   const { status } = spawnSync(
     process.execPath,
-    [...conditionFlags(), path.join(import.meta.dirname, BENCHES[name].file), '--scale', profile.name],
+    [
+      ...conditionFlags(),
+      path.join(import.meta.dirname, BENCHES[name].file),
+      '--scale',
+      profile.name,
+      ...(name === 'workers' && typeof parsed.values.workers === 'string' ? ['--workers', parsed.values.workers] : []),
+    ],
     {
       stdio: 'inherit',
     },
