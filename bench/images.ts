@@ -20,6 +20,7 @@ import path from 'node:path';
 import pLimit from 'p-limit';
 import sharp from 'sharp';
 import { parseCommandLine } from '../scripts/cli.ts';
+import { benchPipeline } from './bench-pipeline.ts';
 import { startEmulatorProcess } from './emulator-process.ts';
 import { atMostGoal, goalLine } from './goals.ts';
 import { REFERENCE_ENCODERS, SSIM_THRESHOLD, referenceEncode, ssimOf } from './image-quality.ts';
@@ -29,7 +30,7 @@ import { writePart } from './results.ts';
 import { mediaOriginalUrls } from '@pressroom-static/content-loaders';
 import { WEBP_MAX_SIDE, fallbackFormat, renditionGeometry, type OutputFormat } from '../image-pipeline/encode.ts';
 import { declaredOf } from '../image-pipeline/media-input.ts';
-import { createImagePipeline, type Picture } from '../image-pipeline/index.ts';
+import type { Picture } from '../image-pipeline/index.ts';
 import { FORMAT_INFO } from '../image-pipeline/sniff.ts';
 import { createStore } from '../image-pipeline/store.ts';
 
@@ -86,15 +87,8 @@ const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().r
 try {
   const media = await pressRoomMedia(emulator);
 
-  const downloads = pLimit(8); // PRESSROOM_CONCURRENCY's default, as the build shares it
   const run = async (label: string) => {
-    const pipeline = createImagePipeline({
-      fetch: (u, i) => fetch(u, i),
-      limit: (fn) => downloads(fn),
-      apiUrl: emulator.url,
-      cacheDir,
-      log: { warn: (l) => console.warn(l) },
-    });
+    const pipeline = benchPipeline(emulator.url, cacheDir);
     const t = performance.now();
     const cpuAtStart = process.cpuUsage();
     const pictures = await Promise.all(media.map((m) => pipeline.picture(m)));

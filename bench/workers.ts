@@ -22,18 +22,12 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import pLimit from 'p-limit';
 import { mediaOriginalUrls } from '@pressroom-static/content-loaders';
-import {
-  createFolderRenditionStore,
-  createImagePipeline,
-  renditionJobId,
-  renditionJobOf,
-  type MediaInput,
-  type RenditionJob,
-} from '../image-pipeline/index.ts';
+import { createFolderRenditionStore, renditionJobId, renditionJobOf, type MediaInput, type RenditionJob } from '../image-pipeline/index.ts';
 import { distributeRenditionJobs } from '../scale-out/distribute.ts';
 import { EXIT, parseCommandLine } from '../scripts/cli.ts';
 import { SOURCE_CONDITION_FLAG } from '../src/config/source-condition.ts';
 import { startRedisServer } from '../test/helpers/redis-server.ts';
+import { benchPipeline } from './bench-pipeline.ts';
 import { startEmulatorProcess } from './emulator-process.ts';
 import { atMostGoal, goalLine } from './goals.ts';
 import { pressRoomMedia } from './press-room-media.ts';
@@ -189,18 +183,9 @@ async function queueRun(label: string, jobs: ReadonlyMap<string, RenditionJob>, 
   return run;
 }
 
-const downloads = pLimit(8); // PRESSROOM_CONCURRENCY's default, as the build shares it
-
 /** Every picture made by the pipeline in this process, as a build makes them; with `storeDir`, taken from that store. */
 async function inProcessRun(label: string, media: MediaInput[], cacheDir: string, storeDir?: string) {
-  const pipeline = createImagePipeline({
-    fetch: (u, i) => fetch(u, i),
-    limit: (fn) => downloads(fn),
-    apiUrl: emulator.url,
-    cacheDir,
-    log: { warn: (l) => console.warn(l) },
-    ...(storeDir ? { sharedStore: createFolderRenditionStore(storeDir) } : {}),
-  });
+  const pipeline = benchPipeline(emulator.url, cacheDir, storeDir ? { sharedStore: createFolderRenditionStore(storeDir) } : {});
   const t = performance.now();
   const cpuAtStart = process.cpuUsage();
   await Promise.all(media.map((m) => pipeline.picture(m)));
