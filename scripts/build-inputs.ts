@@ -30,6 +30,8 @@ export const CODE_PATHS = [
   'public',
   'scripts',
   'offline-archive',
+  // The build hands its image jobs to the workers through it (PRESSROOM_QUEUE_URL).
+  'scale-out',
   'webhook-receiver',
 ] as const;
 
