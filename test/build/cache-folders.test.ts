@@ -21,7 +21,12 @@ const root = '/srv/project';
 /** The cache folder each part of a build uses once Astro has configured it from `root`. */
 function cacheFoldersOfABuild(): Record<string, string | undefined> {
   const config = loadConfig(process.env);
-  const astroConfig = { root: pathToFileURL(`${root}/`), outDir: pathToFileURL(`${root}/dist/`), base: '/' };
+  const astroConfig = {
+    root: pathToFileURL(`${root}/`),
+    outDir: pathToFileURL(`${root}/dist/`),
+    cacheDir: pathToFileURL(`${root}/node_modules/.astro/`),
+    base: '/',
+  };
   for (const integration of [imagePipeline({ config }), siteIcons({ config }), markdownCache({ code: 'c0de', config })])
     (integration.hooks['astro:config:done'] as any)({ config: astroConfig, logger: console });
   const { state } = buildSession();

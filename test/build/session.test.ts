@@ -51,7 +51,12 @@ describe('the build session', () => {
     expect(astro.site).toBe('https://press.session.example');
     expect(astro.base).toBe('/news');
 
-    const astroConfig = { root: pathToFileURL(`${root}/`), outDir: pathToFileURL('/srv/out/'), base: '/news' };
+    const astroConfig = {
+      root: pathToFileURL(`${root}/`),
+      outDir: pathToFileURL('/srv/out/'),
+      cacheDir: pathToFileURL(`${root}/node_modules/.astro/`),
+      base: '/news',
+    };
     for (const name of ['pressroom-static:images', 'pressroom-static:site-icons'])
       await (integration(astro.integrations, name).hooks['astro:config:done'] as any)({ config: astroConfig, logger: console });
     const { state } = buildSession();
