@@ -205,12 +205,11 @@ describe('downloads', () => {
 
 describe('media library', () => {
   const sectionItems = (section: string) => {
+    // The front page, then the pages numbered from the oldest (src/lib/listing-pages.ts).
     const found: Element[] = [];
-    for (let n = 1; ; n++) {
-      const page = pages.get(n === 1 ? `/media/${section}/` : `/media/${section}/${n}/`);
-      if (!page) break;
-      found.push(...byClass(main(page), 'asset'));
-    }
+    const front = pages.get(`/media/${section}/`);
+    if (front) found.push(...byClass(main(front), 'asset'));
+    for (let n = 1; pages.has(`/media/${section}/${n}/`); n++) found.push(...byClass(main(pages.get(`/media/${section}/${n}/`)!), 'asset'));
     return found;
   };
 
