@@ -15,17 +15,16 @@
  * what separate machines would gain (docs/performance.md models that).
  * Goal: `workers-overhead`, the queue with 1 worker ÷ in-process (wall time, the same cores) ≤ 1.05.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import pLimit from 'p-limit';
 import { mediaOriginalUrls } from '@pressroom-static/content-loaders';
 import { createFolderRenditionStore, renditionJobId, renditionJobOf, type MediaInput, type RenditionJob } from '../image-pipeline/index.ts';
 import { distributeRenditionJobs } from '../scale-out/distribute.ts';
 import { EXIT, parseCommandLine } from '../scripts/cli.ts';
-import { SOURCE_CONDITION_FLAG } from '../src/config/source-condition.ts';
+import { spawnWorker, type RunningWorker } from '../test/helpers/worker-process.ts';
 import { startRedisServer } from '../test/helpers/redis-server.ts';
 import { benchPipeline } from './bench-pipeline.ts';
 import { startEmulatorProcess } from './emulator-process.ts';
@@ -62,7 +61,6 @@ if (!workerCounts) {
   process.exit(EXIT.usage);
 }
 const TARGET = 1.05;
-const root = path.resolve(import.meta.dirname, '..');
 const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
 
 /** User + system CPU of a process, every thread, in ms (from /proc: it may be another process). */
@@ -76,12 +74,6 @@ async function cpuMsOf(pid: number): Promise<number> {
 async function peakMiBOf(pid: number): Promise<number> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
   return Math.round(Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
-}
-
-interface RunningWorker {
-  child: ChildProcess;
-  lines: string[];
-  exited: Promise<number | null>;
 }
 
 interface QueueRun {
@@ -116,19 +108,12 @@ const workerEnv = (storeDir: string, cacheDir: string): NodeJS.ProcessEnv => ({
 
 /** `npm run worker` with its default concurrency, resolved once it takes jobs. */
 async function startWorker(storeDir: string, cacheDir: string): Promise<RunningWorker> {
-  const child = spawn(process.execPath, [SOURCE_CONDITION_FLAG, path.join(root, 'scripts', 'worker.ts')], {
-    cwd: root,
-    env: workerEnv(storeDir, cacheDir),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const lines: string[] = [];
-  for (const stream of [child.stdout!, child.stderr!]) createInterface({ input: stream }).on('line', (line) => lines.push(line));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const worker = { child, lines, exited };
+  const worker = spawnWorker([], workerEnv(storeDir, cacheDir));
+  const { lines } = worker;
   started.push(worker);
   const deadline = Date.now() + 60_000;
   while (!lines.some((l) => l.includes('taking rendition jobs'))) {
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`bench: a worker did not start: ${lines.join(' | ')}`);
+    if (worker.child.exitCode !== null || Date.now() > deadline) throw new Error(`bench: a worker did not start: ${lines.join(' | ')}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return worker;

@@ -8,31 +8,21 @@
  * the build's waits end in one line when Redis is not there, goes away, or
  * no worker comes.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
-import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../emulator/server.ts';
 import { renditionJobId, renditionJobOf, type ImagePipeline } from '../../image-pipeline/index.ts';
 import { distributeRenditionJobs } from '../../scale-out/distribute.ts';
 import { openSharedStore } from '../../scale-out/store.ts';
-import { SOURCE_CONDITION_FLAG } from '../../src/config/source-condition.ts';
 import { TEST_MEDIA_CACHE } from '../helpers/emulator.ts';
 import { startRedisServer, type RedisServer } from '../helpers/redis-server.ts';
 import { startS3Server, type S3Server } from '../helpers/s3-server.ts';
+import { spawnWorker, type RunningWorker } from '../helpers/worker-process.ts';
 import { tempDir, testPipeline } from '../image-pipeline/helpers.ts';
 
-const root = path.resolve(import.meta.dirname, '../..');
 const API_KEY = 'prk_live_never-in-redis-4242';
 
 type Sizes = Record<string, { width: number | string | null; height: number | string | null; url: string }>;
-
-interface RunningWorker {
-  child: ChildProcess;
-  lines: string[];
-  exited: Promise<number | null>;
-}
 
 describe('rendition jobs on BullMQ workers', () => {
   let emulator: RunningEmulator;
@@ -50,15 +40,7 @@ describe('rendition jobs on BullMQ workers', () => {
   };
 
   function startWorker(cacheDir: string): RunningWorker {
-    const child = spawn(process.execPath, [SOURCE_CONDITION_FLAG, path.join(root, 'scripts', 'worker.ts'), '--concurrency', '1'], {
-      cwd: root,
-      env: { ...process.env, ...env, PRESSROOM_CACHE_DIR: cacheDir },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const lines: string[] = [];
-    for (const stream of [child.stdout!, child.stderr!]) createInterface({ input: stream }).on('line', (line) => lines.push(line));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    const worker = { child, lines, exited };
+    const worker = spawnWorker(['--concurrency', '1'], { ...process.env, ...env, PRESSROOM_CACHE_DIR: cacheDir });
     workers.push(worker);
     return worker;
   }
