@@ -10,6 +10,8 @@
  *          (PNG with alpha) at every width with version 1's settings, one job per core, no
  *          downloads, no bookkeeping
  *   quality every output of the cold run against the direct path's encode at its size, by SSIM
+ * `--sample N` keeps one original in N (by a hash of its URL, `sample.ts`) for all three: a figure at L
+ * in a fraction of its hours, reported as a sample in the output, the goal and the results file.
  * The emulator runs in its own process (its media rendering is not counted; its originals are
  * cached on disk). Goal: the CPU time (user + system, every thread of this process) of the cold
  * run ≤ 0.5× the naive baseline's; wall time is reported beside it.
@@ -19,7 +21,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import pLimit from 'p-limit';
 import sharp from 'sharp';
-import { parseCommandLine } from '../scripts/cli.ts';
+import { EXIT, parseCommandLine } from '../scripts/cli.ts';
 import { benchPipeline } from './bench-pipeline.ts';
 import { startEmulatorProcess } from './emulator-process.ts';
 import { atMostGoal, goalLine } from './goals.ts';
@@ -27,10 +29,11 @@ import { REFERENCE_ENCODERS, SSIM_THRESHOLD, referenceEncode, ssimOf } from './i
 import { pressRoomMedia } from './press-room-media.ts';
 import { profileOrExit } from './profiles.ts';
 import { writePart } from './results.ts';
+import { inSample, parseSample } from './sample.ts';
 import { mediaOriginalUrls } from '@pressroom-static/content-loaders';
 import { WEBP_MAX_SIDE, fallbackFormat, renditionGeometry, type OutputFormat } from '../image-pipeline/encode.ts';
 import { declaredOf } from '../image-pipeline/media-input.ts';
-import type { Picture } from '../image-pipeline/index.ts';
+import type { MediaInput, Picture } from '../image-pipeline/index.ts';
 import { FORMAT_INFO } from '../image-pipeline/sniff.ts';
 import { createStore } from '../image-pipeline/store.ts';
 
@@ -38,11 +41,25 @@ const parsed = parseCommandLine({
   name: 'bench',
   invocation: 'node --conditions=source bench/images.ts',
   summary: 'The image pipeline cold and warm against bare sharp on the same inputs, with peak memory.',
-  flags: { scale: { type: 'string', value: 'demo|L|N', help: 'size of the emulated press room (default demo)' } },
+  flags: {
+    scale: { type: 'string', value: 'demo|L|N', help: 'size of the emulated press room (default demo)' },
+    sample: {
+      type: 'string',
+      value: 'N',
+      help: 'only one original in N, chosen by a hash of its URL, for the cold, naive and quality runs alike (default 1: all)',
+    },
+  },
   variables: {},
 });
 if ('exit' in parsed) process.exit(parsed.exit);
 const profile = profileOrExit(parsed.values.scale);
+const sample = parseSample(parsed.values.sample);
+if (sample === undefined) {
+  console.error(`bench: --sample must be a whole number from 1 to 1000, got '${String(parsed.values.sample)}'`);
+  process.exit(EXIT.usage);
+}
+/** Said wherever a figure of a sampled run is reported. */
+const sampled = sample > 1 ? `, 1 original in ${sample}` : '';
 const TARGET = 0.5;
 /** Every output of the cold run against the direct path's encode at its size (bench/image-quality.ts), two at a time. */
 async function checkQuality(
@@ -75,6 +92,8 @@ async function checkQuality(
   return { outputs: checks.length, lowest, below: below.sort() };
 }
 
+const originalUrlOf = (m: MediaInput) => mediaOriginalUrls(m.sizes).values().next().value;
+
 /** User + system CPU of every thread of this process (sharp's included) since `start`, in ms. */
 const cpuMsSince = (start: NodeJS.CpuUsage) => {
   const used = process.cpuUsage(start);
@@ -85,7 +104,11 @@ const cacheDir = await mkdtemp(path.join(tmpdir(), 'pressroom-images-bench-'));
 let peak = 0;
 const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
 try {
-  const media = await pressRoomMedia(emulator);
+  const all = await pressRoomMedia(emulator);
+  const media = all.filter((m) => {
+    const url = originalUrlOf(m);
+    return url ? inSample(url, sample) : sample === 1;
+  });
 
   const run = async (label: string) => {
     const pipeline = benchPipeline(emulator.url, cacheDir);
@@ -102,7 +125,10 @@ try {
     return { ms, cpuMs, pictures, pipeline };
   };
 
-  console.log(`${media.length} sizes objects, ${availableParallelism()} cores, sharp ${sharp.versions.sharp}`);
+  console.log(
+    `${media.length} sizes objects${sample > 1 ? ` (1 original in ${sample} by URL hash: ${media.length} of ${all.length})` : ''}, ` +
+      `${availableParallelism()} cores, sharp ${sharp.versions.sharp}`,
+  );
   const cold = await run('cold');
   const coldPeak = peak;
   const warm = await run('warm');
@@ -111,7 +137,7 @@ try {
   const store = createStore(cacheDir);
   const originals = await Promise.all(
     media.map(async (m) => {
-      const url = mediaOriginalUrls(m.sizes).values().next().value;
+      const url = originalUrlOf(m);
       const record = url ? await store.readRecord(url) : undefined;
       if (!record || record.refused || !record.width || !record.height) return undefined;
       return { record, file: store.blobPath(record.sha256, FORMAT_INFO[record.format].ext) };
@@ -149,14 +175,14 @@ try {
   const naiveCpuMs = cpuMsSince(cpuAtStart);
   const naiveMs = performance.now() - t;
   console.log(
-    `naive ${Math.round(naiveMs)} ms (CPU ${Math.round(naiveCpuMs)} ms): bare sharp, the same ${done.size} renditions one at a time, WebP and fallback each`,
+    `naive ${Math.round(naiveMs)} ms (CPU ${Math.round(naiveCpuMs)} ms): bare sharp, the same ${done.size} renditions one at a time, WebP and fallback each${sampled}`,
   );
   const goal = atMostGoal({
     name: 'images',
-    what: 'CPU time of the pipeline, cold, against bare sharp making every rendition one at a time (a decode each, WebP and JPEG/PNG each)',
+    what: `CPU time of the pipeline, cold, against bare sharp making every rendition one at a time (a decode each, WebP and JPEG/PNG each)${sampled}`,
     measured: cold.cpuMs,
     reference: naiveCpuMs,
-    against: 'naive sharp',
+    against: `naive sharp${sample > 1 ? ` (1 original in ${sample})` : ''}`,
     target: TARGET,
     peakRssMiB: Math.round(coldPeak / 1024 / 1024),
   });
@@ -170,6 +196,8 @@ try {
     bench: 'images',
     goals: [goal],
     details: {
+      sample:
+        sample > 1 ? { oneIn: sample, by: 'sha256 of the original URL', sizesObjects: media.length, ofSizesObjects: all.length } : null,
       sizesObjects: media.length,
       renditions: done.size,
       originals: stats.originals,

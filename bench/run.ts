@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --scale demo|L|N] [--only api,images,builds] [--keep …] [--workers 1,2,4]`:
+ * `npm run bench [-- --scale demo|L|N] [--only api,images,builds] [--keep …] [--workers 1,2,4] [--sample N]`:
  * every benchmark in turn, each in its own process (not tests), then one JSON
  * file with every goal as a ratio to its reference measured in the same run, its
  * target, and peak RSS: bench/results/<scale>.json. `--keep` puts the latest
@@ -13,6 +13,7 @@ import { EXIT, parseCommandLine, type CommandSpec } from '../scripts/cli.ts';
 import { combine, goalLine, machine, type BenchPart } from './goals.ts';
 import { PROFILES, profileOrExit } from './profiles.ts';
 import { keptPart, readPart, runFile, writePart, writeRun } from './results.ts';
+import { parseSample } from './sample.ts';
 import { DEFAULT_WORKER_COUNTS, parseWorkerCounts } from './worker-counts.ts';
 
 const BENCHES = {
@@ -58,6 +59,11 @@ const BENCH_COMMAND: CommandSpec = {
       value: 'LIST',
       help: `worker process counts of the workers benchmark, one queue run each (default ${DEFAULT_WORKER_COUNTS.join(',')})`,
     },
+    sample: {
+      type: 'string',
+      value: 'N',
+      help: 'the images benchmark on one original in N (by a hash of its URL), said in its goal and results (L in a fraction of its hours)',
+    },
   },
   variables: {},
   notes: ['The benchmarks start the emulator in a process of their own; no PRESSROOM_* variable is read.'],
@@ -84,6 +90,14 @@ if (parsed.values.workers !== undefined && !parseWorkerCounts(parsed.values.work
 }
 if (parsed.values.workers !== undefined && !only.includes('workers')) {
   console.error('bench: --workers is for the workers benchmark: add workers to --only');
+  process.exit(EXIT.usage);
+}
+if (parsed.values.sample !== undefined && !parseSample(parsed.values.sample)) {
+  console.error(`bench: --sample must be a whole number from 1 to 1000, got '${String(parsed.values.sample)}'`);
+  process.exit(EXIT.usage);
+}
+if (parsed.values.sample !== undefined && !only.includes('images')) {
+  console.error('bench: --sample is for the images benchmark: add images to --only');
   process.exit(EXIT.usage);
 }
 const both = keep.filter((name) => only.includes(name));
@@ -114,6 +128,7 @@ for (const name of only as Bench[]) {
       '--scale',
       profile.name,
       ...(name === 'workers' && typeof parsed.values.workers === 'string' ? ['--workers', parsed.values.workers] : []),
+      ...(name === 'images' && typeof parsed.values.sample === 'string' ? ['--sample', parsed.values.sample] : []),
     ],
     {
       stdio: 'inherit',

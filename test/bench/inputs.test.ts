@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { routeFiles } from '../../bench/bare-astro.ts';
 import { routeGenerationMs } from '../../bench/measure.ts';
 import { emulatorFlags, profileOf } from '../../bench/profiles.ts';
+import { inSample, parseSample } from '../../bench/sample.ts';
 
 describe('bench scales', () => {
   it('demo by default, L as the issue defines it, a number of releases, nothing else', () => {
@@ -65,5 +66,23 @@ describe("Astro's route generation time, from its build log", () => {
     expect(routeGenerationMs(log('3.67s'))).toBe(3670);
     expect(routeGenerationMs(log('2m 58s'))).toBe(178_000);
     expect(routeGenerationMs('no such step')).toBeNaN();
+  });
+});
+
+describe('--sample N of the images benchmark', () => {
+  const urls = Array.from({ length: 2000 }, (_, i) => `https://media.example/images/${i}/original.jpg`);
+
+  it('keeps about one original in N, the same ones whatever the order', () => {
+    const kept = urls.filter((url) => inSample(url, 10));
+    expect(kept.length).toBeGreaterThan(150);
+    expect(kept.length).toBeLessThan(250);
+    expect([...urls].reverse().filter((url) => inSample(url, 10))).toEqual([...kept].reverse());
+    expect(urls.filter((url) => inSample(url, 1))).toEqual(urls);
+  });
+
+  it('takes a whole number from 1 to 1000, 1 when absent', () => {
+    expect(parseSample(undefined)).toBe(1);
+    expect(parseSample('10')).toBe(10);
+    for (const bad of ['0', '-3', '2.5', 'ten', '', '1001']) expect(parseSample(bad), bad).toBeUndefined();
   });
 });
