@@ -2,9 +2,11 @@
  * One decode per original: the original is decoded once, oriented, converted
  * to sRGB and resized (libvips shrinks JPEG and WebP on load) to its base, the
  * largest raster any of its renditions needs; every rendition is then resized
- * from that base in memory. The base is part of every output's name
- * (`renditions.ts`), so an output's bytes never depend on which other outputs
- * a build happened to find missing.
+ * in memory from the smallest raster of the plan that covers it (the base, or
+ * a larger rendition of the original's aspect: a resize costs by the pixels it
+ * reads, so `medium` from `large` costs a quarter of `medium` from the base).
+ * That chain is part of every output's name (`renditions.ts`), so an output's
+ * bytes never depend on which other outputs a build happened to find missing.
  */
 import sharp from 'sharp';
 import type { Geometry } from './encode.ts';
@@ -39,6 +41,20 @@ export function baseGeometry(geometries: readonly Geometry[], srcW: number, srcH
   };
 }
 
+/**
+ * The raster `g` is resized from: the smallest of `base` and the plan's natural (uncropped)
+ * renditions `naturals` that covers `g` on both sides, other than `g` itself.
+ */
+export function parentOf(g: Geometry, naturals: readonly Geometry[], base: Geometry): Geometry {
+  let parent = base;
+  for (const n of naturals) {
+    if (n === g || n.crop || n.width < g.width || n.height < g.height) continue;
+    if (!g.crop && n.width === g.width && n.height === g.height) continue;
+    if (n.width * n.height < parent.width * parent.height) parent = n;
+  }
+  return parent;
+}
+
 /** Raw bytes of a raster of `g` (the budget's unit). */
 export const rasterBytes = (g: { width: number; height: number }, alpha: boolean) => g.width * g.height * (alpha ? 4 : 3);
 
@@ -63,9 +79,9 @@ export async function decodeBase(file: string, base: Geometry, { maxPixels }: De
 export const fromRaster = (raster: Raster) =>
   sharp(raster.data, { raw: { width: raster.width, height: raster.height, channels: raster.channels } });
 
-/** One rendition's pixels resized from the base (centre crop for `crop`). */
-export async function derive(base: Raster, g: Geometry): Promise<Raster> {
-  const { data, info } = await fromRaster(base)
+/** One rendition's pixels resized from a larger raster (centre crop for `crop`). */
+export async function derive(from: Raster, g: Geometry): Promise<Raster> {
+  const { data, info } = await fromRaster(from)
     .resize(g.width, g.height, { fit: g.crop ? 'cover' : 'fill', position: 'centre' })
     .raw({ depth: 'uchar' })
     .toBuffer({ resolveWithObject: true });

@@ -2,12 +2,12 @@
  * Renditions: which outputs an original's declared sizes become (one per
  * distinct geometry, a WebP each and the fallback format only where a reader
  * needs it, `roles.ts`; named by a hash of the source bytes, the geometry, the
- * raster it is resized from and the encoding parameters), and making the
+ * rasters it is resized through and the encoding parameters), and making the
  * missing ones from one decode of the original (`cascade.ts`), all through the
  * sharp job limiter, raw pixels in flight bounded by bytes.
  */
 import { createByteBudget } from './byte-budget.ts';
-import { baseGeometry, decodeBase, derive, fromRaster, rasterBytes, type Raster } from './cascade.ts';
+import { baseGeometry, decodeBase, derive, fromRaster, parentOf, rasterBytes, type Raster } from './cascade.ts';
 import {
   ENCODER_SETTINGS,
   ENCODER_VERSION,
@@ -37,6 +37,11 @@ export interface PlannedOutput {
 /** One rendition to make: its geometry, the declared names it serves, one output per format. */
 export interface Planned {
   geometry: Geometry;
+  /**
+   * The renditions it is resized through, largest first: the first resized from the base, each
+   * next from the one before, the last its own source (`parentOf`). Empty when resized from the base.
+   */
+  via: Geometry[];
   names: string[];
   outputs: PlannedOutput[];
 }
@@ -71,6 +76,15 @@ export interface RenditionsContext {
 /** Whether a rendition is the base itself (encoded from the decode, no resize). */
 const isBase = (g: Geometry, base: { width: number; height: number }) => !g.crop && g.width === base.width && g.height === base.height;
 
+const sizeKey = (g: Geometry) => `${g.width}x${g.height}${g.crop ? 'c' : ''}`;
+
+/** The renditions `g` is resized through, from the base down (`Planned.via`). */
+function chainOf(g: Geometry, naturals: readonly Geometry[], base: Geometry): Geometry[] {
+  const via: Geometry[] = [];
+  for (let parent = parentOf(g, naturals, base); parent !== base; parent = parentOf(parent, naturals, base)) via.unshift(parent);
+  return via;
+}
+
 export function createRenditions({ store, stats, outputs, cpu, maxPixels, maxRawBytes, avif, shared }: RenditionsContext): Renditions {
   const budget = createByteBudget(maxRawBytes);
   // Plans by source and declared sizes: every page showing an image plans it again, and hashing is the cost.
@@ -89,7 +103,7 @@ export function createRenditions({ store, stats, outputs, cpu, maxPixels, maxRaw
     for (const d of declared) {
       // Sizes are planned from the measured original: declared sizes may be missing or larger than it.
       const geometry = shownGeometry(renditionGeometry(d, src.width!, src.height!));
-      const key = `${geometry.width}x${geometry.height}${geometry.crop ? 'c' : ''}`;
+      const key = sizeKey(geometry);
       const existing = byGeometry.get(key);
       if (existing) existing.names.push(d.name);
       else byGeometry.set(key, { geometry, names: [d.name] });
@@ -97,15 +111,15 @@ export function createRenditions({ store, stats, outputs, cpu, maxPixels, maxRaw
     const geometries = [...byGeometry.values()].map((r) => r.geometry);
     const base = baseGeometry(geometries, src.width!, src.height!);
     const withFallback = fallbackRenditions(geometries);
-    const renditions = [...byGeometry.values()].map(({ geometry, names }) => ({
-      geometry,
-      names,
-      outputs: plannedOutputs(src, geometry, base, withFallback.has(geometry), alpha),
-    }));
+    const naturals = geometries.filter((g) => !g.crop);
+    const renditions = [...byGeometry.values()].map(({ geometry, names }) => {
+      const via = isBase(geometry, base) ? [] : chainOf(geometry, naturals, base);
+      return { geometry, via, names, outputs: plannedOutputs(src, geometry, [base, ...via], withFallback.has(geometry), alpha) };
+    });
     return { base, renditions };
   }
 
-  function plannedOutputs(src: Source, geometry: Geometry, base: Geometry, fallback: boolean, alpha: boolean): PlannedOutput[] {
+  function plannedOutputs(src: Source, geometry: Geometry, from: Geometry[], fallback: boolean, alpha: boolean): PlannedOutput[] {
     const formats: OutputFormat[] = [];
     const webp = geometry.width <= WEBP_MAX_SIDE && geometry.height <= WEBP_MAX_SIDE;
     if (avif) formats.push('avif');
@@ -120,7 +134,7 @@ export function createRenditions({ store, stats, outputs, cpu, maxPixels, maxRaw
         geometry.crop,
         format,
         JSON.stringify(ENCODER_SETTINGS[format]),
-        `from ${base.width}x${base.height}`,
+        `from ${from.map(sizeKey).join(' ')}`,
       );
       return { format, name: `${h}-${geometry.width}x${geometry.height}.${extensionOf(format)}` };
     });
@@ -142,10 +156,13 @@ export function createRenditions({ store, stats, outputs, cpu, maxPixels, maxRaw
       const count = missing.reduce((n, r) => n + r.outputs.length, 0);
       stats.toEncode += count;
       if (count === 0) return;
-      // The base and every rendition resized from it are held until the last encode.
+      // The base and every raster resized from it (the missing renditions and those they are resized through) are held until the last encode.
       const alpha = !!src.hasAlpha;
-      const resized = missing.filter((r) => !isBase(r.geometry, p.base));
-      const bytes = rasterBytes(p.base, alpha) + resized.reduce((n, r) => n + rasterBytes(r.geometry, alpha), 0);
+      const resized = new Map<string, Geometry>();
+      for (const r of missing) {
+        for (const g of [...r.via, r.geometry]) if (!isBase(g, p.base)) resized.set(sizeKey(g), g);
+      }
+      const bytes = rasterBytes(p.base, alpha) + [...resized.values()].reduce((n, g) => n + rasterBytes(g, alpha), 0);
       await budget.run(bytes, () => {
         stats.peakRawBytes = budget.peak();
         return encode(src, p.base, missing);
@@ -174,15 +191,27 @@ export function createRenditions({ store, stats, outputs, cpu, maxPixels, maxRaw
       stats.decodes++;
       return decodeBase(src.path, base, { maxPixels });
     });
+    // Each raster resized once, from the one before it in its chain (`Planned.via`).
+    const rasters = new Map<string, Promise<Raster>>();
+    const rasterOf = (chain: Geometry[]): Promise<Raster> => {
+      const g = chain.at(-1);
+      if (!g || isBase(g, raster)) return Promise.resolve(raster);
+      let made = rasters.get(sizeKey(g));
+      if (!made) {
+        made = rasterOf(chain.slice(0, -1)).then((parent) =>
+          cpu(() => {
+            stats.sharpOps++;
+            return derive(parent, g);
+          }),
+        );
+        rasters.set(sizeKey(g), made);
+      }
+      return made;
+    };
     // Each resize and each encode is its own job, so the renditions of one original run on every core.
     await Promise.all(
       missing.map(async (r) => {
-        const pixels = isBase(r.geometry, raster)
-          ? raster
-          : await cpu(() => {
-              stats.sharpOps++;
-              return derive(raster, r.geometry);
-            });
+        const pixels = await rasterOf([...r.via, r.geometry]);
         await Promise.all(r.outputs.map((o) => cpu(() => encodeOne(pixels, o))));
       }),
     );

@@ -7,11 +7,16 @@
  * operation. Against the real emulator, plus a tiny server of crafted images.
  */
 import { readFile, readdir } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../emulator/server.ts';
 import { MAX_SHOWN_SIDE, renditionGeometry } from '../../image-pipeline/encode.ts';
+import { createOutputs } from '../../image-pipeline/outputs.ts';
+import { createRenditions } from '../../image-pipeline/renditions.ts';
+import { createStats } from '../../image-pipeline/stats.ts';
+import { createStore } from '../../image-pipeline/store.ts';
 import type { ImagePipeline, Picture } from '../../image-pipeline/index.ts';
 import { TEST_MEDIA_CACHE } from '../helpers/emulator.ts';
 import { sizes, tempDir, testPipeline, tinyServer, type TinyServer, type Warned } from './helpers.ts';
@@ -361,6 +366,58 @@ describe('geometry of crafted images', () => {
         expect(data[(info.width - 1) * 4 + 3], `${href} right pixel alpha`).toBe(255);
       }
     }
+  });
+});
+
+describe('the resize chain of a plan', () => {
+  const store = createStore(path.join(os.tmpdir(), 'pressroom-images-plan-never-written'));
+  const renditions = createRenditions({
+    store,
+    stats: createStats(),
+    outputs: createOutputs(store),
+    cpu: (fn) => fn(),
+    maxPixels: 64_000_000,
+    maxRawBytes: 1 << 30,
+    avif: false,
+  });
+  const src = {
+    v: 2,
+    url: 'https://media.example/p.jpg',
+    sha256: 'ab'.repeat(32),
+    bytes: 1,
+    format: 'jpeg' as const,
+    width: 2800,
+    height: 1750,
+  };
+  const plan = (declared: Array<[string, number, number]>) =>
+    renditions.plan(
+      { ...src, path: '/nowhere.jpg' },
+      declared.map(([name, width, height]) => ({ name, width, height })),
+    );
+  const size = (g: { width: number; height: number; crop: boolean }) => `${g.width}x${g.height}${g.crop ? 'c' : ''}`;
+
+  it('resizes each rendition from the smallest larger one of the original’s aspect, and names it by that chain', () => {
+    const library = plan([
+      ['original', 2800, 1750],
+      ['large', 1200, 750],
+      ['medium', 600, 375],
+      ['square', 300, 300],
+    ]);
+    expect(size(library.base)).toBe('2400x1500');
+    expect(Object.fromEntries(library.renditions.map((r) => [r.names[0], r.via.map(size)]))).toEqual({
+      original: [],
+      large: [],
+      medium: ['1200x750'],
+      square: ['1200x750', '600x375'],
+    });
+    // Without `large`, `medium` is resized from the base: other bytes, another name.
+    const medium = (p: typeof library) => p.renditions.find((r) => r.names.includes('medium'))!.outputs[0]!.name;
+    const direct = plan([
+      ['original', 2800, 1750],
+      ['medium', 600, 375],
+    ]);
+    expect(direct.renditions.find((r) => r.names.includes('medium'))!.via).toEqual([]);
+    expect(medium(direct)).not.toBe(medium(library));
   });
 });
 
