@@ -7,14 +7,20 @@
  * reads, so `medium` from `large` costs a quarter of `medium` from the base).
  * That chain is part of every output's name (`renditions.ts`), so an output's
  * bytes never depend on which other outputs a build happened to find missing.
+ *
+ * Rasters are files in libvips' own format (`.v`: a header and the pixels, mapped
+ * when read), never Buffers: every raw Buffer handed to JavaScript counts as V8
+ * external memory, and a cold demo run's 1.5 GB of them forced 71 full garbage
+ * collections (2 with files), each one marking the whole heap: in a build that
+ * heap holds the site's data.
  */
 import sharp from 'sharp';
 import type { Geometry } from './encode.ts';
 import { RefusedError } from './errors.ts';
 
-/** Decoded pixels: 8-bit sRGB, 3 channels or 4 with alpha. */
+/** Decoded pixels: 8-bit sRGB, 3 channels or 4 with alpha, in the `.v` file `file` (the caller removes it). */
 export interface Raster {
-  data: Buffer;
+  file: string;
   width: number;
   height: number;
   channels: 1 | 2 | 3 | 4;
@@ -62,28 +68,28 @@ export interface DecodeOptions {
   maxPixels: number;
 }
 
-/** The original at `file`, decoded once to `base`. */
-export async function decodeBase(file: string, base: Geometry, { maxPixels }: DecodeOptions): Promise<Raster> {
-  const { data, info } = await sharp(file, { limitInputPixels: maxPixels, failOn: 'warning', autoOrient: true, sequentialRead: true })
+/** A `.v` file name for `toFile` (libvips picks the format by the suffix). */
+export const rasterFile = (tmp: string) => `${tmp}.v`;
+
+/** The original at `file`, decoded once to `base`, written to `out` (a `rasterFile`). */
+export async function decodeBase(file: string, base: Geometry, { maxPixels }: DecodeOptions, out: string): Promise<Raster> {
+  const info = await sharp(file, { limitInputPixels: maxPixels, failOn: 'warning', autoOrient: true, sequentialRead: true })
     .resize(base.width, base.height, { fit: 'fill' })
     .toColourspace('srgb')
-    .raw({ depth: 'uchar' })
-    .toBuffer({ resolveWithObject: true });
+    .toFile(out);
   if (info.width !== base.width || info.height !== base.height) {
     throw new RefusedError('broken', `resize gave ${info.width}x${info.height}, not ${base.width}x${base.height}`);
   }
-  return { data, width: info.width, height: info.height, channels: info.channels };
+  return { file: out, width: info.width, height: info.height, channels: info.channels as Raster['channels'] };
 }
 
-/** A sharp pipeline reading `raster`. */
-export const fromRaster = (raster: Raster) =>
-  sharp(raster.data, { raw: { width: raster.width, height: raster.height, channels: raster.channels } });
+/** A sharp pipeline reading `raster` (pixels this pipeline wrote: no pixel cap). */
+export const fromRaster = (raster: Raster) => sharp(raster.file, { limitInputPixels: false, sequentialRead: true });
 
-/** One rendition's pixels resized from a larger raster (centre crop for `crop`). */
-export async function derive(from: Raster, g: Geometry): Promise<Raster> {
-  const { data, info } = await fromRaster(from)
+/** One rendition's pixels resized from a larger raster (centre crop for `crop`), written to `out`. */
+export async function derive(from: Raster, g: Geometry, out: string): Promise<Raster> {
+  const info = await fromRaster(from)
     .resize(g.width, g.height, { fit: g.crop ? 'cover' : 'fill', position: 'centre' })
-    .raw({ depth: 'uchar' })
-    .toBuffer({ resolveWithObject: true });
-  return { data, width: info.width, height: info.height, channels: info.channels };
+    .toFile(out);
+  return { file: out, width: info.width, height: info.height, channels: info.channels as Raster['channels'] };
 }

@@ -7,7 +7,8 @@
  * sharp job limiter, raw pixels in flight bounded by bytes.
  */
 import { createByteBudget } from './byte-budget.ts';
-import { baseGeometry, decodeBase, derive, fromRaster, parentOf, rasterBytes, type Raster } from './cascade.ts';
+import { rm } from 'node:fs/promises';
+import { baseGeometry, decodeBase, derive, fromRaster, parentOf, rasterBytes, rasterFile, type Raster } from './cascade.ts';
 import {
   ENCODER_SETTINGS,
   ENCODER_VERSION,
@@ -186,10 +187,30 @@ export function createRenditions({ store, stats, outputs, cpu, maxPixels, maxRaw
   }
 
   async function encode(src: Source, base: Geometry, missing: Planned[]): Promise<void> {
+    const files: string[] = [];
+    const fileFor = async (g: Geometry) => {
+      const file = rasterFile(await store.tmpPath(`raster-${sizeKey(g)}`));
+      files.push(file);
+      return file;
+    };
+    try {
+      await encodeFromFiles(src, base, missing, fileFor);
+    } finally {
+      await Promise.all(files.map((file) => rm(file, { force: true })));
+    }
+  }
+
+  async function encodeFromFiles(
+    src: Source,
+    base: Geometry,
+    missing: Planned[],
+    fileFor: (g: Geometry) => Promise<string>,
+  ): Promise<void> {
+    const baseFile = await fileFor(base);
     const raster = await cpu(() => {
       stats.sharpOps++;
       stats.decodes++;
-      return decodeBase(src.path, base, { maxPixels });
+      return decodeBase(src.path, base, { maxPixels }, baseFile);
     });
     // Each raster resized once, from the one before it in its chain (`Planned.via`).
     const rasters = new Map<string, Promise<Raster>>();
@@ -198,10 +219,11 @@ export function createRenditions({ store, stats, outputs, cpu, maxPixels, maxRaw
       if (!g || isBase(g, raster)) return Promise.resolve(raster);
       let made = rasters.get(sizeKey(g));
       if (!made) {
-        made = rasterOf(chain.slice(0, -1)).then((parent) =>
+        const from = Promise.all([rasterOf(chain.slice(0, -1)), fileFor(g)]);
+        made = from.then(([parent, file]) =>
           cpu(() => {
             stats.sharpOps++;
-            return derive(parent, g);
+            return derive(parent, g, file);
           }),
         );
         rasters.set(sizeKey(g), made);

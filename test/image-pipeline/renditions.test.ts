@@ -103,10 +103,12 @@ describe('renditions of the demo press room', () => {
     expect(first.lines).toEqual([]);
   });
 
-  it('decodes each original once, however many renditions it has', () => {
+  it('decodes each original once, however many renditions it has, and leaves no raster file behind', async () => {
     const s = first.stats();
     expect(s.decodes).toBe(items.length);
     expect(s.encoded).toBeGreaterThan(3 * items.length);
+    // The decoded and resized pixels (`.v` files in tmp/) go once an original's outputs are written.
+    expect((await readdir(path.join(cache.dir, 'tmp'))).filter((name) => name.endsWith('.v'))).toEqual([]);
   });
 
   it('encodes a WebP at every width and the JPEG (PNG with alpha) only for each shape’s src', async () => {
