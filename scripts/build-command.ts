@@ -54,6 +54,8 @@ import { settledOrStalled } from '../src/lib/stall-guard.ts';
 import { confirmUnchanged } from './no-change.ts';
 import { byPath, loadTree, readTree, storeTree, type Tree } from './output-tree.ts';
 import { consoleLog, notifyAfterBuild } from '../notify/notify.ts';
+import { routeRecorder, type RecordedRoutes } from '../src/integrations/route-recorder.ts';
+import { removeRouteRecord, routeRecordOf, writeRouteRecord } from './route-record-file.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 /** What every build of this site writes: an existing --out without them is not replaced. */
@@ -225,6 +227,8 @@ interface Rendered {
   changes: ChangeReport;
   built: Tree;
   originals: () => OriginalOutcomes;
+  /** What each route read and asked for; undefined when the build could not record it. */
+  routes: RecordedRoutes | undefined;
 }
 type OriginalOutcomes = ReturnType<ReturnType<typeof originalsRecorder>['originals']>;
 
@@ -243,11 +247,12 @@ async function renderAndPublish({
   const staging = (current.staging = await createStaging(root, id));
   const planned = plannedOutput();
   const media = originalsRecorder();
+  const routes = routeRecorder();
   try {
     const { build } = await import('astro');
     // astro.config.mjs reuses this configuration instead of parsing the environment again.
     openBuildSession(config, waitMs);
-    const integrations = [planned.integration, media.integration, markdownCache({ code: codeDigest(code), config })];
+    const integrations = [planned.integration, media.integration, routes.integration, markdownCache({ code: codeDigest(code), config })];
     await settledOrStalled(build({ root, outDir: staging, integrations }), stalledBuild);
     await checkSite(staging, planned.files());
     // The build's last lines: what the data policy did, and where its report is.
@@ -261,9 +266,10 @@ async function renderAndPublish({
     locks.assertHeld();
     // What described the previous site must never stand beside the new one.
     await removeFingerprint(out);
+    await removeRouteRecord(out);
     await rm(changeReportPath(out), { force: true });
     await publish(staging, out, id);
-    return { changes, built, originals: () => media.originals() };
+    return { changes, built, originals: () => media.originals(), routes: routes.recorded() };
   } catch (error) {
     // A wrong pressroom() option in astro.config.mjs, found as Astro reads it: a usage error like a wrong variable.
     if (error instanceof Error && error.name === 'PressroomOptionsError') {
@@ -329,9 +335,12 @@ async function main(): Promise<number> {
       );
       return EXIT.failed;
     }
-    await recordFingerprint(out, rendered.built, { code, configuration: plan.configuration, originals: rendered.originals() }).catch(
-      (error: unknown) => console.error(`build: no fingerprint written (${firstLine(error)}); the next build renders again`),
-    );
+    await recordFingerprint(out, rendered.built, {
+      code,
+      configuration: plan.configuration,
+      originals: rendered.originals(),
+      routes: rendered.routes,
+    }).catch((error: unknown) => console.error(`build: no fingerprint written (${firstLine(error)}); the next build renders again`));
     if (plan.notify)
       await notifyAfterBuild(rendered.changes, { config: plan.config, upstream: plan.upstream, siteDir: out, log: consoleLog });
     return EXIT.ok;
@@ -346,7 +355,10 @@ async function main(): Promise<number> {
   }
 }
 
-/** Writes what this build was made from beside the site it published, unless it cannot vouch for it. */
+/**
+ * Writes what this build was made from beside the site it published, unless it cannot vouch for it,
+ * and with it what each route was made of (route-record-file.ts), when the build recorded that.
+ */
 async function recordFingerprint(
   out: string,
   built: Tree,
@@ -354,7 +366,13 @@ async function recordFingerprint(
     code,
     configuration,
     originals,
-  }: { code: CodeInputs; configuration: Fingerprint['configuration']; originals: Fingerprint['media'] | undefined },
+    routes,
+  }: {
+    code: CodeInputs;
+    configuration: Fingerprint['configuration'];
+    originals: Fingerprint['media'] | undefined;
+    routes: RecordedRoutes | undefined;
+  },
 ): Promise<void> {
   const runtime = await startedBuildRuntime()?.catch(() => undefined);
   const why = runtime ? unsettled(originals) : 'the build did not load the press room';
@@ -365,12 +383,15 @@ async function recordFingerprint(
   // Published by a rename the files keep the mtimes hashed in staging; copied across file systems they are hashed again.
   const published = (await readTree(out, built)).tree;
   const answers = [...runtime!.client.answers()].sort(([a], [b]) => byPath(a, b));
+  const buildDay = await builtDay(out);
+  if (routes) await writeRouteRecord(out, routeRecordOf(routes, { code: codeDigest(code), configuration, buildDay }));
+  else console.log('build: no route record written: the build did not record what its routes read; the next change renders in full');
   await writeFingerprint(out, {
     format: FINGERPRINT_FORMAT,
     builtAt: new Date().toISOString(),
     code,
     configuration,
-    buildDay: await builtDay(out),
+    buildDay,
     nextEmbargoLift: runtime!.issues.report().nextEmbargoLift,
     api: Object.fromEntries(answers),
     media: originals!,

@@ -17,6 +17,8 @@ import { brandCss } from './brand-css.ts';
 import { byTag, epochMsOf, indexClippings, indexReleases, newestFirst, siteLanguages } from './site-indexes.ts';
 import { claimOwnReleasePaths, createPathClaims, placePages, placeReleases, placeTags, type PathReport } from './site-paths.ts';
 import { startedBuildRuntime } from '../config/build-runtime.ts';
+import { recordingSite } from './recorded-site.ts';
+import { provideSiteDigests, shareWork, usedShared, type SharedWork } from './route-record.ts';
 import { shown, type LoaderRuntime } from '@pressroom-static/content-loaders';
 
 export type {
@@ -212,9 +214,16 @@ async function load(): Promise<SiteData> {
 
 let loaded: Promise<SiteData> | undefined;
 
+/** What each route reads of it is recorded (recorded-site.ts): the build's route record says what a change touches. */
+async function loadRecorded(): Promise<SiteData> {
+  const { view, digests } = recordingSite(await load());
+  provideSiteDigests(digests);
+  return view;
+}
+
 /** The whole press room, loaded and indexed once per build. */
 export function getSite(): Promise<SiteData> {
-  loaded ??= load().catch((error: unknown) => {
+  loaded ??= loadRecorded().catch((error: unknown) => {
     loaded = undefined;
     throw error;
   });
@@ -261,11 +270,12 @@ export function firstImage(media: readonly MediaItem[]): MediaItem | null {
   );
 }
 
-const clippingPositions = new WeakMap<SiteData, Map<number, number>>();
+const clippingPositions = new WeakMap<SiteData, SharedWork<Map<number, number>>>();
 /** Where a clipping is listed on /coverage/ (its page and `#clipping-<id>` anchor), or null. */
 export function coverageHrefOf(siteData: SiteData, clipping: { id: number }): string | null {
-  let positions = clippingPositions.get(siteData);
-  if (!positions) clippingPositions.set(siteData, (positions = new Map(siteData.clippings.map((c, i) => [c.id, i]))));
+  let made = clippingPositions.get(siteData);
+  if (!made) clippingPositions.set(siteData, (made = shareWork(() => new Map(siteData.clippings.map((c, i) => [c.id, i])))));
+  const positions = usedShared(made);
   const position = positions.get(clipping.id);
   return position === undefined ? null : clippingHref(clipping, pageOfIndex(position, siteData.clippings.length, COVERAGE_PAGE_SIZE));
 }

@@ -29,6 +29,7 @@ import { stat } from 'node:fs/promises';
 import { sessionConfig } from '../config/session.ts';
 import { getImagePipeline, shareImage } from './image-pipeline.ts';
 import { detached } from './detached.ts';
+import { awaitShared, shareWork, usedShared, type SharedWork } from './route-record.ts';
 import { getSite, pressroomUrl, tagsOf, type Release, type SiteData } from './data.ts';
 import { archiveCount, feedDocument } from './feed-archives.ts';
 import { feedHref, type FeedScope } from './feed-paths.ts';
@@ -126,17 +127,18 @@ async function buildItem(ctx: Context, release: Release): Promise<FeedItem> {
 }
 
 // One item per release per build, shared by every feed (keyed by the site URL too, for dev servers).
-const items = new Map<string, Promise<FeedItem>>();
+// What an item read is noted for every route using it (src/lib/route-record.ts).
+const items = new Map<string, SharedWork<Promise<FeedItem>>>();
 
 function itemOf(ctx: Context, release: Release): Promise<FeedItem> {
   const key = `${ctx.siteUrl.href}|${release.id}`;
   let item = items.get(key);
   if (!item) {
-    item = buildItem(ctx, release);
+    item = shareWork(() => buildItem(ctx, release));
     items.set(key, item);
-    item.catch(() => items.delete(key));
+    item.value.catch(() => items.delete(key));
   }
-  return item;
+  return awaitShared(item);
 }
 
 /**
@@ -148,22 +150,22 @@ export async function releaseFeedItem(release: Release, siteUrl: URL): Promise<F
 }
 
 // Made once per site and URL: every twin asks for its release's item, and the fallback date reads every release.
-const contexts = new WeakMap<SiteData, Map<string, Context>>();
+const contexts = new WeakMap<SiteData, Map<string, SharedWork<Context>>>();
 
 function contextOf(siteData: SiteData, siteUrl: URL): Context {
   let bySiteUrl = contexts.get(siteData);
   if (!bySiteUrl) contexts.set(siteData, (bySiteUrl = new Map()));
   let context = bySiteUrl.get(siteUrl.href);
   if (!context) {
-    context = {
+    context = shareWork(() => ({
       siteData,
       siteUrl,
       author: { name: siteData.pressroom.name, url: pressroomUrl(siteData, siteUrl) },
       fallbackDate: newestReleaseDate(siteData) ?? EPOCH,
-    };
+    }));
     bySiteUrl.set(siteUrl.href, context);
   }
-  return context;
+  return usedShared(context);
 }
 
 /** The releases of a scope, newest first (the same order as the listings). */
@@ -183,17 +185,17 @@ export function feedTitle(siteData: SiteData, scope: FeedScope): string {
 }
 
 // One feed per scope per build, rendered as RSS, Atom and JSON Feed.
-const feeds = new Map<string, Promise<Feed>>();
+const feeds = new Map<string, SharedWork<Promise<Feed>>>();
 
 function feedOf(scope: FeedScope, siteUrl: URL): Promise<Feed> {
   const key = `${siteUrl.href}|${scopeKeyOf(scope)}`;
   let feed = feeds.get(key);
   if (!feed) {
-    feed = buildFeed(scope, siteUrl);
+    feed = shareWork(() => buildFeed(scope, siteUrl));
     feeds.set(key, feed);
-    feed.catch(() => feeds.delete(key));
+    feed.value.catch(() => feeds.delete(key));
   }
-  return feed;
+  return awaitShared(feed);
 }
 
 const scopeKeyOf = (scope: FeedScope): string =>
@@ -266,7 +268,7 @@ export async function feedRoutes(): Promise<FeedRoute[]> {
  * its byte budget once, in all three formats (the budget holds for each), and each
  * body is let go as soon as its file is written.
  */
-const rendered = new Map<string, Promise<Map<FeedFile, Uint8Array<ArrayBuffer>>>>();
+const rendered = new Map<string, SharedWork<Promise<Map<FeedFile, Uint8Array<ArrayBuffer>>>>>();
 
 async function documentBody(scope: FeedScope, file: FeedFile, siteUrl: URL, archive: number | null): Promise<Uint8Array<ArrayBuffer>> {
   const key = `${siteUrl.href}|${scopeKeyOf(scope)}|${archive ?? 'current'}`;
@@ -280,11 +282,11 @@ async function documentBody(scope: FeedScope, file: FeedFile, siteUrl: URL, arch
   };
   let bodies = rendered.get(key);
   if (!bodies) {
-    bodies = render();
+    bodies = shareWork(render);
     rendered.set(key, bodies);
-    bodies.catch(() => rendered.delete(key));
+    bodies.value.catch(() => rendered.delete(key));
   }
-  const waiting = await bodies;
+  const waiting = await awaitShared(bodies);
   const body = waiting.get(file);
   // Asked for twice (a dev server): cut and render it again.
   if (body === undefined) return (await render()).get(file)!;

@@ -68,6 +68,7 @@ import {
 } from '@pressroom-static/image-pipeline';
 import { buildRuntime } from '../config/build-runtime.ts';
 import { sessionState } from '../config/session.ts';
+import { noteMediaIn } from './route-record.ts';
 
 export type { Download, MediaInput, MediaKitZip, MediaLists } from '@pressroom-static/image-pipeline';
 
@@ -140,35 +141,41 @@ export function getImagePipeline(): Promise<ImagePipeline> {
   });
   return h.pipeline;
 }
+/** Every `_media/` file a result names is noted for the route rendering (route-record.ts). */
+function noted<T>(result: T): T {
+  noteMediaIn(result);
+  return result;
+}
+
 export async function picture(media: MediaInput | null | undefined, options?: PictureOptions): Promise<Picture> {
-  return (await getImagePipeline()).picture(media, options);
+  return noted(await (await getImagePipeline()).picture(media, options));
 }
 
 export async function download(item: MediaItemInput | null | undefined, options?: DownloadOptions): Promise<Download | null> {
-  return (await getImagePipeline()).download(item, options);
+  return noted(await (await getImagePipeline()).download(item, options));
 }
 
 export async function poster(movie: MediaInput | null | undefined, options?: CallOptions): Promise<Poster | null> {
-  return (await getImagePipeline()).poster(movie, options);
+  return noted(await (await getImagePipeline()).poster(movie, options));
 }
 
 export async function mediaKitZip(kit: MediaKitInput | null | undefined, options?: CallOptions): Promise<MediaKitZip | null> {
-  return (await getImagePipeline()).mediaKitZip(kit, options);
+  return noted(await (await getImagePipeline()).mediaKitZip(kit, options));
 }
 
 export async function mediaZip(input: MediaZipInput, options?: CallOptions): Promise<MediaKitZip | null> {
-  return (await getImagePipeline()).mediaZip(input, options);
+  return noted(await (await getImagePipeline()).mediaZip(input, options));
 }
 
 export async function downloadUrl(
   url: string | null | undefined,
   options?: CallOptions & { title?: string | null },
 ): Promise<Download | null> {
-  return (await getImagePipeline()).downloadUrl(url, options);
+  return noted(await (await getImagePipeline()).downloadUrl(url, options));
 }
 
 export async function shareImage(media: MediaInput | null | undefined, options?: CallOptions): Promise<ShareImage | null> {
-  return (await getImagePipeline()).shareImage(media, options);
+  return noted(await (await getImagePipeline()).shareImage(media, options));
 }
 
 export async function inlineImages(
@@ -176,7 +183,8 @@ export async function inlineImages(
   lists: MediaLists,
   options?: CallOptions,
 ): Promise<(src: string) => InlineImage | null> {
-  return (await getImagePipeline()).inlineImages(html, lists, options);
+  const lookup = await (await getImagePipeline()).inlineImages(html, lists, options);
+  return (src) => noted(lookup(src));
 }
 
 export async function stats(): Promise<PipelineStats> {

@@ -1,5 +1,6 @@
 /** Related releases for a release page (pure: no content-layer import, so unit tests reach it). */
 import type { Release, SiteData } from './data.ts';
+import { mapEntryKey, noteKey, withoutRecording } from './route-record.ts';
 
 /**
  * The tag lists as numbers, made once per site: every release page scores every release of its
@@ -22,9 +23,18 @@ interface TagIndex {
 
 const tagIndexes = new WeakMap<ReadonlyMap<number, Release[]>, TagIndex>();
 
+/**
+ * Made once, reading every release: not what a page depends on. A page's related releases depend
+ * on the lists of its release's tags (who, in which order) and their languages, noted by
+ * `relatedReleases` (src/lib/route-record.ts).
+ */
 function tagIndex(releasesByTag: ReadonlyMap<number, Release[]>): TagIndex {
   let index = tagIndexes.get(releasesByTag);
-  if (index) return index;
+  if (!index) tagIndexes.set(releasesByTag, (index = withoutRecording(() => indexOf(releasesByTag))));
+  return index;
+}
+
+function indexOf(releasesByTag: ReadonlyMap<number, Release[]>): TagIndex {
   const numbers = new Map<Release, number>();
   const releases: Release[] = [];
   const numbersByTag = new Map<number, Int32Array>();
@@ -45,7 +55,7 @@ function tagIndex(releasesByTag: ReadonlyMap<number, Release[]>): TagIndex {
     return n;
   });
   const ids = Float64Array.from(releases, (r) => r.id);
-  index = {
+  return {
     releases,
     times,
     languages,
@@ -55,8 +65,6 @@ function tagIndex(releasesByTag: ReadonlyMap<number, Release[]>): TagIndex {
     scores: new Uint32Array(releases.length),
     touched: new Int32Array(releases.length),
   };
-  tagIndexes.set(releasesByTag, index);
-  return index;
 }
 
 /**
@@ -69,6 +77,8 @@ export function relatedReleases(siteData: Pick<SiteData, 'releasesByTag'>, relea
   const language = languageNumbers.get(release.language) ?? -1;
   let candidates = 0;
   for (const tagId of release.tag_ids) {
+    noteKey(mapEntryKey('releasesByTag', tagId));
+    noteKey(`${mapEntryKey('releasesByTag', tagId)}#language`);
     const numbers = numbersByTag.get(tagId);
     if (!numbers) continue;
     for (const n of numbers) if (scores[n]!++ === 0) touched[candidates++] = n;

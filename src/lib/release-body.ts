@@ -11,25 +11,26 @@
 import { readBody } from '@pressroom-static/content-loaders';
 import type { Release, SiteData } from './data.ts';
 import { detached } from './detached.ts';
+import { awaitShared, shareWork, type SharedWork } from './route-record.ts';
 import { hasPicture } from './images.ts';
 import { inlineImageRewriter } from './inline-images.ts';
 import { linkMediaKitMention } from './media-kit-mention.ts';
 import { mediaKitsHref } from './paths.ts';
 import { sanitizeArticle } from './sanitize.ts';
 
-const waiting = new WeakMap<Release, Promise<string>>();
+const waiting = new WeakMap<Release, SharedWork<Promise<string>>>();
 
-/** The sanitized body of `release` (see the module comment). */
+/** The sanitized body of `release` (see the module comment); what it read is noted for both takers. */
 export function sanitizedBody(release: Release, siteData: SiteData): Promise<string> {
   const made = waiting.get(release);
   if (made) {
     waiting.delete(release);
-    return made;
+    return awaitShared(made);
   }
-  const body = sanitized(release, siteData);
+  const body = shareWork(() => sanitized(release, siteData));
   waiting.set(release, body);
-  body.catch(() => waiting.delete(release));
-  return body;
+  body.value.catch(() => waiting.delete(release));
+  return awaitShared(body);
 }
 
 async function sanitized(release: Release, siteData: SiteData): Promise<string> {

@@ -14,6 +14,7 @@ import { shareImage } from './image-pipeline.ts';
 import type { Contact, Release, SiteData } from './data.ts';
 import { formatDateTime } from './dates.ts';
 import { releaseFeedItem } from './feeds.ts';
+import { shareWork, usedShared, type SharedWork } from './route-record.ts';
 import { mailtoHref, telHref } from './format.ts';
 import { translator } from './i18n.ts';
 import { altFor, type PictureSource } from './images.ts';
@@ -69,21 +70,21 @@ function converted(siteData: SiteData) {
 }
 
 function conversionCache() {
-  let boilerplate: md.Block[] | undefined;
+  const boilerplate = madeOnce();
   return {
-    boilerplate: (convert: () => md.Block[]) => (boilerplate ??= convert()),
+    boilerplate: (convert: () => md.Block[]) => boilerplate('', convert),
     contacts: madeOnce(),
     pressroomParts: madeOnce(),
   };
 }
 
-/** `(key, make)`: the blocks made for `key` the first time it is asked for. */
+/** `(key, make)`: the blocks made for `key` the first time it is asked for; what they read is noted for every twin using them. */
 function madeOnce(): (key: string, make: () => md.Block[]) => md.Block[] {
-  const made = new Map<string, md.Block[]>();
+  const made = new Map<string, SharedWork<md.Block[]>>();
   return (key, make) => {
     let blocks = made.get(key);
-    if (!blocks) made.set(key, (blocks = make()));
-    return blocks;
+    if (!blocks) made.set(key, (blocks = shareWork(make)));
+    return usedShared(blocks);
   };
 }
 

@@ -6,6 +6,7 @@
  */
 import type { CustomPage, SiteData } from './data.ts';
 import { baseLanguage, translator } from './i18n.ts';
+import { noteDerived, withoutRecording } from './route-record.ts';
 import { archiveHref, contactsHref, coverageHref, eventsHref, mediaKitsHref, releasesHref, sitePath, tagsHref } from './paths.ts';
 
 export interface NavItem {
@@ -46,17 +47,25 @@ function pageItem(page: CustomPage, lang: string): NavItem {
   return { href: page.href, label: page.title, lang: other };
 }
 
+type Sections = Pick<SiteData, 'tags' | 'mediaKits' | 'clippings' | 'events' | 'contacts'>;
+/** Which built-in sections the press room has: all a page's navigation depends on of those lists. */
+const sectionsShown = (siteData: Sections) =>
+  [siteData.tags, siteData.mediaKits, siteData.clippings, siteData.events, siteData.contacts].map((list) => list.length > 0);
+
 /** The sections the press room has and its menu pages, in the page's language. */
 export function siteNav(siteData: SiteData, lang: string): NavItem[] {
   const t = translator(lang);
+  // Every page shows the navigation: a new clipping must not make every page depend on the clippings (route-record.ts).
+  const [tags, mediaKits, clippings, events, contacts] = withoutRecording(() => sectionsShown(siteData));
+  noteDerived('sectionsShown', (site) => sectionsShown(site as Sections));
   return [
     { href: releasesHref(), label: t('releases') },
-    ...(siteData.tags.length > 0 ? [{ href: tagsHref, label: t('topics') }] : []),
+    ...(tags ? [{ href: tagsHref, label: t('topics') }] : []),
     { href: archiveHref(), label: t('archive') },
-    ...(siteData.mediaKits.length > 0 ? [{ href: mediaKitsHref, label: t('mediaKits') }] : []),
-    ...(siteData.clippings.length > 0 ? [{ href: coverageHref(), label: t('coverage') }] : []),
-    ...(siteData.events.length > 0 ? [{ href: eventsHref, label: t('events') }] : []),
-    ...(siteData.contacts.length > 0 ? [{ href: contactsHref, label: t('contacts') }] : []),
+    ...(mediaKits ? [{ href: mediaKitsHref, label: t('mediaKits') }] : []),
+    ...(clippings ? [{ href: coverageHref(), label: t('coverage') }] : []),
+    ...(events ? [{ href: eventsHref, label: t('events') }] : []),
+    ...(contacts ? [{ href: contactsHref, label: t('contacts') }] : []),
     ...customPagesFor(siteData, lang).menu.map((p) => pageItem(p, lang)),
   ];
 }

@@ -23,6 +23,8 @@ import { RawJson, startUpstreamProxy, type UpstreamProxy } from '../helpers/upst
 import { cleanBuildEnv } from '../site/global-setup.ts';
 import { SOURCE_CONDITION_FLAG } from '../../src/config/source-condition.ts';
 import { DEFAULT_CONCURRENCY } from '@pressroom-static/content-loaders';
+import { readRouteRecord, type RouteRecord } from '../../scripts/route-record-file.ts';
+import { planRoutes } from '../../scripts/route-plan.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -297,5 +299,64 @@ describe('a press room with hostile items among the good ones', () => {
   it('holds its memory: the hostile build’s process tree peaks within 512 MiB of the clean build’s', () => {
     expect(clean.memory.peakMiB).not.toBeNull();
     expect(hostile.memory.peakMiB! - clean.memory.peakMiB!).toBeLessThan(512);
+  });
+});
+
+describe('the route record of each build (what every route read and asked for, beside the site)', () => {
+  let record: RouteRecord;
+  beforeAll(async () => {
+    const read = await readRouteRecord(path.join(tmp, 'clean'));
+    if ('missing' in read) throw new Error(read.missing);
+    record = read;
+  });
+
+  it('names every page it recorded as a file of the site, and every release page its own release', () => {
+    const routes = Object.keys(record.routes);
+    expect(routes.length).toBeGreaterThan(100);
+    expect(routes.filter((file) => !(file in clean.files))).toEqual([]);
+    const releasePages = routes.filter((file) => /^\d+-[^/]+\/index\.html$/.test(file));
+    expect(releasePages.length).toBeGreaterThan(5);
+    for (const file of releasePages) expect(record.routes[file]!.keys, file).toContain(`release:${file.split('-')[0]}`);
+    // Feeds are made once and shared by their three formats: each format depends on the releases all the same.
+    for (const feed of ['rss.xml', 'atom.xml', 'feed.json'])
+      expect(record.routes[feed]!.keys.filter((k) => k.startsWith('release:')).length).toBeGreaterThan(5);
+  });
+
+  // With pictures (this press room's come from a host the policy refuses): test/build/partial-build.test.ts.
+  it('records every _media/ file a page prints as that page’s: the context survives components, slots and awaits', async () => {
+    const pages = Object.keys(record.routes).filter((file) => file.endsWith('.html'));
+    for (const file of pages) {
+      const html = await readFile(path.join(tmp, 'clean', file), 'utf8');
+      const printed = new Set([...html.matchAll(/\/(_media\/[^\s"'?#,)]+)/g)].map((m) => decodeURI(m[1]!)));
+      const recorded = new Set(record.routes[file]!.files);
+      expect(
+        [...printed].filter((f) => !recorded.has(f)),
+        file,
+      ).toEqual([]);
+    }
+  });
+
+  it('plans, for the hostile items added, every route whose bytes changed, and leaves the good items’ pages alone', async () => {
+    const next = await readRouteRecord(path.join(tmp, 'hostile'));
+    if ('missing' in next) throw new Error(next.missing);
+    const plan = planRoutes({
+      previous: record,
+      code: next.code,
+      configuration: next.configuration,
+      buildDay: next.buildDay,
+      routes: Object.keys(next.routes),
+      // A key the hostile build's routes did not read counts as changed: the plan may only grow.
+      digest: (key) => next.digests[key] ?? 'not read',
+    });
+    if ('full' in plan) throw new Error(plan.full);
+    const planned = new Set([...plan.render, ...plan.remove]);
+    const changed = Object.keys(record.routes).filter((file) => hostile.files[file] !== clean.files[file]);
+    expect(changed.length).toBeGreaterThan(0);
+    expect(changed.filter((file) => !planned.has(file))).toEqual([]);
+    // The hostile items are dated before every good one and share no tag with them: the good
+    // releases' pages are not rendered again (their lists, feeds and twins may be).
+    const releasePages = Object.keys(record.routes).filter((file) => /^\d+-[^/]+\/index\.html$/.test(file));
+    expect(releasePages.length).toBeGreaterThan(5);
+    expect(plan.render.filter((file) => releasePages.includes(file))).toEqual([]);
   });
 });

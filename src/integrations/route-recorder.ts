@@ -1,0 +1,109 @@
+/**
+ * Records what each route of a build is made of (src/lib/route-record.ts): wraps Astro's
+ * prerenderer (`setPrerenderer` at `astro:build:start`) so every route renders inside its own
+ * recording context, and once every page is generated digests every key the routes read over
+ * the data the build loaded. The build command writes the result beside the site
+ * (scripts/route-record-file.ts); nothing is written into the site.
+ */
+import type { AstroIntegration, AstroPrerenderer } from 'astro';
+import { recordRoute, setRecordBase, siteDigests, type RouteUse } from '../lib/route-record.ts';
+
+/** Each route by the file it writes (`releases/x/index.html`, `feed.json`): the keys it read and the `_media/` files it asked for. */
+export interface RecordedRoutes {
+  routes: Map<string, RouteUse>;
+  /** Digest of every key a route read; a key missing here could not be digested. */
+  digests: Map<string, string>;
+}
+
+/** Astro's own status pages are written as `404.html`, not `404/index.html`. */
+const STATUS_PAGES = new Set(['404', '500']);
+
+/** The file a route writes in `directory` format, from the URL it is rendered at (without the base). */
+export function routeFile(pathname: string, type: string): string {
+  const trimmed = pathname.replace(/^\/+|\/+$/g, '');
+  if (type === 'endpoint') return trimmed;
+  if (STATUS_PAGES.has(trimmed)) return `${trimmed}.html`;
+  return trimmed === '' ? 'index.html' : `${trimmed}/index.html`;
+}
+
+type PathWithRoute = Awaited<ReturnType<AstroPrerenderer['getStaticPaths']>>[number];
+type RouteData = PathWithRoute['route'];
+/** Astro's default prerenderer keeps its app, whose route cache holds what each page's getStaticPaths returned, in order. */
+type WithRouteCache = { app?: { routeCache?: { get(route: RouteData): { staticPaths?: Array<{ props?: unknown }> } | undefined } } };
+
+/** The key under which a route's props from getStaticPaths are recorded. */
+export const propsKey = (file: string): string => `props:${file}`;
+
+/**
+ * Each route's props digest, by file. The props are not part of what getStaticPaths() returns to a
+ * prerenderer: they are read from the route cache of Astro's default prerenderer, where each
+ * page's result is kept in the order its paths were returned. Undefined when that is not there.
+ */
+function propsDigests(
+  prerenderer: AstroPrerenderer,
+  paths: readonly PathWithRoute[],
+  digest: (props: unknown) => string,
+): Map<string, string> | undefined {
+  const cache = (prerenderer as AstroPrerenderer & WithRouteCache).app?.routeCache;
+  if (!cache) return undefined;
+  const byRoute = new Map<RouteData, PathWithRoute[]>();
+  for (const path of paths) if (!path.route.pathname) byRoute.set(path.route, [...(byRoute.get(path.route) ?? []), path]);
+  const digests = new Map<string, string>();
+  for (const [route, routePaths] of byRoute) {
+    const staticPaths = cache.get(route)?.staticPaths;
+    if (!staticPaths || staticPaths.length !== routePaths.length) return undefined;
+    routePaths.forEach((path, i) => digests.set(propsKey(routeFile(path.pathname, route.type)), digest(staticPaths[i]!.props)));
+  }
+  return digests;
+}
+
+export function routeRecorder(): { integration: AstroIntegration; recorded(): RecordedRoutes | undefined } {
+  let base = '/';
+  let routes: Map<string, RouteUse> | undefined;
+  let props: Map<string, string> | undefined;
+  let recorded: RecordedRoutes | undefined;
+  const recording = (prerenderer: AstroPrerenderer): AstroPrerenderer => ({
+    ...prerenderer,
+    name: 'pressroom-static:route-recorder',
+    setup: () => prerenderer.setup?.() ?? Promise.resolve(),
+    async getStaticPaths() {
+      const paths = await prerenderer.getStaticPaths();
+      const digests = siteDigests();
+      props = digests && propsDigests(prerenderer, paths, digests.props);
+      return paths;
+    },
+    render(request, options) {
+      const pathname = decodeURI(new URL(request.url).pathname);
+      const file = routeFile(pathname.startsWith(base) ? pathname.slice(base.length) : pathname, options.routeData.type);
+      const use: RouteUse = { keys: new Set(), files: new Set() };
+      if (!options.routeData.pathname) use.keys.add(propsKey(file));
+      routes!.set(file, use);
+      return recordRoute(use, () => prerenderer.render(request, options));
+    },
+    teardown: () => prerenderer.teardown?.() ?? Promise.resolve(),
+  });
+  return {
+    integration: {
+      name: 'pressroom-static:route-recorder',
+      hooks: {
+        'astro:config:done': ({ config }) => {
+          base = config.base.endsWith('/') ? config.base : `${config.base}/`;
+          setRecordBase(base);
+        },
+        'astro:build:start': ({ setPrerenderer }) => {
+          routes = new Map();
+          recorded = undefined;
+          setPrerenderer(recording);
+        },
+        'astro:build:generated': () => {
+          const digest = siteDigests();
+          if (!routes || !digest || !props) return;
+          const keys = new Set<string>();
+          for (const use of routes.values()) for (const key of use.keys) keys.add(key);
+          recorded = { routes, digests: new Map([...digest.keys(keys), ...props]) };
+        },
+      },
+    },
+    recorded: () => recorded,
+  };
+}

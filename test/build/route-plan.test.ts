@@ -1,0 +1,245 @@
+/**
+ * What each route is made of, and the planner of the partial build (issue 31, item 1), without
+ * rendering: a small press room indexed by the site's own index code (site-indexes.ts) and read
+ * through the recording view (recorded-site.ts) by "routes" that read it as the pages do, with the
+ * site's own helpers (related releases, the navigation, feed-like newest lists). Each kind of
+ * change is applied to the data and the plan must render every route whose reads changed, and no
+ * other. The same over a real build: test/build/hostile-upstream.test.ts.
+ */
+import { describe, expect, it } from 'vitest';
+import { recordingSite } from '../../src/lib/recorded-site.ts';
+import { recordRoute, shareWork, awaitShared, type RouteUse } from '../../src/lib/route-record.ts';
+import { indexClippings, indexReleases } from '../../src/lib/site-indexes.ts';
+import { relatedReleases } from '../../src/lib/related-releases.ts';
+import { siteNav } from '../../src/lib/site-nav.ts';
+import type { Clipping, Release, Tag } from '../../src/lib/data-types.ts';
+import type { SiteData } from '../../src/lib/data.ts';
+import { planLine, planRoutes, type RoutePlan } from '../../scripts/route-plan.ts';
+import { ROUTE_RECORD_FORMAT, routeRecordOf, type RouteRecord } from '../../scripts/route-record-file.ts';
+
+const ZONE = 'Europe/Amsterdam';
+
+/** Items with the fields the routes here read (the rest of a real item changes nothing here). */
+type Fields = { id: number; [field: string]: unknown };
+interface Data {
+  releases: Array<Fields & { release_date: string; tag_ids: number[] }>;
+  tags: Fields[];
+  clippings: Fields[];
+}
+
+const release = (id: number, day: number, tag_ids: number[]) => ({
+  id,
+  title: `Release ${id}`,
+  href: `/${id}-release/`,
+  language: 'en',
+  release_date: `2026-03-${String(day).padStart(2, '0')}T09:00:00.000Z`,
+  tag_ids,
+  clipping_ids: [],
+  featured_images: [{ sizes: { large: `https://cdn.example/${id}.jpg` } }],
+});
+
+const START: Data = {
+  releases: [release(1, 1, [10]), release(2, 2, [10, 11]), release(3, 3, [11]), release(4, 4, [12]), release(5, 5, [10])],
+  tags: [
+    { id: 10, name: 'Products', href: '/tags/products/' },
+    { id: 11, name: 'People', href: '/tags/people/' },
+    { id: 12, name: 'Awards', href: '/tags/awards/' },
+  ],
+  clippings: [
+    { id: 100, title: 'A review', press_release_id: 2, tag_ids: [], published_at: '2026-03-06T00:00:00.000Z' },
+    { id: 101, title: 'An interview', press_release_id: null, tag_ids: [11], published_at: '2026-03-07T00:00:00.000Z' },
+  ],
+};
+
+/** The press room as getSite() gives it, indexed by the site's own code. */
+function siteOf(data: Data): SiteData {
+  const releases = structuredClone(data.releases).sort((a, b) => b.release_date.localeCompare(a.release_date)) as unknown as Release[];
+  const tags = structuredClone(data.tags) as unknown as Tag[];
+  const tagById = new Map(tags.map((t) => [t.id, t]));
+  return {
+    pressroom: { name: 'Northwind', language: 'en' },
+    releases,
+    tags,
+    tagById,
+    ...indexReleases(releases, tagById, ZONE),
+    ...indexClippings(structuredClone(data.clippings) as unknown as Clipping[], releases),
+    mediaKits: [],
+    events: [],
+    contacts: [],
+    pages: [],
+  } as unknown as SiteData;
+}
+
+/** Feed-like work made once and shared by every route that shows it (as src/lib/feeds.ts does). */
+function newestTitles(site: SiteData, shared: Map<string, ReturnType<typeof shareWork<Promise<string[]>>>>): Promise<string[]> {
+  let work = shared.get('newest');
+  if (!work) shared.set('newest', (work = shareWork(async () => site.releases.slice(0, 3).map((r) => r.title))));
+  return awaitShared(work);
+}
+
+/** Routes reading the site as the pages do: their frame, their own item, related items, lists. */
+function routesOf(site: SiteData): Record<string, () => Promise<unknown>> {
+  const shared = new Map();
+  const frame = () => siteNav(site, 'en').map((item) => item.label);
+  const routes: Record<string, () => Promise<unknown>> = {
+    'index.html': async () => [frame(), await newestTitles(site, shared)],
+    'feed.json': async () => newestTitles(site, shared),
+    'coverage/index.html': async () => [frame(), site.clippings.map((c) => c.title)],
+  };
+  for (const r of site.releases)
+    routes[`${r.id}-release/index.html`] = async () => {
+      const own = site.releaseById.get(r.id)!;
+      return [
+        frame(),
+        own.title,
+        own.tag_ids.map((id) => site.tagById.get(id)?.name),
+        relatedReleases(site, own, 2).map((x) => x.title),
+        (site.clippingsByRelease.get(own.id) ?? []).map((c) => c.title),
+      ];
+    };
+  for (const t of site.tags)
+    routes[`tags/${t.id}/index.html`] = async () => [frame(), (site.releasesByTag.get(t.id) ?? []).map((x) => x.title)];
+  return routes;
+}
+
+/** Records every route of `data` as a build does. */
+async function record(data: Data): Promise<RouteRecord> {
+  const { view, digests } = recordingSite(siteOf(data));
+  const routes = new Map<string, RouteUse>();
+  for (const [file, render] of Object.entries(routesOf(view))) {
+    const use: RouteUse = { keys: new Set(), files: new Set([`_media/${file.split('/')[0]}.webp`, '_media/logo.webp']) };
+    routes.set(file, use);
+    await recordRoute(use, render);
+  }
+  const keys = new Set([...routes.values()].flatMap((use) => [...use.keys]));
+  return routeRecordOf(
+    { routes, digests: digests.keys(keys) },
+    { code: 'c1', configuration: { A: '1' }, buildDay: { day: '2026-03-10', timeZone: ZONE } },
+  );
+}
+
+/** The plan for going from `before` to `after`. */
+async function planFor(before: Data, after: Data): Promise<Extract<RoutePlan, { render: string[] }>> {
+  const previous = await record(before);
+  const site = siteOf(after);
+  const { digests } = recordingSite(site);
+  const plan = planRoutes({
+    previous,
+    code: 'c1',
+    configuration: { A: '1' },
+    buildDay: { day: '2026-03-10', timeZone: ZONE },
+    routes: Object.keys(routesOf(site)),
+    digest: (key) => digests.keys([key]).get(key),
+  });
+  if ('full' in plan) throw new Error(plan.full);
+  return plan;
+}
+
+/** What a full build would change: the routes whose output differs, by rendering both sides. */
+async function changedOutputs(before: Data, after: Data): Promise<string[]> {
+  const render = async (data: Data) => {
+    const out = new Map<string, string>();
+    for (const [file, route] of Object.entries(routesOf(siteOf(data)))) out.set(file, JSON.stringify(await route()));
+    return out;
+  };
+  const [a, b] = await Promise.all([render(before), render(after)]);
+  return [...new Set([...a.keys(), ...b.keys()])].filter((file) => a.get(file) !== b.get(file)).sort();
+}
+
+const edit = (change: (data: Data) => void): Data => {
+  const data = structuredClone(START);
+  change(data);
+  return data;
+};
+
+describe('the route record', () => {
+  it('notes the items, lists and index entries each route read, shared work for every route using it, and the same bytes twice', async () => {
+    const first = await record(START);
+    expect(first.format).toBe(ROUTE_RECORD_FORMAT);
+    expect(first.routes['2-release/index.html']!.keys).toEqual(
+      expect.arrayContaining([
+        'release:2',
+        'map:releaseById/2',
+        'tag:10',
+        'tag:11',
+        'map:releasesByTag/10',
+        'map:clippingsByRelease/2',
+        'clipping:100',
+      ]),
+    );
+    // The related releases it shows are items it read; the others are not.
+    const related = first.routes['2-release/index.html']!.keys.filter((k) => k.startsWith('release:'));
+    expect(related.length).toBeLessThan(5);
+    // The shared "newest" work was made while the home page rendered; the feed depends on it all the same.
+    expect(first.routes['feed.json']!.keys).toEqual(expect.arrayContaining(['list:releases', 'release:5', 'release:4', 'release:3']));
+    // The navigation depends on which sections exist, not on every clipping.
+    expect(first.routes['2-release/index.html']!.keys).toContain('derived:sectionsShown');
+    expect(first.routes['2-release/index.html']!.keys).not.toContain('list:clippings');
+    expect(JSON.stringify(await record(START))).toBe(JSON.stringify(first));
+  });
+});
+
+describe('the plan of each kind of change', () => {
+  const kinds: Array<[string, Data, string[]]> = [
+    [
+      'an edited title',
+      edit((d) => (d.releases[3]!.title = 'Release 4, corrected')),
+      ['4-release/index.html', 'tags/12/index.html', 'index.html', 'feed.json'],
+    ],
+    ['an edited body', edit((d) => (d.releases[0]!.body = { html: '<p>new</p>' })), ['1-release/index.html']],
+    ['a tag added', edit((d) => d.releases[0]!.tag_ids.push(12)), ['1-release/index.html', '4-release/index.html', 'tags/12/index.html']],
+    [
+      'a replaced image',
+      edit((d) => (d.releases[1]!.featured_images = [{ sizes: { large: 'https://cdn.example/new.jpg' } }])),
+      ['2-release/index.html'],
+    ],
+    [
+      'a new release',
+      edit((d) => d.releases.push(release(6, 9, [11]))),
+      ['6-release/index.html', 'tags/11/index.html', 'index.html', 'feed.json'],
+    ],
+    ['a deleted release', edit((d) => d.releases.splice(1, 1)), ['tags/10/index.html', 'tags/11/index.html']],
+    ['a clipping changed', edit((d) => (d.clippings[0]!.title = 'A better review')), ['2-release/index.html', 'coverage/index.html']],
+  ];
+
+  for (const [kind, after, shown] of kinds)
+    it(`${kind}: renders every route whose output changes (${shown.length} named by what the routes show)`, async () => {
+      const plan = await planFor(START, after);
+      const changed = await changedOutputs(START, after);
+      // Every route a full build changes is planned (or removed when it is gone)...
+      for (const file of changed) expect([...plan.render, ...plan.remove]).toContain(file);
+      // ...and the ones this change shows on, named here by reading what the routes show.
+      for (const file of shown) expect([...plan.render, ...plan.remove]).toContain(file);
+      // Untouched routes stay: a change never renders the whole site.
+      expect(plan.render.length + plan.remove.length).toBeLessThan(Object.keys(routesOf(siteOf(after))).length);
+    });
+
+  it('a deleted release: its route is removed, and its own files go, the shared ones stay', async () => {
+    const plan = await planFor(
+      START,
+      edit((d) => d.releases.splice(1, 1)),
+    );
+    expect(plan.remove).toEqual(['2-release/index.html']);
+    expect(plan.deleteFiles).toContain('_media/2-release.webp');
+    expect(plan.deleteFiles).not.toContain('_media/logo.webp');
+  });
+
+  it('an unchanged press room renders nothing', async () => {
+    const plan = await planFor(START, START);
+    expect(plan).toEqual({ render: [], remove: [], deleteFiles: [], changed: [] });
+    expect(planLine(plan, 12)).toBe('build: partial: 0 of 12 routes rendered (0 changed items)');
+  });
+
+  it('renders in full, with the reason in one line, whatever it cannot prove', async () => {
+    const previous = await record(START);
+    const base = { previous, code: 'c1', configuration: { A: '1' }, buildDay: previous.buildDay, routes: [], digest: () => 'x' };
+    const line = (plan: RoutePlan) => planLine(plan, 1);
+    expect(line(planRoutes({ ...base, previous: { missing: 'no route record beside dist' } }))).toBe(
+      'build: rendering in full: no route record beside dist',
+    );
+    expect(line(planRoutes({ ...base, code: 'c2' }))).toMatch(/^build: rendering in full: the code changed/);
+    expect(line(planRoutes({ ...base, configuration: { A: '2' } }))).toMatch(/the configuration changed/);
+    expect(line(planRoutes({ ...base, buildDay: { day: '2026-03-11', timeZone: ZONE } }))).toMatch(/the build day is 2026-03-11/);
+    expect(line(planRoutes({ ...base, digest: () => undefined }))).toMatch(/cannot be computed from the new data/);
+  });
+});
