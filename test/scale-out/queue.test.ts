@@ -8,7 +8,8 @@
  * the build's waits end in one line when Redis is not there, goes away, or
  * no worker comes.
  */
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../emulator/server.ts';
 import { renditionJobId, renditionJobOf, type ImagePipeline } from '../../image-pipeline/index.ts';
@@ -165,6 +166,21 @@ describe('rendition jobs on BullMQ workers', () => {
     for (const secret of [API_KEY, s3.env.AWS_SECRET_ACCESS_KEY!]) expect(everything).not.toContain(secret);
     store.close?.();
   }, 150_000);
+
+  it("reads from the bucket straight into the caller's temporary file, with no part file of its own", async () => {
+    const work = await dir('s3-get');
+    const store = sharedStore();
+    const name = '0123456789abcdef-8x8.webp';
+    await writeFile(path.join(work, 'source'), 'rendition bytes');
+    await store.put(name, path.join(work, 'source'));
+    // A folder where a `.part` beside the target would go: a store that renames through one fails here.
+    const target = path.join(work, 'taken.tmp');
+    await mkdir(`${target}.part`);
+    expect(await store.get(name, target)).toBe(true);
+    expect(await readFile(target, 'utf8')).toBe('rendition bytes');
+    expect(await store.get('fedcba9876543210-8x8.webp', path.join(work, 'absent.tmp'))).toBe(false);
+    store.close?.();
+  });
 
   it('refuses a poison original once, as in-process, without retrying it', async () => {
     const base = `${emulator.url}/v1/pressrooms/${emulator.pressroom.id}`;
