@@ -5,9 +5,13 @@
  * client (the same AWS_* variables). Either way an output lives under
  * `out/<name>`, the name the local image cache gives it, so builds and
  * workers of the same code agree on every name.
+ *
+ * `get(name, file)` writes `file` directly: its caller hands it a temporary
+ * path and commits it into the cache itself, so the store adds no copy or
+ * rename of its own.
  */
 import { createReadStream } from 'node:fs';
-import { rename, rm, stat, writeFile } from 'node:fs/promises';
+import { rm, stat, writeFile } from 'node:fs/promises';
 import {
   GetObjectCommand,
   HeadBucketCommand,
@@ -66,11 +70,10 @@ function createBucketRenditionStore(location: Extract<SharedStoreLocation, { kin
           if (notFound(error)) return false;
           throw error;
         }
-        // Written beside the target and renamed: the caller's file is whole or absent.
-        const part = `${file}.part`;
-        await writeFile(part, body);
-        await rename(part, file).catch(async (error: unknown) => {
-          await rm(part, { force: true });
+        // `file` is the caller's scratch path, committed by the caller (takeFromShared): written
+        // in place, no rename of our own. A failed write leaves no half file behind.
+        await writeFile(file, body).catch(async (error: unknown) => {
+          await rm(file, { force: true });
           throw error;
         });
         return true;

@@ -8,12 +8,18 @@
  * the build's waits end in one line when Redis is not there, goes away, or
  * no worker comes.
  */
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { stringify } from 'devalue';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../emulator/server.ts';
 import { renditionJobId, renditionJobOf, type ImagePipeline } from '../../image-pipeline/index.ts';
 import { distributeRenditionJobs } from '../../scale-out/distribute.ts';
 import { openSharedStore } from '../../scale-out/store.ts';
+import { closeBuildSession, openBuildSession } from '../../src/config/session.ts';
+import { loadConfig } from '../../src/config/environment.ts';
+import imagePipeline from '../../src/integrations/images.ts';
 import { TEST_MEDIA_CACHE } from '../helpers/emulator.ts';
 import { startRedisServer, type RedisServer } from '../helpers/redis-server.ts';
 import { startS3Server, type S3Server } from '../helpers/s3-server.ts';
@@ -166,6 +172,21 @@ describe('rendition jobs on BullMQ workers', () => {
     store.close?.();
   }, 150_000);
 
+  it("reads from the bucket straight into the caller's temporary file, with no part file of its own", async () => {
+    const work = await dir('s3-get');
+    const store = sharedStore();
+    const name = '0123456789abcdef-8x8.webp';
+    await writeFile(path.join(work, 'source'), 'rendition bytes');
+    await store.put(name, path.join(work, 'source'));
+    // A folder where a `.part` beside the target would go: a store that renames through one fails here.
+    const target = path.join(work, 'taken.tmp');
+    await mkdir(`${target}.part`);
+    expect(await store.get(name, target)).toBe(true);
+    expect(await readFile(target, 'utf8')).toBe('rendition bytes');
+    expect(await store.get('fedcba9876543210-8x8.webp', path.join(work, 'absent.tmp'))).toBe(false);
+    store.close?.();
+  });
+
   it('refuses a poison original once, as in-process, without retrying it', async () => {
     const base = `${emulator.url}/v1/pressrooms/${emulator.pressroom.id}`;
     const documents = ((await (await fetch(`${base}/documents?limit=1`)).json()) as { data: Array<{ url: string }> }).data;
@@ -212,6 +233,35 @@ describe('rendition jobs on BullMQ workers', () => {
       2,
     );
   });
+
+  it("gives up after the build session's --wait through the images integration's own queue wait", async () => {
+    const root = await dir('session-wait');
+    const cacheDir = path.join(root, '.astro');
+    await mkdir(cacheDir, { recursive: true });
+    const alone: Sizes = { ...media[1]!, extra: { url: Object.values(media[1]!)[0]!.url, width: 92, height: 92 } };
+    await writeFile(path.join(cacheDir, 'data-store.json'), stringify(new Map([['media', new Map([['m1', { data: { sizes: alone } }]])]])));
+    // A folder store: the integration reads the S3 credentials from process.env, which this test leaves alone.
+    await mkdir(path.join(root, 'store'), { recursive: true });
+    const config = loadConfig({ ...env, PRESSROOM_STORE_URL: pathToFileURL(path.join(root, 'store')).href });
+    openBuildSession(config, 1_000);
+    try {
+      const hooks = imagePipeline({ config }).hooks as Record<string, (arg: unknown) => Promise<void> | void>;
+      hooks['astro:config:done']!({
+        config: {
+          root: pathToFileURL(`${root}/`),
+          outDir: pathToFileURL(`${root}/dist/`),
+          cacheDir: pathToFileURL(`${cacheDir}/`),
+          base: '/',
+        },
+      });
+      // The integration's default is 600 s: only the session's 1 s makes this give up "in 1 s".
+      await expect(hooks['astro:build:start']!({})).rejects.toThrow(
+        /^images: no worker took the \d+ waiting jobs at redis:\/\/127\.0\.0\.1:\d+ in 1 s: /,
+      );
+    } finally {
+      closeBuildSession();
+    }
+  }, 10_000);
 
   it('fails in one line when Redis is not there at start, or goes away while the build waits', async () => {
     const nowhere = 'redis://127.0.0.1:1';
