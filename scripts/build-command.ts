@@ -52,10 +52,11 @@ import {
 } from './fingerprint.ts';
 import { settledOrStalled } from '../src/lib/stall-guard.ts';
 import { confirmUnchanged } from './no-change.ts';
-import { byPath, loadTree, readTree, storeTree, type Tree } from './output-tree.ts';
+import { byPath, loadTree, readTree, storeTree, treeDifference, type Tree } from './output-tree.ts';
 import { consoleLog, notifyAfterBuild } from '../notify/notify.ts';
 import { routeRecorder, type RecordedRoutes } from '../src/integrations/route-recorder.ts';
-import { removeRouteRecord, routeRecordOf, writeRouteRecord } from './route-record-file.ts';
+import { readRouteRecord, removeRouteRecord, routeRecordOf, writeRouteRecord } from './route-record-file.ts';
+import { partialBuild } from './partial-build.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 /** What every build of this site writes: an existing --out without them is not replaced. */
@@ -221,6 +222,8 @@ interface RenderRun {
   config: PressroomConfig;
   /** `--wait`, for the image workers too. */
   waitMs: number;
+  /** Render only the routes a change touches, when the planner can prove which (partial-build.ts). */
+  partial: ReturnType<typeof partialBuild> | undefined;
 }
 
 interface Rendered {
@@ -243,17 +246,19 @@ async function renderAndPublish({
   code,
   config,
   waitMs,
+  partial,
 }: RenderRun): Promise<Rendered | number> {
   const staging = (current.staging = await createStaging(root, id));
   const planned = plannedOutput();
   const media = originalsRecorder();
-  const routes = routeRecorder();
+  const routes = routeRecorder(partial);
   try {
     const { build } = await import('astro');
     // astro.config.mjs reuses this configuration instead of parsing the environment again.
     openBuildSession(config, waitMs);
     const integrations = [planned.integration, media.integration, routes.integration, markdownCache({ code: codeDigest(code), config })];
     await settledOrStalled(build({ root, outDir: staging, integrations }), stalledBuild);
+    await partial?.finish(staging);
     await checkSite(staging, planned.files());
     // The build's last lines: what the data policy did, and where its report is.
     const report = await writeDataReport(out);
@@ -325,7 +330,19 @@ async function main(): Promise<number> {
     const { siteUrl } = plan.config;
     const recorded = await readFingerprint(out);
     if (await confirmedUnchanged({ plan, code, recorded, siteUrl, started })) return EXIT.ok;
-    const rendered = await renderAndPublish({ out, id, siteUrl, recorded, locks, current, code, config: plan.config, waitMs: plan.waitMs });
+    const partial = plan.force ? undefined : await partialOf(out, recorded, code, plan.configuration);
+    const rendered = await renderAndPublish({
+      out,
+      id,
+      siteUrl,
+      recorded,
+      locks,
+      current,
+      code,
+      config: plan.config,
+      waitMs: plan.waitMs,
+      partial,
+    });
     if (typeof rendered === 'number') return rendered;
     try {
       console.log(`build: changes: ${changeSummary(rendered.changes)}; report: ${await writeChangeReport(out, rendered.changes)}`);
@@ -353,6 +370,30 @@ async function main(): Promise<number> {
     process.off('SIGTERM', onSignal);
     await locks.release();
   }
+}
+
+/**
+ * A partial build of the site in `out`, when its route record is there and the site is as built
+ * (its unchanged files are taken from it); else why the build renders in full, logged.
+ */
+async function partialOf(
+  out: string,
+  recorded: Fingerprint | { missing: string },
+  code: CodeInputs,
+  configuration: Fingerprint['configuration'],
+): Promise<ReturnType<typeof partialBuild> | undefined> {
+  const full = (why: string) => void console.log(`build: rendering in full: ${why}`);
+  if ('missing' in recorded) return full(recorded.missing);
+  const previous = await readRouteRecord(out);
+  if ('missing' in previous) return full(previous.missing);
+  try {
+    const built = loadTree(recorded.output);
+    const damage = treeDifference(built, (await readTree(out, built)).tree);
+    if (damage) return full(`the site in ${out} is not as built: ${damage}`);
+  } catch (error) {
+    return full(`${out} cannot be read back (${firstLine(error)})`);
+  }
+  return partialBuild({ previous, previousDir: out, code: codeDigest(code), configuration, log: (line) => console.log(line) });
 }
 
 /**

@@ -53,18 +53,28 @@ export function planRoutes(inputs: PlanInputs): RoutePlan {
   if (!sameJson(previous.buildDay, inputs.buildDay))
     return { full: `the build day is ${inputs.buildDay?.day ?? 'unknown'}, the site's is ${previous.buildDay?.day ?? 'unknown'}` };
 
-  const changed = new Set<string>();
-  for (const [key, digest] of Object.entries(previous.digests)) {
-    const now = inputs.digest(key);
-    if (now === undefined) return { full: `the key ${key} cannot be computed from the new data` };
-    if (now !== digest) changed.add(key);
-  }
   const next = new Set(inputs.routes);
   const render: string[] = [];
   const remove: string[] = [];
+  // Only the keys of routes that stay are asked for: a vanished route's own keys (its props) name nothing now.
+  const now = new Map<string, string | undefined>();
+  const changed = new Set<string>();
   for (const [route, use] of Object.entries(previous.routes)) {
-    if (!next.has(route)) remove.push(route);
-    else if (use.keys.some((key) => changed.has(key) || !(key in previous.digests))) render.push(route);
+    if (!next.has(route)) {
+      remove.push(route);
+      continue;
+    }
+    let renders = false;
+    for (const key of use.keys) {
+      if (!now.has(key)) now.set(key, inputs.digest(key));
+      const digest = now.get(key);
+      if (digest === undefined) return { full: `the key ${key} cannot be computed from the new data` };
+      if (digest !== previous.digests[key]) {
+        changed.add(key);
+        renders = true;
+      }
+    }
+    if (renders) render.push(route);
   }
   for (const route of next) if (!(route in previous.routes)) render.push(route);
 

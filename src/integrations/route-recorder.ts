@@ -5,6 +5,7 @@
  * the data the build loaded. The build command writes the result beside the site
  * (scripts/route-record-file.ts); nothing is written into the site.
  */
+import { fileURLToPath } from 'node:url';
 import type { AstroIntegration, AstroPrerenderer } from 'astro';
 import { recordRoute, setRecordBase, siteDigests, type RouteUse } from '../lib/route-record.ts';
 
@@ -13,6 +14,43 @@ export interface RecordedRoutes {
   routes: Map<string, RouteUse>;
   /** Digest of every key a route read; a key missing here could not be digested. */
   digests: Map<string, string>;
+}
+
+/** What a partial build renders from: every route the new data gives, and how to digest its keys now. */
+export interface RouteSelection {
+  /** Every route (its file) of the new data. */
+  routes: string[];
+  /** A key's digest over the new data (props included); undefined when it cannot be computed. */
+  digest(key: string): string | undefined;
+  buildDay: { day: string; timeZone: string };
+}
+
+/** A build that renders only some routes (scripts/partial-build.ts decides which and assembles the rest). */
+export interface PartialRendering {
+  /** The routes to render, or undefined to render them all. */
+  select(selection: RouteSelection): ReadonlySet<string> | undefined;
+  /** Once the selected routes are written into `outDir`: before the steps that read the whole site (search). */
+  generated(outDir: string): Promise<void>;
+  /** The routes of the previous record kept as they were: carried into this build's record. */
+  kept(): ReadonlyMap<string, RouteUse>;
+}
+
+/** The page name Astro hands `astro:build:done` for a page written as `file` (`releases/x/index.html` → `releases/x/`). */
+export const pageNameOf = (file: string): string =>
+  file === 'index.html' ? '' : file.endsWith('/index.html') ? file.slice(0, -'index.html'.length) : `${file.replace(/\.html$/, '')}/`;
+
+type BuildDone = NonNullable<AstroIntegration['hooks']['astro:build:done']>;
+
+/**
+ * @astrojs/sitemap lists the pages Astro rendered (`astro:build:done`'s `pages`): in a partial build
+ * it is handed the kept pages too, so the sitemap lists every page as a full build's does.
+ */
+function withKeptPages(integrations: readonly AstroIntegration[], kept: () => string[]): void {
+  const sitemap = integrations.find((integration) => integration.name === '@astrojs/sitemap');
+  const done = sitemap?.hooks['astro:build:done'];
+  if (!sitemap || !done) return;
+  const withKept: BuildDone = (params) => done({ ...params, pages: [...params.pages, ...kept().map((pathname) => ({ pathname }))] });
+  sitemap.hooks['astro:build:done'] = withKept;
 }
 
 /** Astro's own status pages are written as `404.html`, not `404/index.html`. */
@@ -57,8 +95,10 @@ function propsDigests(
   return digests;
 }
 
-export function routeRecorder(): { integration: AstroIntegration; recorded(): RecordedRoutes | undefined } {
+export function routeRecorder(partial?: PartialRendering): { integration: AstroIntegration; recorded(): RecordedRoutes | undefined } {
   let base = '/';
+  let outDir = '';
+  let selected: ReadonlySet<string> | undefined;
   let routes: Map<string, RouteUse> | undefined;
   let props: Map<string, string> | undefined;
   let recorded: RecordedRoutes | undefined;
@@ -70,7 +110,17 @@ export function routeRecorder(): { integration: AstroIntegration; recorded(): Re
       const paths = await prerenderer.getStaticPaths();
       const digests = siteDigests();
       props = digests && propsDigests(prerenderer, paths, digests.props);
-      return paths;
+      selected = undefined;
+      if (!partial || !digests || !props) return paths;
+      const newProps = props;
+      const files = paths.map((path) => routeFile(path.pathname, path.route.type));
+      selected = partial.select({
+        routes: files,
+        digest: (key) => (key.startsWith('props:') ? newProps.get(key) : digests.keys([key]).get(key)),
+        buildDay: digests.buildDay(),
+      });
+      const chosen = selected;
+      return chosen ? paths.filter((_, i) => chosen.has(files[i]!)) : paths;
     },
     render(request, options) {
       const pathname = decodeURI(new URL(request.url).pathname);
@@ -87,6 +137,11 @@ export function routeRecorder(): { integration: AstroIntegration; recorded(): Re
       name: 'pressroom-static:route-recorder',
       hooks: {
         'astro:config:done': ({ config }) => {
+          if (partial)
+            withKeptPages(config.integrations, () =>
+              selected ? [...partial.kept().keys()].filter((file) => file.endsWith('.html')).map(pageNameOf) : [],
+            );
+          outDir = fileURLToPath(config.outDir);
           base = config.base.endsWith('/') ? config.base : `${config.base}/`;
           setRecordBase(base);
         },
@@ -95,12 +150,14 @@ export function routeRecorder(): { integration: AstroIntegration; recorded(): Re
           recorded = undefined;
           setPrerenderer(recording);
         },
-        'astro:build:generated': () => {
+        'astro:build:generated': async () => {
+          if (partial && selected) await partial.generated(outDir);
           const digest = siteDigests();
           if (!routes || !digest || !props) return;
+          const all = new Map([...(partial && selected ? partial.kept() : []), ...routes]);
           const keys = new Set<string>();
-          for (const use of routes.values()) for (const key of use.keys) keys.add(key);
-          recorded = { routes, digests: new Map([...digest.keys(keys), ...props]) };
+          for (const use of all.values()) for (const key of use.keys) keys.add(key);
+          recorded = { routes: all, digests: new Map([...digest.keys(keys), ...props]) };
         },
       },
     },

@@ -34,10 +34,15 @@ import {
 import { LLMS_FULL_BUDGET, LLMS_TXT_BUDGET, fitWithinBudget, twinPaths } from './llms-rules.ts';
 import { boilerplateBlocks, contactBlocks, contactItem, releaseBlocks } from './release-markdown.ts';
 import { htmlToText, truncate } from './sanitize.ts';
-import { noteDerived, withoutRecording } from './route-record.ts';
+import { derivedKey, withoutRecording } from './route-record.ts';
 
 /** Release id → its Markdown twin's path (see twinPaths), once per build. */
 const twinsBySite = new WeakMap<SiteData, Map<number, string>>();
+const noteReleasesWithoutTwin = derivedKey('releasesWithoutTwin', (site) => {
+  const raw = site as SiteData;
+  const all = twinPaths(raw.pressroom, raw.releases, raw.pages);
+  return raw.releases.filter((release) => !all.has(release.id)).map((release) => release.id);
+});
 /**
  * Made once reading every release, but a release's twin path depends only on its own path (read
  * where the twin is looked up) and on which releases have none: that is what a route depends on.
@@ -45,11 +50,7 @@ const twinsBySite = new WeakMap<SiteData, Map<number, string>>();
 export function markdownTwins(siteData: SiteData): Map<number, string> {
   let twins = twinsBySite.get(siteData);
   if (!twins) twinsBySite.set(siteData, (twins = withoutRecording(() => twinPaths(siteData.pressroom, siteData.releases, siteData.pages))));
-  noteDerived('releasesWithoutTwin', (site) => {
-    const raw = site as SiteData;
-    const all = twinPaths(raw.pressroom, raw.releases, raw.pages);
-    return raw.releases.filter((release) => !all.has(release.id)).map((release) => release.id);
-  });
+  noteReleasesWithoutTwin();
   return twins;
 }
 

@@ -16,7 +16,7 @@
  * Reading `id` alone records nothing: who is listed is the list's key, not the items'.
  */
 import { createHash } from 'node:crypto';
-import { derivedKey, noteKey, type SiteDigests } from './route-record.ts';
+import { derivedCompute, noteKey, type SiteDigests } from './route-record.ts';
 
 /** The kind each list's items are recorded as; items reached only through a map are named by the map. */
 const ITEM_KINDS: Readonly<Record<string, string>> = {
@@ -168,6 +168,10 @@ export function recordingSite<T extends Site>(site: T): { view: T; digests: Site
     digests: {
       keys: shapes.digests,
       props: (props) => sha256(JSON.stringify(propsShape(props, (value) => proxyKeys.get(value) ?? keys.get(value))) ?? ''),
+      buildDay: () => {
+        const { date, timeZone } = (site as { buildDay: { date: string; timeZone: string } }).buildDay;
+        return { day: date, timeZone };
+      },
     },
   };
 }
@@ -214,7 +218,7 @@ function siteShapes(site: Site, keys: Map<object, string>): { digests: (keys: It
     const kind = key.slice(0, colon);
     const rest = key.slice(colon + 1);
     if (kind === 'derived') {
-      const compute = derivedKey(rest);
+      const compute = derivedCompute(rest);
       return compute && sha256(JSON.stringify(compute(site)) ?? 'undefined');
     }
     if (kind === 'site') return rest in fields ? sha256(JSON.stringify(fields[rest]) ?? 'undefined') : undefined;

@@ -24,6 +24,8 @@ export interface SiteDigests {
   keys(keys: Iterable<string>): Map<string, string>;
   /** A route's props from getStaticPaths: which items (by key) and values, in order. */
   props(props: unknown): string;
+  /** The build's day the pages print "past" and "upcoming" by (src/lib/build-day.ts). */
+  buildDay(): { day: string; timeZone: string };
 }
 
 interface Holder {
@@ -65,16 +67,18 @@ export function withoutRecording<T>(work: () => T): T {
 }
 
 /**
- * Notes a key for what a route depends on that no list or item states alone (which releases have
- * no Markdown twin): `compute` derives it from the site's data, for the digest.
+ * A key for what a route depends on that no list or item states alone (which releases have no
+ * Markdown twin): `compute` derives it from the site's data, for the digest. Made when its module
+ * loads, so a partial build can digest it before any route renders; call the result to note it.
  */
-export function noteDerived(name: string, compute: (site: object) => unknown): void {
+export function derivedKey(name: string, compute: (site: object) => unknown): () => void {
   holder().derived.set(name, compute);
-  noteKey(`derived:${name}`);
+  const key = `derived:${name}`;
+  return () => noteKey(key);
 }
 
-/** How a `derived:` key is computed, if a page noted it in this process. */
-export function derivedKey(name: string): ((site: object) => unknown) | undefined {
+/** How a `derived:` key is computed. */
+export function derivedCompute(name: string): ((site: object) => unknown) | undefined {
   return holder().derived.get(name);
 }
 

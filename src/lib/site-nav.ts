@@ -6,7 +6,7 @@
  */
 import type { CustomPage, SiteData } from './data.ts';
 import { baseLanguage, translator } from './i18n.ts';
-import { noteDerived, withoutRecording } from './route-record.ts';
+import { derivedKey, withoutRecording } from './route-record.ts';
 import { archiveHref, contactsHref, coverageHref, eventsHref, mediaKitsHref, releasesHref, sitePath, tagsHref } from './paths.ts';
 
 export interface NavItem {
@@ -51,13 +51,14 @@ type Sections = Pick<SiteData, 'tags' | 'mediaKits' | 'clippings' | 'events' | '
 /** Which built-in sections the press room has: all a page's navigation depends on of those lists. */
 const sectionsShown = (siteData: Sections) =>
   [siteData.tags, siteData.mediaKits, siteData.clippings, siteData.events, siteData.contacts].map((list) => list.length > 0);
+const noteSectionsShown = derivedKey('sectionsShown', (site) => sectionsShown(site as Sections));
 
 /** The sections the press room has and its menu pages, in the page's language. */
 export function siteNav(siteData: SiteData, lang: string): NavItem[] {
   const t = translator(lang);
   // Every page shows the navigation: a new clipping must not make every page depend on the clippings (route-record.ts).
   const [tags, mediaKits, clippings, events, contacts] = withoutRecording(() => sectionsShown(siteData));
-  noteDerived('sectionsShown', (site) => sectionsShown(site as Sections));
+  noteSectionsShown();
   return [
     { href: releasesHref(), label: t('releases') },
     ...(tags ? [{ href: tagsHref, label: t('topics') }] : []),

@@ -232,7 +232,14 @@ describe('the plan of each kind of change', () => {
 
   it('renders in full, with the reason in one line, whatever it cannot prove', async () => {
     const previous = await record(START);
-    const base = { previous, code: 'c1', configuration: { A: '1' }, buildDay: previous.buildDay, routes: [], digest: () => 'x' };
+    const base = {
+      previous,
+      code: 'c1',
+      configuration: { A: '1' },
+      buildDay: previous.buildDay,
+      routes: Object.keys(previous.routes),
+      digest: () => 'x',
+    };
     const line = (plan: RoutePlan) => planLine(plan, 1);
     expect(line(planRoutes({ ...base, previous: { missing: 'no route record beside dist' } }))).toBe(
       'build: rendering in full: no route record beside dist',
