@@ -9,7 +9,10 @@
  * that decides the site with the fingerprint beside it (`DIR.fingerprint.json`):
  * when nothing changed the site is confirmed as it is and nothing renders
  * (`--force` renders anyway). Every build that exits 0 writes its change
- * report beside the site (`DIR.changes.json`, change-report.ts). A build that
+ * report beside the site (`DIR.changes.json`, change-report.ts). When something
+ * changed and the route record beside the site (`DIR.routes.json`) can prove which
+ * routes it touches, only those render (partial-build.ts); the rest is linked
+ * from the previous site. A build that
  * changed the site then announces it (notify/: PRESSROOM_WEBSUB_HUB,
  * PRESSROOM_INDEXNOW_KEY), unless PRESSROOM_DEPLOY_COMMAND is set or --no-notify
  * given: the site is then not public until a deploy, which announces it (the
@@ -110,6 +113,9 @@ const BUILD_COMMAND: CommandSpec = {
     'itself are as recorded in DIR.fingerprint.json, it confirms the site and renders nothing ("nothing changed',
     'since ..."); --force renders anyway. Every good build writes DIR.changes.json: the files and URLs added,',
     'changed and removed (what a CDN must purge), and DIR.data-report.json when it rendered.',
+    'Otherwise it renders only the routes the change touches (DIR.routes.json records what each route was made of)',
+    'and takes every other file from the previous site: the same bytes as a full build. It renders in full, saying why,',
+    'when it cannot prove which routes changed (no record, other code, configuration or build day); --force renders all.',
     'A build that changed the site tells the WebSub hub and IndexNow, when set, unless PRESSROOM_DEPLOY_COMMAND is set',
     '(then npm run webhooks tells them after the deploy) or --no-notify is given; a failure there is a warning, never a failed build.',
   ],

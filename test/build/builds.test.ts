@@ -205,7 +205,13 @@ describe('building from a snapshot', () => {
       );
     expect(await tree(out)).toEqual(afterFirst);
     // Nothing left beside the site or in the project's staging area.
-    expect(await readdir(path.dirname(out))).toEqual(['site', 'site.changes.json', 'site.data-report.json', 'site.fingerprint.json']);
+    expect(await readdir(path.dirname(out))).toEqual([
+      'site',
+      'site.changes.json',
+      'site.data-report.json',
+      'site.fingerprint.json',
+      'site.routes.json',
+    ]);
     expect(await readdir(path.join(root, '.building')).catch(() => [])).toEqual([]);
   }, 900_000);
 
