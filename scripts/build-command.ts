@@ -59,7 +59,7 @@ import { byPath, loadTree, readTree, storeTree, treeDifference, type Tree } from
 import { consoleLog, notifyAfterBuild } from '../notify/notify.ts';
 import { routeRecorder, type RecordedRoutes } from '../src/integrations/route-recorder.ts';
 import { readRouteRecord, removeRouteRecord, routeRecordOf, writeRouteRecord } from './route-record-file.ts';
-import { partialBuild } from './partial-build.ts';
+import { StaleKeptPage, partialBuild } from './partial-build.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 /** What every build of this site writes: an existing --out without them is not replaced. */
@@ -288,6 +288,8 @@ async function renderAndPublish({
       return EXIT.usage;
     }
     await writeDataReport(out).catch(() => undefined);
+    // The record missed something a kept page shows: without it the next build renders in full.
+    if (error instanceof StaleKeptPage) await removeRouteRecord(out).catch(() => undefined);
     await discardFailedBuildBodies();
     console.error(`\nbuild failed: ${firstLine(error)}`);
     console.error(existsSync(out) ? `${out} was left exactly as it was.` : `no site was published (${out} was not created).`);
@@ -336,7 +338,7 @@ async function main(): Promise<number> {
     const { siteUrl } = plan.config;
     const recorded = await readFingerprint(out);
     if (await confirmedUnchanged({ plan, code, recorded, siteUrl, started })) return EXIT.ok;
-    const partial = plan.force ? undefined : await partialOf(out, recorded, code, plan.configuration);
+    const partial = plan.force ? undefined : await partialOf(out, recorded, code, plan);
     const rendered = await renderAndPublish({
       out,
       id,
@@ -386,7 +388,7 @@ async function partialOf(
   out: string,
   recorded: Fingerprint | { missing: string },
   code: CodeInputs,
-  configuration: Fingerprint['configuration'],
+  { configuration, config }: Pick<BuildPlan, 'configuration' | 'config'>,
 ): Promise<ReturnType<typeof partialBuild> | undefined> {
   const full = (why: string) => void console.log(`build: rendering in full: ${why}`);
   if ('missing' in recorded) return full(recorded.missing);
@@ -399,7 +401,14 @@ async function partialOf(
   } catch (error) {
     return full(`${out} cannot be read back (${firstLine(error)})`);
   }
-  return partialBuild({ previous, previousDir: out, code: codeDigest(code), configuration, log: (line) => console.log(line) });
+  return partialBuild({
+    previous,
+    previousDir: out,
+    code: codeDigest(code),
+    configuration,
+    site: { origin: config.siteOrigin, base: config.basePath },
+    log: (line) => console.log(line),
+  });
 }
 
 /**

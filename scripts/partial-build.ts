@@ -11,10 +11,11 @@
  *
  * Search bundles and sitemaps are made anew from the assembled site (the sitemap integration is
  * handed the kept pages: src/integrations/route-recorder.ts). What the planner cannot prove
- * renders in full, with the reason in one line (route-plan.ts).
+ * renders in full, with the reason in one line (route-plan.ts). A kept page that still names a
+ * removed route fails the build (StaleKeptPage): a withdrawn release is never left linked.
  */
 import { existsSync } from 'node:fs';
-import { copyFile, link, mkdir, readdir } from 'node:fs/promises';
+import { copyFile, link, mkdir, readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { PartialRendering, RouteSelection } from '../src/integrations/route-recorder.ts';
 import type { RouteUse } from '../src/lib/route-record.ts';
@@ -27,10 +28,62 @@ export interface PartialBuildOptions {
   previousDir: string;
   code: string;
   configuration: RouteRecord['configuration'];
+  /** Where the site is served: a kept page naming a removed route's address fails the build. */
+  site: SiteAddress;
   log: (line: string) => void;
 }
 
 type Partial = Extract<RoutePlan, { render: string[] }>;
+
+/**
+ * A page kept from the previous site still names a route this build removed (a withdrawn or deleted
+ * release): the record missed something that page shows. The build fails closed rather than publish it.
+ */
+export class StaleKeptPage extends Error {
+  override name = 'StaleKeptPage';
+}
+
+/** Kept files a removed route's address could be written in. */
+const TEXT_ROUTE = /(?:\.html|\.xml|\.json|\.txt|\.md|\.ics|\.vcf)$/;
+
+/** Where the site is served: pages write addresses as `<base><path>`, feeds and sitemaps as `<origin><base><path>`. */
+export interface SiteAddress {
+  /** PRESSROOM_SITE_URL's origin, e.g. `https://press.example.com`. */
+  origin: string;
+  /** Its path, e.g. `/` or `/press/`. */
+  base: string;
+}
+
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** A pattern that finds a removed route's address where a page writes a link to it, not inside a longer address. */
+function addressPattern(removed: readonly string[], { origin, base }: SiteAddress): RegExp | undefined {
+  const prefix = base.endsWith('/') ? base : `${base}/`;
+  const addresses = removed
+    .filter((route) => route !== 'index.html')
+    .map((route) => `${prefix}${route.endsWith('/index.html') ? route.slice(0, -'index.html'.length) : route}`)
+    .flatMap((address) => [address, encodeURI(address)]);
+  if (addresses.length === 0) return undefined;
+  const alternatives = [...new Set(addresses)].map(escapeRegExp).join('|');
+  return new RegExp(`(?:^|["'(=\\s>]|${escapeRegExp(origin)})(${alternatives})`);
+}
+
+/** The first kept route file naming a removed route's address, as `<file> names <address>`; undefined when none does. */
+export async function staleKeptRoute(
+  siteDir: string,
+  kept: Iterable<string>,
+  removed: readonly string[],
+  site: SiteAddress,
+): Promise<string | undefined> {
+  const pattern = addressPattern(removed, site);
+  if (!pattern) return undefined;
+  for (const file of kept) {
+    if (!TEXT_ROUTE.test(file)) continue;
+    const named = pattern.exec(await readFile(path.join(siteDir, file), 'utf8'));
+    if (named) return `${file} names ${named[1]}`;
+  }
+  return undefined;
+}
 
 /** Whole-site outputs every build writes anew (search bundles, @astrojs/sitemap's files): never taken from the previous site. */
 const isRebuiltEveryTime = (file: string): boolean => file.startsWith('pagefind/') || /^sitemap-(?:index|\d+)\.xml$/.test(file);
@@ -107,6 +160,13 @@ export function partialBuild(options: PartialBuildOptions): PartialRendering & {
         if (owned.has(file) || isRebuiltEveryTime(file)) continue;
         await linkInto(previousDir, outDir, file);
       }
+      const gone = leaving();
+      const kept = Object.keys(previous.routes).filter((route) => !gone.has(route));
+      const stale = await staleKeptRoute(outDir, kept, plan.remove, options.site);
+      if (stale)
+        throw new StaleKeptPage(
+          `partial build: the kept page ${stale}, a route this build removed (the route record missed what it shows); the record is dropped, so the next build renders in full (or run again with --force)`,
+        );
     },
   };
 }
