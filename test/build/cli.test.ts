@@ -94,7 +94,12 @@ const COMMANDS = [
     flags: ['--port PORT', '--host HOST', '--out DIR', '--debounce-ms MS'],
     variables: ['PRESSROOM_WEBHOOK_SECRET', 'PRESSROOM_DEPLOY_COMMAND', 'PRESSROOM_WEBSUB_HUB', 'PRESSROOM_INDEXNOW_KEY'],
   },
-  { name: 'bench', script: 'bench/run.ts', flags: ['--scale demo|L|N', '--only LIST', '--keep LIST', '--workers LIST'], variables: [] },
+  {
+    name: 'bench',
+    script: 'bench/run.ts',
+    flags: ['--scale demo|L|N', '--only LIST', '--keep LIST', '--workers LIST', '--sample N'],
+    variables: [],
+  },
 ];
 
 // Each command in its own processes, touching no file: two run at a time (2 cores) and no test waits on another.
