@@ -14,8 +14,8 @@
  * the bucket holds the site `from` names (deploy/manifest.ts).
  * No clock time in it: the same change gives the same bytes.
  */
-import { rename, writeFile } from 'node:fs/promises';
 import { byPath, treeDigest, type Tree } from './output-tree.ts';
+import { writeJsonAtomically } from './json-beside.ts';
 
 export const CHANGES_FORMAT = 'pressroom-changes/1';
 
@@ -91,9 +91,7 @@ export function changeReport(previous: Tree | undefined, next: Tree, site: strin
 /** Writes the report beside `out` (never inside it), atomically; returns its path. */
 export async function writeChangeReport(out: string, report: ChangeReport): Promise<string> {
   const file = changeReportPath(out);
-  const tmp = `${file}.${process.pid}.tmp`;
-  await writeFile(tmp, `${JSON.stringify(report, null, 2)}\n`);
-  await rename(tmp, file);
+  await writeJsonAtomically(file, report, 2);
   return file;
 }
 

@@ -4,8 +4,8 @@
  * the output folder, never inside it: `dist` → `dist.data-report.json`.
  * Written for failed builds too (a strict build says why it stopped).
  */
-import { rename, writeFile } from 'node:fs/promises';
 import { startedBuildRuntime } from '../src/config/build-runtime.ts';
+import { writeJsonAtomically } from './json-beside.ts';
 
 export const dataReportPath = (out: string): string => `${out}.data-report.json`;
 
@@ -17,8 +17,6 @@ export async function writeDataReport(out: string): Promise<{ file: string; summ
   const runtime = await startedBuildRuntime()?.catch(() => undefined);
   if (!runtime) return undefined;
   const file = dataReportPath(out);
-  const tmp = `${file}.${process.pid}.tmp`;
-  await writeFile(tmp, `${JSON.stringify(runtime.issues.report(), null, 2)}\n`);
-  await rename(tmp, file);
+  await writeJsonAtomically(file, runtime.issues.report(), 2);
   return { file, summary: runtime.issues.summary() };
 }

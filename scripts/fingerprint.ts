@@ -6,13 +6,14 @@
  * (scripts/no-change.ts). Holds no secret: no API key, no clock time but when
  * the site was rendered.
  */
-import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { AstroIntegration } from 'astro';
 import type { OriginalOutcome } from '@pressroom-static/image-pipeline';
 import { BUILD_RECORD_FILE } from '../src/lib/build-day.ts';
 import type { CodeInputs } from './build-inputs.ts';
 import type { StoredTree } from './output-tree.ts';
+import { writeJsonAtomically } from './json-beside.ts';
 
 export const FINGERPRINT_FORMAT = 'pressroom-fingerprint/1';
 
@@ -59,10 +60,7 @@ export async function readFingerprint(out: string): Promise<Fingerprint | { miss
 }
 
 export async function writeFingerprint(out: string, fingerprint: Fingerprint): Promise<void> {
-  const file = fingerprintPath(out);
-  const tmp = `${file}.${process.pid}.tmp`;
-  await writeFile(tmp, `${JSON.stringify(fingerprint)}\n`);
-  await rename(tmp, file);
+  await writeJsonAtomically(fingerprintPath(out), fingerprint);
 }
 
 /** Before a new site is swapped in: the old fingerprint must never stand beside it. */

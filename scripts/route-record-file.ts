@@ -5,8 +5,9 @@
  * The planner (route-plan.ts) reads it to tell which routes a change touches. No secret and no
  * clock time: the same input gives the same bytes.
  */
-import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import type { RecordedRoutes } from '../src/integrations/route-recorder.ts';
+import { writeJsonAtomically } from './json-beside.ts';
 
 export const ROUTE_RECORD_FORMAT = 'pressroom-routes/1';
 
@@ -67,10 +68,7 @@ export async function readRouteRecord(out: string): Promise<RouteRecord | { miss
 }
 
 export async function writeRouteRecord(out: string, record: RouteRecord): Promise<void> {
-  const file = routeRecordPath(out);
-  const tmp = `${file}.${process.pid}.tmp`;
-  await writeFile(tmp, `${JSON.stringify(record)}\n`);
-  await rename(tmp, file);
+  await writeJsonAtomically(routeRecordPath(out), record);
 }
 
 /** Before a new site is swapped in: the old record must never stand beside it. */
