@@ -50,6 +50,16 @@ export function createImagePipeline(options: ImagePipelineOptions): ImagePipelin
     async poster(movie, opts = {}) {
       return posterOf(await picture(movie, { page: opts.page }));
     },
+    async takeFromStore({ url, declared }) {
+      let src;
+      try {
+        src = await sources.source(url, 'image');
+      } catch {
+        // Refused: the page that shows it refuses it, in the same words.
+        return;
+      }
+      await renditions.take(src, renditions.plan(src, declared));
+    },
     mediaKitZip: zips.mediaKitZip,
     mediaZip: zips.mediaZip,
     stats: () => ({ ...stats, published: publisher.published.size }),

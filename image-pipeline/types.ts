@@ -6,7 +6,7 @@
  */
 import type { FetchLike } from '@pressroom-static/content-loaders';
 import type { RetryPolicy } from '@pressroom-static/content-loaders';
-import type { OutputFormat } from './encode.ts';
+import type { Declared, OutputFormat } from './encode.ts';
 import type { RefusalKind } from './errors.ts';
 import type { LookupFn } from './host-policy.ts';
 
@@ -326,6 +326,12 @@ export interface ImagePipeline {
   downloadUrl(url: string | null | undefined, options?: CallOptions & { title?: string | null }): Promise<Download | null>;
   shareImage(media: MediaInput | null | undefined, options?: CallOptions): Promise<ShareImage | null>;
   inlineImages(html: string | Iterable<string>, lists: MediaLists, options?: CallOptions): Promise<(src: string) => InlineImage | null>;
+  /**
+   * Takes into the cache every rendition of one original (a job's URL and declared sizes) the shared
+   * store holds, encoding nothing: a build does it for each job its workers finish, so its pages find
+   * their renditions in the cache. Rejects only when the store cannot be reached (SharedStoreError).
+   */
+  takeFromStore(job: { url: string; declared: Declared[] }): Promise<void>;
   stats(): PipelineStats;
   refused(): RefusedImage[];
   /** Output name → cached file, for everything asked for so far. */

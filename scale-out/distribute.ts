@@ -1,15 +1,18 @@
 /**
  * The build's side of the queue: before any page renders, every original's
  * job is added (addBulk; the job id is its digest, so a job already queued
- * by another build is not added twice), then the build waits by polling the
- * queue's counts (never a wait per job: at 100,000 jobs that loses results),
- * with a progress line every PROGRESS_EVERY_MS. It gives up, one line each:
+ * by another build is not added twice), then the build waits for its own
+ * jobs, polling which of them are still pending in one call (the ids of
+ * every pending job: never a wait per job, which at 100,000 jobs loses
+ * results), with a progress line every PROGRESS_EVERY_MS. Each job that
+ * leaves the queue (made, refused, or failed for good: finished jobs are
+ * removed) is handed to `onDone` as it goes, so the build can take its
+ * renditions from the store while the workers make the rest. It gives up,
+ * one line each:
  *
  * - Redis does not answer at start (REDIS_DEADLINE_MS) or stops answering
  *   while the build waits (for REDIS_LOST_MS);
  * - no worker is connected for `waitMs` (said every PROGRESS_EVERY_MS while none is).
- *
- * The counts are the queue's, not this build's: builds sharing a queue wait for each other's jobs too.
  */
 import { Queue } from 'bullmq';
 import { PROGRESS_EVERY_MS, type RenditionJob, type SharedRenditionStore } from '@pressroom-static/image-pipeline';
@@ -37,6 +40,8 @@ export interface DistributeOptions {
   /** How long any one Redis call may take (default REDIS_DEADLINE_MS), and how long Redis may fail to answer while the build waits (default REDIS_LOST_MS). */
   deadlineMs?: number;
   lostAfterMs?: number;
+  /** Called with the ids of this build's jobs that have left the queue since the last poll. */
+  onDone?: (jobIds: string[]) => void;
 }
 
 export interface Distributed {
@@ -74,7 +79,8 @@ export async function distributeRenditionJobs(options: DistributeOptions): Promi
       });
     }
     log.info(`images: ${all.length} originals queued for the workers at ${where} (renditions into ${store.where})`);
-    await waitForWorkers({ queue, ask, where, total: all.length, waitMs: options.waitMs, pollMs, everyMs, lostAfterMs, log });
+    const onDone = options.onDone ?? (() => undefined);
+    await waitForWorkers({ queue, ask, where, ids: [...jobs.keys()], waitMs: options.waitMs, pollMs, everyMs, lostAfterMs, log, onDone });
     return { enqueued: all.length, seconds: Math.round((performance.now() - started) / 100) / 10 };
   } finally {
     // A queue whose Redis went away may never close: it is let go after the deadline.
@@ -86,26 +92,33 @@ interface WaitContext {
   queue: Queue;
   ask: <T>(work: () => Promise<T>, what: string) => Promise<T>;
   where: string;
-  total: number;
+  ids: readonly string[];
   waitMs: number;
   pollMs: number;
   everyMs: number;
   lostAfterMs: number;
   log: { info(line: string): void };
+  onDone: (jobIds: string[]) => void;
 }
 
-async function waitForWorkers({ queue, ask, where, total, waitMs, pollMs, everyMs, lostAfterMs, log }: WaitContext): Promise<void> {
+async function waitForWorkers({ queue, ask, where, ids, waitMs, pollMs, everyMs, lostAfterMs, log, onDone }: WaitContext): Promise<void> {
+  const total = ids.length;
+  let left = ids;
   let lastLine = performance.now();
   let noWorkerSince: number | undefined;
   let failingSince: number | undefined;
   for (;;) {
     const now = performance.now();
-    let pending: number;
     let workers: number;
     try {
-      const counts = await ask(() => queue.getJobCounts(...PENDING_STATES), 'counting jobs');
-      pending = PENDING_STATES.reduce((n, state) => n + (counts[state] ?? 0), 0);
-      workers = pending > 0 ? await ask(() => queue.getWorkersCount(), 'counting workers') : 0;
+      // One script in Redis: every pending job's id, read at one instant.
+      const queued = new Set(await ask(() => queue.getRanges([...PENDING_STATES], 0, -1), 'listing pending jobs'));
+      const done = left.filter((id) => !queued.has(id));
+      if (done.length > 0) {
+        left = left.filter((id) => queued.has(id));
+        onDone(done);
+      }
+      workers = left.length > 0 ? await ask(() => queue.getWorkersCount(), 'counting workers') : 0;
       failingSince = undefined;
     } catch (error) {
       failingSince ??= now;
@@ -114,6 +127,7 @@ async function waitForWorkers({ queue, ask, where, total, waitMs, pollMs, everyM
       await sleep(pollMs);
       continue;
     }
+    const pending = left.length;
     if (pending === 0) return;
     noWorkerSince = workers > 0 ? undefined : (noWorkerSince ?? now);
     if (noWorkerSince !== undefined && now - noWorkerSince >= waitMs)
@@ -122,10 +136,9 @@ async function waitForWorkers({ queue, ask, where, total, waitMs, pollMs, everyM
       );
     if (now - lastLine >= everyMs) {
       lastLine = now;
-      const done = Math.max(0, total - pending);
       log.info(
         workers > 0
-          ? `images: workers have made ${done} of ${total} originals' renditions, ${pending} jobs left in the queue (${workers} worker${workers === 1 ? '' : 's'})`
+          ? `images: workers have made ${total - pending} of ${total} originals' renditions, ${pending} jobs left in the queue (${workers} worker${workers === 1 ? '' : 's'})`
           : `images: no worker is connected to ${where}: ${pending} jobs waiting (start \`npm run worker\`; giving up in ${Math.max(0, Math.round((waitMs - (now - noWorkerSince!)) / 1000))} s)`,
       );
     }

@@ -7,7 +7,8 @@
  *   `<base>_media/` and the build configuration's PRESSROOM_IMAGE_HOSTS.
  * - `astro:build:start`: a fresh pipeline (fresh counters) for this build, and a progress line every
  *   5 s while image work is pending (progress.ts). With PRESSROOM_QUEUE_URL (a live build), first every
- *   original's job goes to the workers and the build waits for them (scale-out/distribute.ts); with
+ *   original's job goes to the workers and the build waits for them (scale-out/distribute.ts), taking each
+ *   finished job's renditions into the local cache meanwhile (scale-out/early-takes.ts); with
  *   PRESSROOM_STORE_URL the pipeline takes every rendition the shared store holds instead of encoding it.
  * - `astro:build:generated`: copies every output the pages asked for into `<outDir>/_media/`.
  * - `astro:build:done`: one summary line, always ending with the count of refused images, then one
@@ -32,12 +33,13 @@ import {
 } from '@pressroom-static/image-pipeline';
 import { openSharedStore } from '../../scale-out/store.ts';
 import { distributeRenditionJobs } from '../../scale-out/distribute.ts';
+import { createEarlyTakes } from '../../scale-out/early-takes.ts';
 import { renditionJobsOf } from '../../scale-out/site-jobs.ts';
 import { cacheFolder } from '../config/cache-folders.ts';
 import { buildSession } from '../config/session.ts';
 import { readDataStore } from '../lib/data-store-file.ts';
 import type { PressroomConfig } from '../config/environment.ts';
-import { configureImagePipeline, currentImagePipeline, resetImagePipeline } from '../lib/image-pipeline.ts';
+import { configureImagePipeline, currentImagePipeline, getImagePipeline, resetImagePipeline } from '../lib/image-pipeline.ts';
 
 export interface ImagePipelineIntegrationOptions {
   /** The build's configuration, parsed once (astro.config.mjs). */
@@ -96,14 +98,20 @@ export default function imagePipeline(options: ImagePipelineIntegrationOptions):
       readDataStore(dataStoreFile, () => undefined),
       options.avif ?? false,
     );
+    // Each finished job's renditions are taken into the local cache while the workers make the rest.
+    const early = createEarlyTakes(async (job) => (await getImagePipeline()).takeFromStore(job));
     const { enqueued, seconds } = await distributeRenditionJobs({
       queueUrl: url,
       store,
       jobs,
       waitMs: options.queueWaitMs ?? buildSession().waitMs ?? DEFAULT_QUEUE_WAIT_MS,
       log,
+      onDone: (ids) => early.add(ids.map((id) => jobs.get(id)!)),
     });
-    log.info(`images: the workers finished ${enqueued} originals in ${seconds} s; rendering with renditions from ${store.where}`);
+    await early.settled();
+    log.info(
+      `images: the workers finished ${enqueued} originals in ${seconds} s, ${early.done} taken from ${store.where} meanwhile; rendering`,
+    );
   }
 
   return {

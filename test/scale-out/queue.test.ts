@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../emulator/server.ts';
 import { renditionJobId, renditionJobOf, type ImagePipeline } from '../../image-pipeline/index.ts';
 import { distributeRenditionJobs } from '../../scale-out/distribute.ts';
+import { createEarlyTakes } from '../../scale-out/early-takes.ts';
 import { openSharedStore } from '../../scale-out/store.ts';
 import { closeBuildSession, openBuildSession } from '../../src/config/session.ts';
 import { loadConfig } from '../../src/config/environment.ts';
@@ -38,6 +39,8 @@ describe('rendition jobs on BullMQ workers', () => {
   const media: Sizes[] = [];
   let env: Record<string, string>;
   const workers: RunningWorker[] = [];
+  /** The in-process pipeline's pictures and bytes of `media` (the first test makes them). */
+  let reference: Awaited<ReturnType<typeof renditionBytes>>;
 
   const dir = async (label: string) => {
     const made = await tempDir(`scale-out-${label}`);
@@ -105,7 +108,7 @@ describe('rendition jobs on BullMQ workers', () => {
   const sharedStore = () => openSharedStore({ kind: 's3', bucket: s3.bucket, prefix: 'site-a/' }, env);
 
   it('makes the in-process bytes on workers, survives a worker killed mid-job, finds a second round in the store and keeps secrets out of Redis', async () => {
-    const reference = await renditionBytes(testPipeline({ apiUrl: emulator.url, cacheDir: await dir('reference') }), media);
+    reference = await renditionBytes(testPipeline({ apiUrl: emulator.url, cacheDir: await dir('reference') }), media);
     expect(reference.bytes.size).toBeGreaterThan(media.length);
 
     // One worker takes the first job; it is killed as soon as a job is active (mid-download or mid-encode).
@@ -171,6 +174,41 @@ describe('rendition jobs on BullMQ workers', () => {
     for (const secret of [API_KEY, s3.env.AWS_SECRET_ACCESS_KEY!]) expect(everything).not.toContain(secret);
     store.close?.();
   }, 150_000);
+
+  it('hands each job to the build as it leaves the queue, and the build takes its renditions before any page asks', async () => {
+    const store = sharedStore();
+    const reads = () => s3.requests.filter((r) => r.method === 'GET' && r.key.startsWith('site-a/out/')).length;
+    const readsAtStart = reads();
+    const build = testPipeline({ apiUrl: emulator.url, cacheDir: await dir('early'), sharedStore: store });
+    const jobs = jobsOf(media);
+    const handed: string[] = [];
+    const early = createEarlyTakes((job) => build.takeFromStore(job));
+    await distributeRenditionJobs({
+      queueUrl: redis.url,
+      store,
+      jobs,
+      waitMs: 60_000,
+      pollMs: 100,
+      log: { info: () => undefined },
+      onDone: (ids) => {
+        handed.push(...ids);
+        early.add(ids.map((id) => jobs.get(id)!));
+      },
+    });
+    await early.settled();
+    expect(handed.toSorted()).toEqual([...jobs.keys()].toSorted());
+    expect(early.done).toBe(media.length);
+
+    // The pages then find every rendition in the cache: not one more read from the bucket, the same bytes, each file counted once.
+    const readsBefore = reads();
+    expect(readsBefore - readsAtStart).toBe(reference.bytes.size);
+    const rendered = await renditionBytes(build, media);
+    expect(reads()).toBe(readsBefore);
+    expect(rendered.pictures).toEqual(reference.pictures);
+    expect(rendered.bytes).toEqual(reference.bytes);
+    expect(build.stats()).toMatchObject({ encoded: 0, fromStore: reference.bytes.size, reused: 0 });
+    store.close?.();
+  }, 60_000);
 
   it("reads from the bucket straight into the caller's temporary file, with no part file of its own", async () => {
     const work = await dir('s3-get');
