@@ -34,6 +34,7 @@ export function createImagePipeline(options: ImagePipelineOptions): ImagePipelin
     maxRawBytes: settings.maxRawBytes,
     avif: settings.avif,
     shared: options.sharedStore,
+    awaitShared: options.awaitShared,
   });
   const picture = createPicture({ store, sources, renditions, refusals, publisher, avif: settings.avif });
   const downloads = createDownloadLinks({ sources, refusals, publisher });

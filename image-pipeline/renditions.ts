@@ -24,6 +24,7 @@ import {
 } from './encode.ts';
 import { hash16, type Outputs } from './outputs.ts';
 import { fallbackRenditions } from './roles.ts';
+import { SharedStoreError } from './shared-store.ts';
 import type { Source } from './sources.ts';
 import type { Store } from './store.ts';
 import type { Limit, PipelineStats, SharedRenditionStore } from './types.ts';
@@ -74,6 +75,8 @@ export interface RenditionsContext {
   avif: boolean;
   /** Outputs missing from the cache are taken from here, when it has them, before any is encoded. */
   shared?: SharedRenditionStore | undefined;
+  /** See `ImagePipelineOptions.awaitShared`. */
+  awaitShared?: ((url: string) => Promise<void>) | undefined;
 }
 
 /** Whether a rendition is the base itself (encoded from the decode, no resize). */
@@ -88,7 +91,8 @@ function chainOf(g: Geometry, naturals: readonly Geometry[], base: Geometry): Ge
   return via;
 }
 
-export function createRenditions({ store, stats, outputs, cpu, maxPixels, maxRawBytes, avif, shared }: RenditionsContext): Renditions {
+export function createRenditions(context: RenditionsContext): Renditions {
+  const { store, stats, outputs, cpu, maxPixels, maxRawBytes, avif, shared, awaitShared } = context;
   const budget = createByteBudget(maxRawBytes);
   // Plans by source and declared sizes: every page showing an image plans it again, and hashing is the cost.
   const plans = new Map<string, Plan>();
@@ -149,7 +153,7 @@ export function createRenditions({ store, stats, outputs, cpu, maxPixels, maxRaw
   function realise(src: Source, p: Plan): Promise<void> {
     const all = p.renditions.flatMap((r) => r.outputs.map((o) => o.name));
     return outputs.once(all.join(' '), async () => {
-      const missing: Planned[] = [];
+      const lefts: PlannedOutput[][] = [];
       for (const r of p.renditions) {
         const left: PlannedOutput[] = [];
         for (const o of r.outputs) {
@@ -157,9 +161,13 @@ export function createRenditions({ store, stats, outputs, cpu, maxPixels, maxRaw
           if (await store.exists(store.outPath(o.name))) stats.reused += takenEarlier.has(o.name) ? 0 : 1;
           else left.push(o);
         }
-        if (shared) await takeFromShared(shared, left);
-        if (left.length > 0) missing.push({ ...r, outputs: left });
+        lefts.push(left);
       }
+      if (shared && lefts.some((left) => left.length > 0)) {
+        await sharedReady(src.url);
+        await Promise.all(lefts.map((left) => takeFromShared(shared, left)));
+      }
+      const missing: Planned[] = p.renditions.flatMap((r, i) => (lefts[i]!.length > 0 ? [{ ...r, outputs: lefts[i]! }] : []));
       const count = missing.reduce((n, r) => n + r.outputs.length, 0);
       stats.toEncode += count;
       if (count === 0) return;
@@ -175,6 +183,16 @@ export function createRenditions({ store, stats, outputs, cpu, maxPixels, maxRaw
         return encode(src, p.base, missing);
       });
     });
+  }
+
+  /** Resolves once the shared store has what it will get of `url`'s renditions; its failure is the build's, never a refused image. */
+  async function sharedReady(url: string): Promise<void> {
+    if (!awaitShared) return;
+    try {
+      await awaitShared(url);
+    } catch (error) {
+      throw error instanceof SharedStoreError ? error : new SharedStoreError(error instanceof Error ? error.message : String(error));
+    }
   }
 
   /** Copies into the cache every output of `left` the shared store has, and leaves in `left` only those it has not. */

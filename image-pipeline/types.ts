@@ -281,6 +281,14 @@ export interface ImagePipelineOptions {
    * is taken from there before it is encoded.
    */
   sharedStore?: SharedRenditionStore | undefined;
+  /**
+   * With `sharedStore`, while workers still make renditions: called with an original's URL before
+   * the outputs the cache lacks are looked for in the store, it resolves once the store has what it
+   * will get of them (the original's jobs have left the queue). Whatever the store then lacks is
+   * encoded here, as ever. A rejection stops the build (thrown as a SharedStoreError, its message
+   * kept), never a refused image.
+   */
+  awaitShared?: ((url: string) => Promise<void>) | undefined;
 }
 
 /**

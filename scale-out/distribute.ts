@@ -17,6 +17,7 @@
 import { Queue } from 'bullmq';
 import { PROGRESS_EVERY_MS, type RenditionJob, type SharedRenditionStore } from '@pressroom-static/image-pipeline';
 import { firstLine } from '../scripts/cli.ts';
+import { createJobTracker } from './job-tracker.ts';
 import { JOB_OPTIONS, QUEUE_NAME, REDIS_DEADLINE_MS, describeQueue, redisConnection, withDeadline } from './queue.ts';
 
 /** Redis failing to answer for this long while the build waits fails the build. */
@@ -51,7 +52,28 @@ export interface Distributed {
   seconds: number;
 }
 
+/** The build's jobs in the queue, and the wait for them, running in the background. */
+export interface Distribution {
+  /** Jobs handed to the queue. */
+  enqueued: number;
+  /** Resolves once every job of the original at `url` has left the queue (at once for a URL no job has); rejects with the wait's failure. */
+  whenDone(url: string): Promise<void>;
+  /** Resolves once every job has left the queue; rejects with the wait's failure (QueueError). */
+  finished: Promise<Distributed>;
+  /**
+   * Stops waiting (jobs still queued stay there for the workers) and lets the queue go; resolves as
+   * `finished` would have so far, and rejects if the wait had failed before.
+   */
+  stop(): Promise<Distributed>;
+}
+
+/** Adds every job and waits for them all. */
 export async function distributeRenditionJobs(options: DistributeOptions): Promise<Distributed> {
+  return (await startDistribution(options)).finished;
+}
+
+/** Adds every job (failing in one line when Redis or the store cannot be reached), then waits for them in the background. */
+export async function startDistribution(options: DistributeOptions): Promise<Distribution> {
   const { jobs, log, store } = options;
   const where = describeQueue(options.queueUrl);
   const pollMs = options.pollMs ?? 1_000;
@@ -61,8 +83,11 @@ export async function distributeRenditionJobs(options: DistributeOptions): Promi
   const queue = new Queue(QUEUE_NAME, { connection: redisConnection(options.queueUrl, 'build') });
   // ioredis reports every failed reconnection as an error event; the deadlines below say it once, in one line.
   queue.on('error', () => undefined);
+  // A queue whose Redis went away may never close: it is let go after the deadline.
+  const letGo = () => withDeadline(queue.close(), 2_000, 'close').catch(() => void queue.disconnect().catch(() => undefined));
   const ask = <T>(work: () => Promise<T>, what: string) =>
     withDeadline(work(), deadlineMs, `no answer from the queue at ${where} in ${deadlineMs / 1000} s (${what})`);
+  let started: number;
   try {
     try {
       await ask(() => queue.waitUntilReady(), 'connecting');
@@ -70,7 +95,7 @@ export async function distributeRenditionJobs(options: DistributeOptions): Promi
       throw new QueueError(`images: ${firstLine(error)}: start Redis there or unset PRESSROOM_QUEUE_URL`);
     }
     await store.check();
-    const started = performance.now();
+    started = performance.now();
     const all = [...jobs];
     for (let i = 0; i < all.length; i += ADD_BATCH) {
       const batch = all.slice(i, i + ADD_BATCH).map(([jobId, data]) => ({ name: 'renditions', data, opts: { ...JOB_OPTIONS, jobId } }));
@@ -78,14 +103,46 @@ export async function distributeRenditionJobs(options: DistributeOptions): Promi
         throw new QueueError(`images: ${firstLine(error)}`);
       });
     }
-    log.info(`images: ${all.length} originals queued for the workers at ${where} (renditions into ${store.where})`);
-    const onDone = options.onDone ?? (() => undefined);
-    await waitForWorkers({ queue, ask, where, ids: [...jobs.keys()], waitMs: options.waitMs, pollMs, everyMs, lostAfterMs, log, onDone });
-    return { enqueued: all.length, seconds: Math.round((performance.now() - started) / 100) / 10 };
-  } finally {
-    // A queue whose Redis went away may never close: it is let go after the deadline.
-    await withDeadline(queue.close(), 2_000, 'close').catch(() => void queue.disconnect().catch(() => undefined));
+  } catch (error) {
+    await letGo();
+    throw error;
   }
+  log.info(`images: ${jobs.size} originals queued for the workers at ${where} (renditions into ${store.where})`);
+  const tracker = createJobTracker(jobs);
+  const stopping = { now: false };
+  const onDone = (ids: string[]) => {
+    tracker.done(ids);
+    options.onDone?.(ids);
+  };
+  const finished = waitForWorkers({
+    queue,
+    ask,
+    where,
+    ids: [...jobs.keys()],
+    waitMs: options.waitMs,
+    pollMs,
+    everyMs,
+    lostAfterMs,
+    log,
+    onDone,
+    stopping,
+  })
+    .then(() => ({ enqueued: jobs.size, seconds: Math.round((performance.now() - started) / 100) / 10 }))
+    .finally(letGo);
+  finished.then(
+    // Stopped before every job was done: whatever the store lacks then is made in-process, as ever.
+    () => tracker.releaseAll(),
+    (error: unknown) => tracker.fail(error),
+  );
+  return {
+    enqueued: jobs.size,
+    whenDone: (url) => tracker.whenDone(url),
+    finished,
+    stop() {
+      stopping.now = true;
+      return finished;
+    },
+  };
 }
 
 interface WaitContext {
@@ -99,15 +156,18 @@ interface WaitContext {
   lostAfterMs: number;
   log: { info(line: string): void };
   onDone: (jobIds: string[]) => void;
+  /** Set when the build no longer needs the rest (every page rendered). */
+  stopping: { now: boolean };
 }
 
-async function waitForWorkers({ queue, ask, where, ids, waitMs, pollMs, everyMs, lostAfterMs, log, onDone }: WaitContext): Promise<void> {
+async function waitForWorkers(context: WaitContext): Promise<void> {
+  const { queue, ask, where, ids, waitMs, pollMs, everyMs, lostAfterMs, log, onDone, stopping } = context;
   const total = ids.length;
   let left = ids;
   let lastLine = performance.now();
   let noWorkerSince: number | undefined;
   let failingSince: number | undefined;
-  for (;;) {
+  while (!stopping.now) {
     const now = performance.now();
     let workers: number;
     try {

@@ -15,12 +15,13 @@ import { stringify } from 'devalue';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../emulator/server.ts';
 import { renditionJobId, renditionJobOf, type ImagePipeline } from '../../image-pipeline/index.ts';
-import { distributeRenditionJobs } from '../../scale-out/distribute.ts';
+import { distributeRenditionJobs, startDistribution } from '../../scale-out/distribute.ts';
 import { createEarlyTakes } from '../../scale-out/early-takes.ts';
 import { openSharedStore } from '../../scale-out/store.ts';
 import { closeBuildSession, openBuildSession } from '../../src/config/session.ts';
 import { loadConfig } from '../../src/config/environment.ts';
 import imagePipeline from '../../src/integrations/images.ts';
+import { picture } from '../../src/lib/image-pipeline.ts';
 import { TEST_MEDIA_CACHE } from '../helpers/emulator.ts';
 import { startRedisServer, type RedisServer } from '../helpers/redis-server.ts';
 import { startS3Server, type S3Server } from '../helpers/s3-server.ts';
@@ -210,6 +211,47 @@ describe('rendition jobs on BullMQ workers', () => {
     store.close?.();
   }, 60_000);
 
+  it("renders while the workers encode: a picture waits for its own original's jobs, then takes their files", async () => {
+    // Sizes no worker has made yet (one more rendition each): their jobs have real work to do.
+    const fresh: Sizes[] = media.map((sizes, i) => ({
+      ...sizes,
+      extra: { url: Object.values(sizes)[0]!.url, width: 64 + i, height: 48 + i },
+    }));
+    const inProcess = await renditionBytes(testPipeline({ apiUrl: emulator.url, cacheDir: await dir('overlap-reference') }), fresh);
+    const store = sharedStore();
+    const jobs = jobsOf(fresh);
+    const left = new Set(jobs.keys());
+    const distribution = await startDistribution({
+      queueUrl: redis.url,
+      store,
+      jobs,
+      waitMs: 60_000,
+      pollMs: 100,
+      log: { info: () => undefined },
+      onDone: (ids) => ids.forEach((id) => left.delete(id)),
+    });
+    const idOf = new Map([...jobs].map(([id, job]) => [job.url, id]));
+    let askedBeforeDone = 0;
+    const build = testPipeline({
+      apiUrl: emulator.url,
+      cacheDir: await dir('overlap'),
+      sharedStore: store,
+      awaitShared: (url) => {
+        if (left.has(idOf.get(url)!)) askedBeforeDone++;
+        return distribution.whenDone(url);
+      },
+    });
+    const rendered = await renditionBytes(build, fresh);
+    await distribution.finished;
+    // Pages asked while jobs were still in the queue, and still encoded nothing: each waited, then took the workers' files.
+    expect(askedBeforeDone).toBeGreaterThan(0);
+    expect(build.stats().encoded).toBe(0);
+    expect(build.stats().fromStore).toBe(inProcess.bytes.size);
+    expect(rendered.pictures).toEqual(inProcess.pictures);
+    expect(rendered.bytes).toEqual(inProcess.bytes);
+    store.close?.();
+  }, 60_000);
+
   it("reads from the bucket straight into the caller's temporary file, with no part file of its own", async () => {
     const work = await dir('s3-get');
     const store = sharedStore();
@@ -280,7 +322,11 @@ describe('rendition jobs on BullMQ workers', () => {
     await writeFile(path.join(cacheDir, 'data-store.json'), stringify(new Map([['media', new Map([['m1', { data: { sizes: alone } }]])]])));
     // A folder store: the integration reads the S3 credentials from process.env, which this test leaves alone.
     await mkdir(path.join(root, 'store'), { recursive: true });
-    const config = loadConfig({ ...env, PRESSROOM_STORE_URL: pathToFileURL(path.join(root, 'store')).href });
+    const config = loadConfig({
+      ...env,
+      PRESSROOM_ID: String(emulator.pressroom.id),
+      PRESSROOM_STORE_URL: pathToFileURL(path.join(root, 'store')).href,
+    });
     openBuildSession(config, 1_000);
     try {
       const hooks = imagePipeline({ config }).hooks as Record<string, (arg: unknown) => Promise<void> | void>;
@@ -292,10 +338,12 @@ describe('rendition jobs on BullMQ workers', () => {
           base: '/',
         },
       });
+      // The pages render while the workers encode; one that needs the original waits for its job.
+      await hooks['astro:build:start']!({});
+      const gaveUp = /^images: no worker took the \d+ waiting jobs at redis:\/\/127\.0\.0\.1:\d+ in 1 s: /;
       // The integration's default is 600 s: only the session's 1 s makes this give up "in 1 s".
-      await expect(hooks['astro:build:start']!({})).rejects.toThrow(
-        /^images: no worker took the \d+ waiting jobs at redis:\/\/127\.0\.0\.1:\d+ in 1 s: /,
-      );
+      await expect(picture({ sizes: alone }, { page: '/media/' })).rejects.toThrow(gaveUp);
+      await expect(hooks['astro:build:generated']!({})).rejects.toThrow(gaveUp);
     } finally {
       closeBuildSession();
     }
@@ -316,9 +364,10 @@ describe('rendition jobs on BullMQ workers', () => {
       /^images: no answer from the queue at redis:\/\/127\.0\.0\.1:1 in 1 s \(connecting\): start Redis there or unset PRESSROOM_QUEUE_URL$/,
     );
 
+    // No worker is left: a page rendering meanwhile waits for its original's job when Redis goes away.
     const lonely: Sizes = { ...media[1]!, extra: { url: Object.values(media[1]!)[0]!.url, width: 80, height: 80 } };
     const started = Date.now();
-    const waiting = distributeRenditionJobs({
+    const distribution = await startDistribution({
       queueUrl: redis.url,
       store: sharedStore(),
       jobs: jobsOf([lonely]),
@@ -328,10 +377,20 @@ describe('rendition jobs on BullMQ workers', () => {
       lostAfterMs: 2_000,
       log: { info: () => undefined },
     });
-    waiting.catch(() => undefined);
+    distribution.finished.catch(() => undefined);
+    const page = testPipeline({
+      apiUrl: emulator.url,
+      cacheDir: await dir('lost-while-rendering'),
+      sharedStore: sharedStore(),
+      awaitShared: (url) => distribution.whenDone(url),
+    }).picture({ sizes: lonely });
+    page.catch(() => undefined);
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     await redis.stop();
-    await expect(waiting).rejects.toThrow(/^images: lost the queue at redis:\/\/127\.0\.0\.1:\d+ while waiting for the workers: /);
+    const lost = /^images: lost the queue at redis:\/\/127\.0\.0\.1:\d+ while waiting for the workers: /;
+    await expect(distribution.finished).rejects.toThrow(lost);
+    // The page fails with the build's one line, not a refused image's placeholder.
+    await expect(page).rejects.toThrow(lost);
     expect(Date.now() - started).toBeLessThan(10_000);
   });
 });
