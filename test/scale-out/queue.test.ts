@@ -314,6 +314,24 @@ describe('rendition jobs on BullMQ workers', () => {
     );
   });
 
+  it('stops waiting once the pages are done, leaving the jobs no page needed in the queue', async () => {
+    // No worker is running: the job stays queued, and stopping does not wait for it.
+    const unneeded: Sizes = { ...media[2]!, extra: { url: Object.values(media[2]!)[0]!.url, width: 96, height: 96 } };
+    const distribution = await startDistribution({
+      queueUrl: redis.url,
+      store: sharedStore(),
+      jobs: jobsOf([unneeded]),
+      waitMs: 60_000,
+      pollMs: 100,
+      log: { info: () => undefined },
+    });
+    const started = Date.now();
+    await expect(distribution.stop()).resolves.toMatchObject({ enqueued: 1 });
+    expect(Date.now() - started).toBeLessThan(2_000);
+    await expect(distribution.whenDone(unneeded.extra!.url)).resolves.toBeUndefined();
+    expect(Number(await redis.command('LLEN', 'bull:pressroom-renditions:wait'))).toBeGreaterThanOrEqual(1);
+  });
+
   it("gives up after the build session's --wait through the images integration's own queue wait", async () => {
     const root = await dir('session-wait');
     const cacheDir = path.join(root, '.astro');
