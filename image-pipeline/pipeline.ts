@@ -34,6 +34,7 @@ export function createImagePipeline(options: ImagePipelineOptions): ImagePipelin
     maxRawBytes: settings.maxRawBytes,
     avif: settings.avif,
     shared: options.sharedStore,
+    awaitShared: options.awaitShared,
   });
   const picture = createPicture({ store, sources, renditions, refusals, publisher, avif: settings.avif });
   const downloads = createDownloadLinks({ sources, refusals, publisher });
@@ -49,6 +50,16 @@ export function createImagePipeline(options: ImagePipelineOptions): ImagePipelin
     download: downloads.download,
     async poster(movie, opts = {}) {
       return posterOf(await picture(movie, { page: opts.page }));
+    },
+    async takeFromStore({ url, declared }) {
+      let src;
+      try {
+        src = await sources.source(url, 'image');
+      } catch {
+        // Refused: the page that shows it refuses it, in the same words.
+        return;
+      }
+      await renditions.take(src, renditions.plan(src, declared));
     },
     mediaKitZip: zips.mediaKitZip,
     mediaZip: zips.mediaZip,

@@ -24,6 +24,7 @@ import {
 } from './encode.ts';
 import { hash16, type Outputs } from './outputs.ts';
 import { fallbackRenditions } from './roles.ts';
+import { SharedStoreError } from './shared-store.ts';
 import type { Source } from './sources.ts';
 import type { Store } from './store.ts';
 import type { Limit, PipelineStats, SharedRenditionStore } from './types.ts';
@@ -58,6 +59,8 @@ export interface Renditions {
   plan(src: Source, declared: Declared[]): Plan;
   /** Makes sure every output of a plan exists in the cache: one decode of the original when any is missing. */
   realise(src: Source, plan: Plan): Promise<void>;
+  /** Takes into the cache every output of a plan the shared store holds and the cache lacks; encodes nothing. */
+  take(src: Source, plan: Plan): Promise<void>;
 }
 
 export interface RenditionsContext {
@@ -72,6 +75,8 @@ export interface RenditionsContext {
   avif: boolean;
   /** Outputs missing from the cache are taken from here, when it has them, before any is encoded. */
   shared?: SharedRenditionStore | undefined;
+  /** See `ImagePipelineOptions.awaitShared`. */
+  awaitShared?: ((url: string) => Promise<void>) | undefined;
 }
 
 /** Whether a rendition is the base itself (encoded from the decode, no resize). */
@@ -86,10 +91,14 @@ function chainOf(g: Geometry, naturals: readonly Geometry[], base: Geometry): Ge
   return via;
 }
 
-export function createRenditions({ store, stats, outputs, cpu, maxPixels, maxRawBytes, avif, shared }: RenditionsContext): Renditions {
+export function createRenditions(context: RenditionsContext): Renditions {
+  const { store, stats, outputs, cpu, maxPixels, maxRawBytes, avif, shared, awaitShared } = context;
   const budget = createByteBudget(maxRawBytes);
   // Plans by source and declared sizes: every page showing an image plans it again, and hashing is the cost.
   const plans = new Map<string, Plan>();
+  // Each output is taken from the shared store at most once a build, whoever asks (a page, or `take` while the workers run).
+  const takes = new Map<string, Promise<boolean>>();
+  const takenEarlier = new Set<string>();
 
   function plan(src: Source, declared: Declared[]): Plan {
     const key = `${src.sha256} ${JSON.stringify(declared.map((d) => [d.name, d.width, d.height]))}`;
@@ -144,16 +153,21 @@ export function createRenditions({ store, stats, outputs, cpu, maxPixels, maxRaw
   function realise(src: Source, p: Plan): Promise<void> {
     const all = p.renditions.flatMap((r) => r.outputs.map((o) => o.name));
     return outputs.once(all.join(' '), async () => {
-      const missing: Planned[] = [];
+      const lefts: PlannedOutput[][] = [];
       for (const r of p.renditions) {
         const left: PlannedOutput[] = [];
         for (const o of r.outputs) {
-          if (await store.exists(store.outPath(o.name))) stats.reused++;
+          // Taken from the shared store earlier in this build: counted there, not as reused.
+          if (await store.exists(store.outPath(o.name))) stats.reused += takenEarlier.has(o.name) ? 0 : 1;
           else left.push(o);
         }
-        if (shared) await takeFromShared(shared, left);
-        if (left.length > 0) missing.push({ ...r, outputs: left });
+        lefts.push(left);
       }
+      if (shared && lefts.some((left) => left.length > 0)) {
+        await sharedReady(src.url);
+        await Promise.all(lefts.map((left) => takeFromShared(shared, left)));
+      }
+      const missing: Planned[] = p.renditions.flatMap((r, i) => (lefts[i]!.length > 0 ? [{ ...r, outputs: lefts[i]! }] : []));
       const count = missing.reduce((n, r) => n + r.outputs.length, 0);
       stats.toEncode += count;
       if (count === 0) return;
@@ -171,19 +185,52 @@ export function createRenditions({ store, stats, outputs, cpu, maxPixels, maxRaw
     });
   }
 
+  /** Resolves once the shared store has what it will get of `url`'s renditions; its failure is the build's, never a refused image. */
+  async function sharedReady(url: string): Promise<void> {
+    if (!awaitShared) return;
+    try {
+      await awaitShared(url);
+    } catch (error) {
+      throw error instanceof SharedStoreError ? error : new SharedStoreError(error instanceof Error ? error.message : String(error));
+    }
+  }
+
   /** Copies into the cache every output of `left` the shared store has, and leaves in `left` only those it has not. */
   async function takeFromShared(from: SharedRenditionStore, left: PlannedOutput[]): Promise<void> {
-    const taken = await Promise.all(
-      left.map(async (o) => {
-        const tmp = await store.tmpPath(o.name);
-        if (!(await from.get(o.name, tmp))) return false;
-        await store.commit(tmp, store.outPath(o.name));
-        stats.fromStore++;
-        return true;
-      }),
-    );
+    const taken = await Promise.all(left.map((o) => takeOne(from, o.name)));
     const kept = left.filter((_, i) => !taken[i]);
     left.splice(0, left.length, ...kept);
+  }
+
+  /** The output `name` copied from the shared store into the cache, once a build; false when the store has none. */
+  function takeOne(from: SharedRenditionStore, name: string): Promise<boolean> {
+    let taking = takes.get(name);
+    if (!taking) {
+      taking = (async () => {
+        const tmp = await store.tmpPath(name);
+        if (!(await from.get(name, tmp))) return false;
+        await store.commit(tmp, store.outPath(name));
+        stats.fromStore++;
+        return true;
+      })();
+      takes.set(name, taking);
+      // A failure is the build's (SharedStoreError): nothing to remember; absent stays absent (a later job may still put it).
+      void taking.then(
+        (got) => (got ? undefined : takes.delete(name)),
+        () => takes.delete(name),
+      );
+    }
+    return taking;
+  }
+
+  async function take(src: Source, p: Plan): Promise<void> {
+    if (!shared) return;
+    const names = p.renditions.flatMap((r) => r.outputs.map((o) => o.name));
+    await Promise.all(
+      names.map(async (name) => {
+        if (!(await store.exists(store.outPath(name))) && (await takeOne(shared, name))) takenEarlier.add(name);
+      }),
+    );
   }
 
   async function encode(src: Source, base: Geometry, missing: Planned[]): Promise<void> {
@@ -245,5 +292,5 @@ export function createRenditions({ store, stats, outputs, cpu, maxPixels, maxRaw
     stats.encoded++;
   }
 
-  return { plan, realise };
+  return { plan, realise, take };
 }

@@ -6,7 +6,7 @@
  */
 import type { FetchLike } from '@pressroom-static/content-loaders';
 import type { RetryPolicy } from '@pressroom-static/content-loaders';
-import type { OutputFormat } from './encode.ts';
+import type { Declared, OutputFormat } from './encode.ts';
 import type { RefusalKind } from './errors.ts';
 import type { LookupFn } from './host-policy.ts';
 
@@ -281,6 +281,14 @@ export interface ImagePipelineOptions {
    * is taken from there before it is encoded.
    */
   sharedStore?: SharedRenditionStore | undefined;
+  /**
+   * With `sharedStore`, while workers still make renditions: called with an original's URL before
+   * the outputs the cache lacks are looked for in the store, it resolves once the store has what it
+   * will get of them (the original's jobs have left the queue). Whatever the store then lacks is
+   * encoded here, as ever. A rejection stops the build (thrown as a SharedStoreError, its message
+   * kept), never a refused image.
+   */
+  awaitShared?: ((url: string) => Promise<void>) | undefined;
 }
 
 /**
@@ -326,6 +334,12 @@ export interface ImagePipeline {
   downloadUrl(url: string | null | undefined, options?: CallOptions & { title?: string | null }): Promise<Download | null>;
   shareImage(media: MediaInput | null | undefined, options?: CallOptions): Promise<ShareImage | null>;
   inlineImages(html: string | Iterable<string>, lists: MediaLists, options?: CallOptions): Promise<(src: string) => InlineImage | null>;
+  /**
+   * Takes into the cache every rendition of one original (a job's URL and declared sizes) the shared
+   * store holds, encoding nothing: a build does it for each job its workers finish, so its pages find
+   * their renditions in the cache. Rejects only when the store cannot be reached (SharedStoreError).
+   */
+  takeFromStore(job: { url: string; declared: Declared[] }): Promise<void>;
   stats(): PipelineStats;
   refused(): RefusedImage[];
   /** Output name → cached file, for everything asked for so far. */

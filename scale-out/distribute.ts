@@ -1,19 +1,23 @@
 /**
  * The build's side of the queue: before any page renders, every original's
  * job is added (addBulk; the job id is its digest, so a job already queued
- * by another build is not added twice), then the build waits by polling the
- * queue's counts (never a wait per job: at 100,000 jobs that loses results),
- * with a progress line every PROGRESS_EVERY_MS. It gives up, one line each:
+ * by another build is not added twice), then the build waits for its own
+ * jobs, polling which of them are still pending in one call (the ids of
+ * every pending job: never a wait per job, which at 100,000 jobs loses
+ * results), with a progress line every PROGRESS_EVERY_MS. Each job that
+ * leaves the queue (made, refused, or failed for good: finished jobs are
+ * removed) is handed to `onDone` as it goes, so the build can take its
+ * renditions from the store while the workers make the rest. It gives up,
+ * one line each:
  *
  * - Redis does not answer at start (REDIS_DEADLINE_MS) or stops answering
  *   while the build waits (for REDIS_LOST_MS);
  * - no worker is connected for `waitMs` (said every PROGRESS_EVERY_MS while none is).
- *
- * The counts are the queue's, not this build's: builds sharing a queue wait for each other's jobs too.
  */
 import { Queue } from 'bullmq';
 import { PROGRESS_EVERY_MS, type RenditionJob, type SharedRenditionStore } from '@pressroom-static/image-pipeline';
 import { firstLine } from '../scripts/cli.ts';
+import { createJobTracker } from './job-tracker.ts';
 import { JOB_OPTIONS, QUEUE_NAME, REDIS_DEADLINE_MS, describeQueue, redisConnection, withDeadline } from './queue.ts';
 
 /** Redis failing to answer for this long while the build waits fails the build. */
@@ -37,6 +41,8 @@ export interface DistributeOptions {
   /** How long any one Redis call may take (default REDIS_DEADLINE_MS), and how long Redis may fail to answer while the build waits (default REDIS_LOST_MS). */
   deadlineMs?: number;
   lostAfterMs?: number;
+  /** Called with the ids of this build's jobs that have left the queue since the last poll. */
+  onDone?: (jobIds: string[]) => void;
 }
 
 export interface Distributed {
@@ -46,7 +52,28 @@ export interface Distributed {
   seconds: number;
 }
 
+/** The build's jobs in the queue, and the wait for them, running in the background. */
+export interface Distribution {
+  /** Jobs handed to the queue. */
+  enqueued: number;
+  /** Resolves once every job of the original at `url` has left the queue (at once for a URL no job has); rejects with the wait's failure. */
+  whenDone(url: string): Promise<void>;
+  /** Resolves once every job has left the queue; rejects with the wait's failure (QueueError). */
+  finished: Promise<Distributed>;
+  /**
+   * Stops waiting (jobs still queued stay there for the workers) and lets the queue go; resolves as
+   * `finished` would have so far, and rejects if the wait had failed before.
+   */
+  stop(): Promise<Distributed>;
+}
+
+/** Adds every job and waits for them all. */
 export async function distributeRenditionJobs(options: DistributeOptions): Promise<Distributed> {
+  return (await startDistribution(options)).finished;
+}
+
+/** Adds every job (failing in one line when Redis or the store cannot be reached), then waits for them in the background. */
+export async function startDistribution(options: DistributeOptions): Promise<Distribution> {
   const { jobs, log, store } = options;
   const where = describeQueue(options.queueUrl);
   const pollMs = options.pollMs ?? 1_000;
@@ -56,8 +83,11 @@ export async function distributeRenditionJobs(options: DistributeOptions): Promi
   const queue = new Queue(QUEUE_NAME, { connection: redisConnection(options.queueUrl, 'build') });
   // ioredis reports every failed reconnection as an error event; the deadlines below say it once, in one line.
   queue.on('error', () => undefined);
+  // A queue whose Redis went away may never close: it is let go after the deadline.
+  const letGo = () => withDeadline(queue.close(), 2_000, 'close').catch(() => void queue.disconnect().catch(() => undefined));
   const ask = <T>(work: () => Promise<T>, what: string) =>
     withDeadline(work(), deadlineMs, `no answer from the queue at ${where} in ${deadlineMs / 1000} s (${what})`);
+  let started: number;
   try {
     try {
       await ask(() => queue.waitUntilReady(), 'connecting');
@@ -65,7 +95,7 @@ export async function distributeRenditionJobs(options: DistributeOptions): Promi
       throw new QueueError(`images: ${firstLine(error)}: start Redis there or unset PRESSROOM_QUEUE_URL`);
     }
     await store.check();
-    const started = performance.now();
+    started = performance.now();
     const all = [...jobs];
     for (let i = 0; i < all.length; i += ADD_BATCH) {
       const batch = all.slice(i, i + ADD_BATCH).map(([jobId, data]) => ({ name: 'renditions', data, opts: { ...JOB_OPTIONS, jobId } }));
@@ -73,39 +103,82 @@ export async function distributeRenditionJobs(options: DistributeOptions): Promi
         throw new QueueError(`images: ${firstLine(error)}`);
       });
     }
-    log.info(`images: ${all.length} originals queued for the workers at ${where} (renditions into ${store.where})`);
-    await waitForWorkers({ queue, ask, where, total: all.length, waitMs: options.waitMs, pollMs, everyMs, lostAfterMs, log });
-    return { enqueued: all.length, seconds: Math.round((performance.now() - started) / 100) / 10 };
-  } finally {
-    // A queue whose Redis went away may never close: it is let go after the deadline.
-    await withDeadline(queue.close(), 2_000, 'close').catch(() => void queue.disconnect().catch(() => undefined));
+  } catch (error) {
+    await letGo();
+    throw error;
   }
+  log.info(`images: ${jobs.size} originals queued for the workers at ${where} (renditions into ${store.where})`);
+  const tracker = createJobTracker(jobs);
+  const stopping = { now: false };
+  const onDone = (ids: string[]) => {
+    tracker.done(ids);
+    options.onDone?.(ids);
+  };
+  const finished = waitForWorkers({
+    queue,
+    ask,
+    where,
+    ids: [...jobs.keys()],
+    waitMs: options.waitMs,
+    pollMs,
+    everyMs,
+    lostAfterMs,
+    log,
+    onDone,
+    stopping,
+  })
+    .then(() => ({ enqueued: jobs.size, seconds: Math.round((performance.now() - started) / 100) / 10 }))
+    .finally(letGo);
+  finished.then(
+    // Stopped before every job was done: whatever the store lacks then is made in-process, as ever.
+    () => tracker.releaseAll(),
+    (error: unknown) => tracker.fail(error),
+  );
+  return {
+    enqueued: jobs.size,
+    whenDone: (url) => tracker.whenDone(url),
+    finished,
+    stop() {
+      stopping.now = true;
+      return finished;
+    },
+  };
 }
 
 interface WaitContext {
   queue: Queue;
   ask: <T>(work: () => Promise<T>, what: string) => Promise<T>;
   where: string;
-  total: number;
+  ids: readonly string[];
   waitMs: number;
   pollMs: number;
   everyMs: number;
   lostAfterMs: number;
   log: { info(line: string): void };
+  onDone: (jobIds: string[]) => void;
+  /** Set when the build no longer needs the rest (every page rendered). */
+  stopping: { now: boolean };
 }
 
-async function waitForWorkers({ queue, ask, where, total, waitMs, pollMs, everyMs, lostAfterMs, log }: WaitContext): Promise<void> {
+async function waitForWorkers(context: WaitContext): Promise<void> {
+  const { queue, ask, where, ids, waitMs, pollMs, everyMs, lostAfterMs, log, onDone, stopping } = context;
+  const total = ids.length;
+  let left = ids;
   let lastLine = performance.now();
   let noWorkerSince: number | undefined;
   let failingSince: number | undefined;
-  for (;;) {
+  while (!stopping.now) {
     const now = performance.now();
-    let pending: number;
     let workers: number;
     try {
-      const counts = await ask(() => queue.getJobCounts(...PENDING_STATES), 'counting jobs');
-      pending = PENDING_STATES.reduce((n, state) => n + (counts[state] ?? 0), 0);
-      workers = pending > 0 ? await ask(() => queue.getWorkersCount(), 'counting workers') : 0;
+      // One script in Redis: every pending job's id, read at one instant.
+      const queued = new Set(await ask(() => queue.getRanges([...PENDING_STATES], 0, -1), 'listing pending jobs'));
+      const done = left.filter((id) => !queued.has(id));
+      if (done.length > 0) {
+        left = left.filter((id) => queued.has(id));
+        onDone(done);
+      }
+      workers = left.length > 0 ? await ask(() => queue.getWorkersCount(), 'counting workers') : 0;
       failingSince = undefined;
     } catch (error) {
       failingSince ??= now;
@@ -114,6 +187,7 @@ async function waitForWorkers({ queue, ask, where, total, waitMs, pollMs, everyM
       await sleep(pollMs);
       continue;
     }
+    const pending = left.length;
     if (pending === 0) return;
     noWorkerSince = workers > 0 ? undefined : (noWorkerSince ?? now);
     if (noWorkerSince !== undefined && now - noWorkerSince >= waitMs)
@@ -122,10 +196,9 @@ async function waitForWorkers({ queue, ask, where, total, waitMs, pollMs, everyM
       );
     if (now - lastLine >= everyMs) {
       lastLine = now;
-      const done = Math.max(0, total - pending);
       log.info(
         workers > 0
-          ? `images: workers have made ${done} of ${total} originals' renditions, ${pending} jobs left in the queue (${workers} worker${workers === 1 ? '' : 's'})`
+          ? `images: workers have made ${total - pending} of ${total} originals' renditions, ${pending} jobs left in the queue (${workers} worker${workers === 1 ? '' : 's'})`
           : `images: no worker is connected to ${where}: ${pending} jobs waiting (start \`npm run worker\`; giving up in ${Math.max(0, Math.round((waitMs - (now - noWorkerSince!)) / 1000))} s)`,
       );
     }

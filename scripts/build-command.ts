@@ -54,6 +54,7 @@ import {
   type Fingerprint,
 } from './fingerprint.ts';
 import { settledOrStalled } from '../src/lib/stall-guard.ts';
+import { stopWorkersWait } from '../scale-out/build-wait.ts';
 import { confirmUnchanged } from './no-change.ts';
 import { byPath, loadTree, readTree, storeTree, treeDifference, type Tree } from './output-tree.ts';
 import { consoleLog, notifyAfterBuild } from '../notify/notify.ts';
@@ -291,6 +292,7 @@ async function renderAndPublish({
     // The record missed something a kept page shows: without it the next build renders in full.
     if (error instanceof StaleKeptPage) await removeRouteRecord(out).catch(() => undefined);
     await discardFailedBuildBodies();
+    await stopWorkersWait();
     console.error(`\nbuild failed: ${firstLine(error)}`);
     console.error(existsSync(out) ? `${out} was left exactly as it was.` : `no site was published (${out} was not created).`);
     return EXIT.failed;

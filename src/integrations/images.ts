@@ -7,9 +7,12 @@
  *   `<base>_media/` and the build configuration's PRESSROOM_IMAGE_HOSTS.
  * - `astro:build:start`: a fresh pipeline (fresh counters) for this build, and a progress line every
  *   5 s while image work is pending (progress.ts). With PRESSROOM_QUEUE_URL (a live build), first every
- *   original's job goes to the workers and the build waits for them (scale-out/distribute.ts); with
- *   PRESSROOM_STORE_URL the pipeline takes every rendition the shared store holds instead of encoding it.
- * - `astro:build:generated`: copies every output the pages asked for into `<outDir>/_media/`.
+ *   original's job goes to the workers (scale-out/distribute.ts), then the pages render while they encode:
+ *   a page that needs an original waits for that original's jobs only, and each finished job's renditions
+ *   are taken into the local cache in the background (scale-out/early-takes.ts); with PRESSROOM_STORE_URL
+ *   the pipeline takes every rendition the shared store holds instead of encoding it.
+ * - `astro:build:generated`: stops waiting for the workers (the build fails if the wait did), then copies
+ *   every output the pages asked for into `<outDir>/_media/`.
  * - `astro:build:done`: one summary line, always ending with the count of refused images, then one
  *   line per refused URL naming the pages that wanted it.
  * - `astro:server:setup` (dev): serves `/_media/<name>` from the cache.
@@ -31,13 +34,15 @@ import {
   type SharedRenditionStore,
 } from '@pressroom-static/image-pipeline';
 import { openSharedStore } from '../../scale-out/store.ts';
-import { distributeRenditionJobs } from '../../scale-out/distribute.ts';
+import { holdWorkersWait, stopWorkersWait } from '../../scale-out/build-wait.ts';
+import { startDistribution, type Distribution } from '../../scale-out/distribute.ts';
+import { createEarlyTakes, type EarlyTakes } from '../../scale-out/early-takes.ts';
 import { renditionJobsOf } from '../../scale-out/site-jobs.ts';
 import { cacheFolder } from '../config/cache-folders.ts';
 import { buildSession } from '../config/session.ts';
 import { readDataStore } from '../lib/data-store-file.ts';
 import type { PressroomConfig } from '../config/environment.ts';
-import { configureImagePipeline, currentImagePipeline, resetImagePipeline } from '../lib/image-pipeline.ts';
+import { configureImagePipeline, currentImagePipeline, getImagePipeline, resetImagePipeline } from '../lib/image-pipeline.ts';
 
 export interface ImagePipelineIntegrationOptions {
   /** The build's configuration, parsed once (astro.config.mjs). */
@@ -85,8 +90,15 @@ export default function imagePipeline(options: ImagePipelineIntegrationOptions):
     info: (line: string) => (logger ? logger.info(line) : console.log(line)),
   };
 
-  /** Every original's renditions made by the workers into the shared store, before any page renders. */
-  async function renditionsByWorkers(url: string, store: SharedRenditionStore): Promise<void> {
+  // The workers' jobs and the background taking of their renditions, from build start until every page has rendered.
+  let workers: { distribution: Distribution; early: EarlyTakes; store: SharedRenditionStore } | undefined;
+
+  /**
+   * Hands every original to the workers (fails in one line when Redis or the store cannot be reached),
+   * then lets the pages render while they encode: a page that needs an original waits for its jobs
+   * only (`awaitShared`), and each finished job's renditions are taken into the local cache meanwhile.
+   */
+  async function startWorkers(url: string, store: SharedRenditionStore): Promise<void> {
     // Workers download from the API's hosts themselves: a snapshot or demo build has none to offer them.
     if (!options.config.apiUrl || options.config.snapshotDir) {
       log.info('images: PRESSROOM_QUEUE_URL is for builds from a live API; this build makes its renditions itself');
@@ -96,14 +108,34 @@ export default function imagePipeline(options: ImagePipelineIntegrationOptions):
       readDataStore(dataStoreFile, () => undefined),
       options.avif ?? false,
     );
-    const { enqueued, seconds } = await distributeRenditionJobs({
+    const early = createEarlyTakes(async (job) => (await getImagePipeline()).takeFromStore(job));
+    const distribution = await startDistribution({
       queueUrl: url,
       store,
       jobs,
       waitMs: options.queueWaitMs ?? buildSession().waitMs ?? DEFAULT_QUEUE_WAIT_MS,
       log,
+      onDone: (ids) => early.add(ids.map((id) => jobs.get(id)!)),
     });
-    log.info(`images: the workers finished ${enqueued} originals in ${seconds} s; rendering with renditions from ${store.where}`);
+    workers = { distribution, early, store };
+    holdWorkersWait(() => distribution.stop());
+    log.info(`images: rendering while the workers make renditions; a page waits only for its own originals' jobs`);
+  }
+
+  /** Every page has rendered: stops waiting for jobs no page needed; fails the build if the wait failed meanwhile. */
+  async function finishWorkers(): Promise<void> {
+    if (!workers) return;
+    const { distribution, early, store } = workers;
+    workers = undefined;
+    try {
+      const { enqueued, seconds } = await distribution.stop();
+      log.info(
+        `images: ${enqueued} originals' jobs for the workers, ${early.done} taken from ${store.where} as they finished, over ${seconds} s`,
+      );
+    } finally {
+      await stopWorkersWait();
+      await early.settled();
+    }
   }
 
   return {
@@ -124,6 +156,8 @@ export default function imagePipeline(options: ImagePipelineIntegrationOptions):
           imageHosts: options.config.imageHosts,
           log,
           sharedStore,
+          // While the workers encode, a page needing an original waits for that original's jobs only.
+          awaitShared: (url) => workers?.distribution.whenDone(url) ?? Promise.resolve(),
         });
       },
       'astro:server:setup': ({ server }) => {
@@ -132,11 +166,13 @@ export default function imagePipeline(options: ImagePipelineIntegrationOptions):
       'astro:build:start': async () => {
         resetImagePipeline();
         started = performance.now();
-        if (queueUrl && sharedStore) await renditionsByWorkers(queueUrl, sharedStore);
+        workers = undefined;
+        if (queueUrl && sharedStore) await startWorkers(queueUrl, sharedStore);
         ticker = startProgressTicker(log, started);
       },
       'astro:build:generated': async () => {
         clearInterval(ticker);
+        await finishWorkers();
         const pipeline = await currentImagePipeline()?.catch(() => undefined);
         if (!pipeline) return;
         await pipeline.emit(path.join(outDir, MEDIA_DIR));

@@ -85,6 +85,8 @@ export interface PipelineSettings {
   localOriginals?: readonly string[];
   /** The renditions' shared store (PRESSROOM_STORE_URL): outputs it holds are taken from it, not encoded. */
   sharedStore?: SharedRenditionStore | undefined;
+  /** While workers make renditions: resolves once an original's jobs are done (ImagePipelineOptions.awaitShared). */
+  awaitShared?: ((url: string) => Promise<void>) | undefined;
 }
 
 interface Holder {
@@ -134,6 +136,7 @@ export function getImagePipeline(): Promise<ImagePipeline> {
       avif: settings.avif,
       log: settings.log,
       sharedStore: settings.sharedStore,
+      awaitShared: settings.awaitShared,
     });
   })().catch((error: unknown) => {
     h.pipeline = undefined;

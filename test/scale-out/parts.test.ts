@@ -8,6 +8,7 @@ import { readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createFolderRenditionStore, SharedStoreError } from '../../image-pipeline/index.ts';
+import { createJobTracker } from '../../scale-out/job-tracker.ts';
 import { describeQueue } from '../../scale-out/queue.ts';
 import { renditionJobsOf } from '../../scale-out/site-jobs.ts';
 import { ConfigError, loadConfig } from '../../src/config/environment.ts';
@@ -96,5 +97,49 @@ describe('the folder store', () => {
     } finally {
       await remove();
     }
+  });
+});
+
+describe('the job tracker pages wait on', () => {
+  const job = (url: string, width: number) => ({ url, declared: [{ name: 'original', width, height: width }], avif: false, encoder: 'e' });
+  const settled = async (p: Promise<void>) => {
+    let state = 'pending';
+    p.then(
+      () => (state = 'resolved'),
+      () => (state = 'rejected'),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    return state;
+  };
+
+  it("waits for every job of an original's URL, not for the others, and at once for a URL no job has", async () => {
+    const tracker = createJobTracker(
+      new Map([
+        ['r1', job('https://cdn.example/a.jpg', 100)],
+        ['r2', job('https://cdn.example/a.jpg', 200)],
+        ['r3', job('https://cdn.example/b.jpg', 100)],
+      ]),
+    );
+    const a = tracker.whenDone('https://cdn.example/a.jpg');
+    const b = tracker.whenDone('https://cdn.example/b.jpg');
+    expect(await settled(tracker.whenDone('https://cdn.example/inline.png'))).toBe('resolved');
+    tracker.done(['r1']);
+    expect(await settled(a)).toBe('pending');
+    tracker.done(['r3', 'r2']);
+    expect([await settled(a), await settled(b)]).toEqual(['resolved', 'resolved']);
+    expect(await settled(tracker.whenDone('https://cdn.example/a.jpg'))).toBe('resolved');
+  });
+
+  it('rejects every wait, now and later, once the wait failed, and resolves them all once released', async () => {
+    const failing = createJobTracker(new Map([['r1', job('https://cdn.example/a.jpg', 100)]]));
+    const waiting = failing.whenDone('https://cdn.example/a.jpg');
+    failing.fail(new Error('images: lost the queue'));
+    await expect(waiting).rejects.toThrow('images: lost the queue');
+    await expect(failing.whenDone('https://cdn.example/a.jpg')).rejects.toThrow('images: lost the queue');
+
+    const released = createJobTracker(new Map([['r1', job('https://cdn.example/a.jpg', 100)]]));
+    const left = released.whenDone('https://cdn.example/a.jpg');
+    released.releaseAll();
+    expect([await settled(left), await settled(released.whenDone('https://cdn.example/a.jpg'))]).toEqual(['resolved', 'resolved']);
   });
 });

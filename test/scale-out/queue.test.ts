@@ -15,11 +15,13 @@ import { stringify } from 'devalue';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../emulator/server.ts';
 import { renditionJobId, renditionJobOf, type ImagePipeline } from '../../image-pipeline/index.ts';
-import { distributeRenditionJobs } from '../../scale-out/distribute.ts';
+import { distributeRenditionJobs, startDistribution } from '../../scale-out/distribute.ts';
+import { createEarlyTakes } from '../../scale-out/early-takes.ts';
 import { openSharedStore } from '../../scale-out/store.ts';
 import { closeBuildSession, openBuildSession } from '../../src/config/session.ts';
 import { loadConfig } from '../../src/config/environment.ts';
 import imagePipeline from '../../src/integrations/images.ts';
+import { picture } from '../../src/lib/image-pipeline.ts';
 import { TEST_MEDIA_CACHE } from '../helpers/emulator.ts';
 import { startRedisServer, type RedisServer } from '../helpers/redis-server.ts';
 import { startS3Server, type S3Server } from '../helpers/s3-server.ts';
@@ -38,6 +40,8 @@ describe('rendition jobs on BullMQ workers', () => {
   const media: Sizes[] = [];
   let env: Record<string, string>;
   const workers: RunningWorker[] = [];
+  /** The in-process pipeline's pictures and bytes of `media` (the first test makes them). */
+  let reference: Awaited<ReturnType<typeof renditionBytes>>;
 
   const dir = async (label: string) => {
     const made = await tempDir(`scale-out-${label}`);
@@ -105,7 +109,7 @@ describe('rendition jobs on BullMQ workers', () => {
   const sharedStore = () => openSharedStore({ kind: 's3', bucket: s3.bucket, prefix: 'site-a/' }, env);
 
   it('makes the in-process bytes on workers, survives a worker killed mid-job, finds a second round in the store and keeps secrets out of Redis', async () => {
-    const reference = await renditionBytes(testPipeline({ apiUrl: emulator.url, cacheDir: await dir('reference') }), media);
+    reference = await renditionBytes(testPipeline({ apiUrl: emulator.url, cacheDir: await dir('reference') }), media);
     expect(reference.bytes.size).toBeGreaterThan(media.length);
 
     // One worker takes the first job; it is killed as soon as a job is active (mid-download or mid-encode).
@@ -172,6 +176,82 @@ describe('rendition jobs on BullMQ workers', () => {
     store.close?.();
   }, 150_000);
 
+  it('hands each job to the build as it leaves the queue, and the build takes its renditions before any page asks', async () => {
+    const store = sharedStore();
+    const reads = () => s3.requests.filter((r) => r.method === 'GET' && r.key.startsWith('site-a/out/')).length;
+    const readsAtStart = reads();
+    const build = testPipeline({ apiUrl: emulator.url, cacheDir: await dir('early'), sharedStore: store });
+    const jobs = jobsOf(media);
+    const handed: string[] = [];
+    const early = createEarlyTakes((job) => build.takeFromStore(job));
+    await distributeRenditionJobs({
+      queueUrl: redis.url,
+      store,
+      jobs,
+      waitMs: 60_000,
+      pollMs: 100,
+      log: { info: () => undefined },
+      onDone: (ids) => {
+        handed.push(...ids);
+        early.add(ids.map((id) => jobs.get(id)!));
+      },
+    });
+    await early.settled();
+    expect(handed.toSorted()).toEqual([...jobs.keys()].toSorted());
+    expect(early.done).toBe(media.length);
+
+    // The pages then find every rendition in the cache: not one more read from the bucket, the same bytes, each file counted once.
+    const readsBefore = reads();
+    expect(readsBefore - readsAtStart).toBe(reference.bytes.size);
+    const rendered = await renditionBytes(build, media);
+    expect(reads()).toBe(readsBefore);
+    expect(rendered.pictures).toEqual(reference.pictures);
+    expect(rendered.bytes).toEqual(reference.bytes);
+    expect(build.stats()).toMatchObject({ encoded: 0, fromStore: reference.bytes.size, reused: 0 });
+    store.close?.();
+  }, 60_000);
+
+  it("renders while the workers encode: a picture waits for its own original's jobs, then takes their files", async () => {
+    // Sizes no worker has made yet (one more rendition each): their jobs have real work to do.
+    const fresh: Sizes[] = media.map((sizes, i) => ({
+      ...sizes,
+      extra: { url: Object.values(sizes)[0]!.url, width: 64 + i, height: 48 + i },
+    }));
+    const inProcess = await renditionBytes(testPipeline({ apiUrl: emulator.url, cacheDir: await dir('overlap-reference') }), fresh);
+    const store = sharedStore();
+    const jobs = jobsOf(fresh);
+    const left = new Set(jobs.keys());
+    const distribution = await startDistribution({
+      queueUrl: redis.url,
+      store,
+      jobs,
+      waitMs: 60_000,
+      pollMs: 100,
+      log: { info: () => undefined },
+      onDone: (ids) => ids.forEach((id) => left.delete(id)),
+    });
+    const idOf = new Map([...jobs].map(([id, job]) => [job.url, id]));
+    let askedBeforeDone = 0;
+    const build = testPipeline({
+      apiUrl: emulator.url,
+      cacheDir: await dir('overlap'),
+      sharedStore: store,
+      awaitShared: (url) => {
+        if (left.has(idOf.get(url)!)) askedBeforeDone++;
+        return distribution.whenDone(url);
+      },
+    });
+    const rendered = await renditionBytes(build, fresh);
+    await distribution.finished;
+    // Pages asked while jobs were still in the queue, and still encoded nothing: each waited, then took the workers' files.
+    expect(askedBeforeDone).toBeGreaterThan(0);
+    expect(build.stats().encoded).toBe(0);
+    expect(build.stats().fromStore).toBe(inProcess.bytes.size);
+    expect(rendered.pictures).toEqual(inProcess.pictures);
+    expect(rendered.bytes).toEqual(inProcess.bytes);
+    store.close?.();
+  }, 60_000);
+
   it("reads from the bucket straight into the caller's temporary file, with no part file of its own", async () => {
     const work = await dir('s3-get');
     const store = sharedStore();
@@ -234,6 +314,24 @@ describe('rendition jobs on BullMQ workers', () => {
     );
   });
 
+  it('stops waiting once the pages are done, leaving the jobs no page needed in the queue', async () => {
+    // No worker is running: the job stays queued, and stopping does not wait for it.
+    const unneeded: Sizes = { ...media[2]!, extra: { url: Object.values(media[2]!)[0]!.url, width: 96, height: 96 } };
+    const distribution = await startDistribution({
+      queueUrl: redis.url,
+      store: sharedStore(),
+      jobs: jobsOf([unneeded]),
+      waitMs: 60_000,
+      pollMs: 100,
+      log: { info: () => undefined },
+    });
+    const started = Date.now();
+    await expect(distribution.stop()).resolves.toMatchObject({ enqueued: 1 });
+    expect(Date.now() - started).toBeLessThan(2_000);
+    await expect(distribution.whenDone(unneeded.extra!.url)).resolves.toBeUndefined();
+    expect(Number(await redis.command('LLEN', 'bull:pressroom-renditions:wait'))).toBeGreaterThanOrEqual(1);
+  });
+
   it("gives up after the build session's --wait through the images integration's own queue wait", async () => {
     const root = await dir('session-wait');
     const cacheDir = path.join(root, '.astro');
@@ -242,7 +340,11 @@ describe('rendition jobs on BullMQ workers', () => {
     await writeFile(path.join(cacheDir, 'data-store.json'), stringify(new Map([['media', new Map([['m1', { data: { sizes: alone } }]])]])));
     // A folder store: the integration reads the S3 credentials from process.env, which this test leaves alone.
     await mkdir(path.join(root, 'store'), { recursive: true });
-    const config = loadConfig({ ...env, PRESSROOM_STORE_URL: pathToFileURL(path.join(root, 'store')).href });
+    const config = loadConfig({
+      ...env,
+      PRESSROOM_ID: String(emulator.pressroom.id),
+      PRESSROOM_STORE_URL: pathToFileURL(path.join(root, 'store')).href,
+    });
     openBuildSession(config, 1_000);
     try {
       const hooks = imagePipeline({ config }).hooks as Record<string, (arg: unknown) => Promise<void> | void>;
@@ -254,10 +356,12 @@ describe('rendition jobs on BullMQ workers', () => {
           base: '/',
         },
       });
+      // The pages render while the workers encode; one that needs the original waits for its job.
+      await hooks['astro:build:start']!({});
+      const gaveUp = /^images: no worker took the \d+ waiting jobs at redis:\/\/127\.0\.0\.1:\d+ in 1 s: /;
       // The integration's default is 600 s: only the session's 1 s makes this give up "in 1 s".
-      await expect(hooks['astro:build:start']!({})).rejects.toThrow(
-        /^images: no worker took the \d+ waiting jobs at redis:\/\/127\.0\.0\.1:\d+ in 1 s: /,
-      );
+      await expect(picture({ sizes: alone }, { page: '/media/' })).rejects.toThrow(gaveUp);
+      await expect(hooks['astro:build:generated']!({})).rejects.toThrow(gaveUp);
     } finally {
       closeBuildSession();
     }
@@ -278,9 +382,10 @@ describe('rendition jobs on BullMQ workers', () => {
       /^images: no answer from the queue at redis:\/\/127\.0\.0\.1:1 in 1 s \(connecting\): start Redis there or unset PRESSROOM_QUEUE_URL$/,
     );
 
+    // No worker is left: a page rendering meanwhile waits for its original's job when Redis goes away.
     const lonely: Sizes = { ...media[1]!, extra: { url: Object.values(media[1]!)[0]!.url, width: 80, height: 80 } };
     const started = Date.now();
-    const waiting = distributeRenditionJobs({
+    const distribution = await startDistribution({
       queueUrl: redis.url,
       store: sharedStore(),
       jobs: jobsOf([lonely]),
@@ -290,10 +395,20 @@ describe('rendition jobs on BullMQ workers', () => {
       lostAfterMs: 2_000,
       log: { info: () => undefined },
     });
-    waiting.catch(() => undefined);
+    distribution.finished.catch(() => undefined);
+    const page = testPipeline({
+      apiUrl: emulator.url,
+      cacheDir: await dir('lost-while-rendering'),
+      sharedStore: sharedStore(),
+      awaitShared: (url) => distribution.whenDone(url),
+    }).picture({ sizes: lonely });
+    page.catch(() => undefined);
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     await redis.stop();
-    await expect(waiting).rejects.toThrow(/^images: lost the queue at redis:\/\/127\.0\.0\.1:\d+ while waiting for the workers: /);
+    const lost = /^images: lost the queue at redis:\/\/127\.0\.0\.1:\d+ while waiting for the workers: /;
+    await expect(distribution.finished).rejects.toThrow(lost);
+    // The page fails with the build's one line, not a refused image's placeholder.
+    await expect(page).rejects.toThrow(lost);
     expect(Date.now() - started).toBeLessThan(10_000);
   });
 });
