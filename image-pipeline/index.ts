@@ -22,6 +22,7 @@
  * (`revalidateOriginals`), and the deterministic zip writer (`zipFiles`).
  */
 export { createImagePipeline } from './pipeline.ts';
+export { inlineImageSources, mediaByRenditionUrl } from './inline.ts';
 export { createGuardedOpener } from './pinned-fetch.ts';
 export { revalidateOriginals, type RevalidateOptions, type Revalidation } from './revalidate.ts';
 export { zipFiles, type ZipEntry } from './zip.ts';

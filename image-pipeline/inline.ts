@@ -27,6 +27,23 @@ const decodeEntities = (text: string) =>
 /** Lists this long or longer are looked up through an index made once per list (the site's library). */
 const INDEXED_FROM = 16;
 
+/** The `src` of every `<img>` in `html`, entities decoded, each once: the images `inlineImages` looks up. */
+export function inlineImageSources(html: string): string[] {
+  const wanted = new Set<string>();
+  for (const m of html.matchAll(IMG_SRC)) wanted.add(decodeEntities((m[1] ?? m[2] ?? m[3] ?? '').trim()));
+  return [...wanted];
+}
+
+/** Every rendition URL of a list's items → the first item that has it: the item `inlineImages` copies for that `src`. */
+export function mediaByRenditionUrl<T extends MediaInput>(list: ReadonlyArray<T | null | undefined>): Map<string, T> {
+  const index = new Map<string, T>();
+  for (const media of list) {
+    if (!media) continue;
+    for (const { url } of declaredOf(media.sizes)) if (!index.has(url)) index.set(url, media);
+  }
+  return index;
+}
+
 /** Every rendition URL of a list's items → its first item and rendition name. */
 function renditionIndex(list: ReadonlyArray<MediaInput | null | undefined>): Map<string, RenditionHit> {
   const index = new Map<string, RenditionHit>();
@@ -65,12 +82,7 @@ export function createInlineImages(picture: ImagePipeline['picture']): ImagePipe
     lists: MediaLists,
     opts: CallOptions = {},
   ): Promise<(src: string) => InlineImage | null> {
-    const wanted = new Set<string>();
-    if (typeof html === 'string') {
-      for (const m of html.matchAll(IMG_SRC)) wanted.add(decodeEntities((m[1] ?? m[2] ?? m[3] ?? '').trim()));
-    } else {
-      for (const src of html) wanted.add(src);
-    }
+    const wanted = new Set(typeof html === 'string' ? inlineImageSources(html) : html);
     const found = new Map<string, InlineImage>();
     await Promise.all(
       [...wanted].map(async (src) => {

@@ -29,7 +29,7 @@ import { stat } from 'node:fs/promises';
 import { sessionConfig } from '../config/session.ts';
 import { getImagePipeline, shareImage } from './image-pipeline.ts';
 import { detached } from './detached.ts';
-import { awaitShared, shareWork, usedShared, type SharedWork } from './route-record.ts';
+import { awaitShared, derivedKey, shareWork, usedShared, withoutRecording, type SharedWork } from './route-record.ts';
 import { getSite, pressroomUrl, tagsOf, type Release, type SiteData } from './data.ts';
 import { archiveCount, feedDocument } from './feed-archives.ts';
 import { feedHref, type FeedScope } from './feed-paths.ts';
@@ -73,6 +73,8 @@ function newestReleaseDate(siteData: SiteData): string | null {
 
 const EPOCH = '1970-01-01T00:00:00.000Z';
 
+const noteNewestReleaseDate = derivedKey('newestReleaseDate', (site) => newestReleaseDate(site as SiteData));
+
 async function fileBytes(sitePath: string): Promise<number | undefined> {
   try {
     const file = (await getImagePipeline()).published().get(sitePath.slice(sitePath.lastIndexOf('/') + 1));
@@ -99,7 +101,8 @@ interface Context {
   siteData: SiteData;
   siteUrl: URL;
   author: FeedPerson;
-  fallbackDate: string;
+  /** The date of an item without one and of a feed without items; it reads every release, so only what uses it depends on it. */
+  fallbackDate(): string;
 }
 
 async function buildItem(ctx: Context, release: Release): Promise<FeedItem> {
@@ -107,7 +110,7 @@ async function buildItem(ctx: Context, release: Release): Promise<FeedItem> {
   const page = release.href;
   // Kept until the build ends (every feed and twin of the release reads it): a copy that holds on to nothing else.
   const contentHtml = detached(absoluteUrls(await sanitizedBody(release, siteData), siteUrl));
-  const published = iso(release.release_date) ?? iso(release.updated_at) ?? ctx.fallbackDate;
+  const published = iso(release.release_date) ?? iso(release.updated_at) ?? ctx.fallbackDate();
   const tags = tagsOf(siteData, release.tag_ids);
   const pdf = await pdfDownload(release.pdf, release.title, page);
   return {
@@ -161,11 +164,21 @@ function contextOf(siteData: SiteData, siteUrl: URL): Context {
       siteData,
       siteUrl,
       author: { name: siteData.pressroom.name, url: pressroomUrl(siteData, siteUrl) },
-      fallbackDate: newestReleaseDate(siteData) ?? EPOCH,
+      fallbackDate: fallbackDateOf(siteData),
     }));
     bySiteUrl.set(siteUrl.href, context);
   }
   return usedShared(context);
+}
+
+/** The fallback date, worked out once, noted for the route (or shared work) that uses it: a new release must not re-render every feed and twin. */
+function fallbackDateOf(siteData: SiteData): () => string {
+  let date: string | undefined;
+  return () => {
+    date ??= withoutRecording(() => newestReleaseDate(siteData)) ?? EPOCH;
+    noteNewestReleaseDate();
+    return date;
+  };
 }
 
 /** The releases of a scope, newest first (the same order as the listings). */
@@ -212,7 +225,7 @@ async function buildFeed(scope: FeedScope, siteUrl: URL): Promise<Feed> {
   const siteData = await getSite();
   const ctx = contextOf(siteData, siteUrl);
   const list = await Promise.all(releasesOf(siteData, scope).map((release) => itemOf(ctx, release)));
-  const updated = list.reduce((newest, item) => later(newest, item.updated), list.length > 0 ? EPOCH : ctx.fallbackDate);
+  const updated = list.reduce((newest, item) => later(newest, item.updated), list.length > 0 ? EPOCH : ctx.fallbackDate());
   const about = truncate(htmlToText(siteData.pressroom.description), 300);
   const scopeKey = scopeKeyOf(scope);
   const home = scope.kind === 'all' ? releasesHref() : scope.kind === 'language' ? languageHref(scope.language) : scope.tag.href;

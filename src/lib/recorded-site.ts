@@ -11,12 +11,14 @@
  *   `map:<field>`       an index iterated whole; digest: every key and the ids under it
  *   `site:<field>`      anything else of the site (`site:pressroom`, `site:theme`); digest: its value
  *   `derived:<name>`    a fact about the whole site a module computes (route-record.ts noteDerived)
+ *   `lookup:<name>/<entry>`  one entry of an index a module makes of the site (route-record.ts lookupKey,
+ *                       `lookup:libraryImageByUrl/<src>`); digest: the entry's whole value, or `absent`
  *   `<list or map key>#<field>`  one field of every item of a list, in order (`map:releasesByTag/7#language`):
  *                       for shared work that reads one field of many items (related releases)
  * Reading `id` alone records nothing: who is listed is the list's key, not the items'.
  */
 import { createHash } from 'node:crypto';
-import { derivedCompute, noteKey, type SiteDigests } from './route-record.ts';
+import { derivedCompute, lookupIndex, noteKey, type SiteDigests } from './route-record.ts';
 
 /** The kind each list's items are recorded as; items reached only through a map are named by the map. */
 const ITEM_KINDS: Readonly<Record<string, string>> = {
@@ -213,6 +215,14 @@ function siteShapes(site: Site, keys: Map<object, string>): { digests: (keys: It
     }
     return value;
   };
+  const indexes = new Map<string, ReadonlyMap<string, unknown> | undefined>();
+  const lookedUp = (name: string, entry: string): string | undefined => {
+    if (!indexes.has(name)) indexes.set(name, lookupIndex(name)?.(site));
+    const index = indexes.get(name);
+    if (!index) return undefined;
+    const value = index.get(decodeURIComponent(entry));
+    return value === undefined ? 'absent' : sha256(JSON.stringify(value) ?? 'undefined');
+  };
   const digestOf = (key: string): string | undefined => {
     const colon = key.indexOf(':');
     const kind = key.slice(0, colon);
@@ -220,6 +230,10 @@ function siteShapes(site: Site, keys: Map<object, string>): { digests: (keys: It
     if (kind === 'derived') {
       const compute = derivedCompute(rest);
       return compute && sha256(JSON.stringify(compute(site)) ?? 'undefined');
+    }
+    if (kind === 'lookup') {
+      const slash = rest.indexOf('/');
+      return slash === -1 ? undefined : lookedUp(rest.slice(0, slash), rest.slice(slash + 1));
     }
     if (kind === 'site') return rest in fields ? sha256(JSON.stringify(fields[rest]) ?? 'undefined') : undefined;
     if (kind === 'list') return Array.isArray(fields[rest]) ? sha256(JSON.stringify(shape(fields[rest]))) : undefined;

@@ -35,7 +35,7 @@ export function sanitizedBody(release: Release, siteData: SiteData): Promise<str
 
 async function sanitized(release: Release, siteData: SiteData): Promise<string> {
   const storedBody = await readBody(release.body);
-  const rewriteInlineImage = await inlineImageRewriter(storedBody, [release.featured_images, siteData.images], release.href);
+  const rewriteInlineImage = await inlineImageRewriter(storedBody, [release.featured_images], siteData, release.href);
   // Flat: the sanitizer's output is a tree of slices of the stored body, which kept every body whole
   // while it waited for its second taker (+80 MiB at 10,000 releases, the feeds rendering first).
   const body = withMediaKitLink(storedBody, release, siteData);

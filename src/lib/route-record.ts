@@ -36,6 +36,8 @@ interface Holder {
   base: string;
   /** `derived:<name>` keys: what each is computed from the site's raw data (noteDerived). */
   derived: Map<string, (site: object) => unknown>;
+  /** `lookup:<name>/<entry>` keys: the index each looks its entry up in, made from the site's raw data (lookupKey). */
+  lookups: Map<string, (site: object) => ReadonlyMap<string, unknown>>;
 }
 
 declare module '../config/session.ts' {
@@ -45,7 +47,12 @@ declare module '../config/session.ts' {
 }
 
 const holder = (): Holder =>
-  sessionState('routeRecord', () => ({ storage: new AsyncLocalStorage<RouteUse>(), base: '/', derived: new Map() }));
+  sessionState('routeRecord', () => ({
+    storage: new AsyncLocalStorage<RouteUse>(),
+    base: '/',
+    derived: new Map(),
+    lookups: new Map(),
+  }));
 
 /** Runs `render` with `use` as the route that reads data and asks for media meanwhile. */
 export function recordRoute<T>(use: RouteUse, render: () => T): T {
@@ -80,6 +87,22 @@ export function derivedKey(name: string, compute: (site: object) => unknown): ()
 /** How a `derived:` key is computed. */
 export function derivedCompute(name: string): ((site: object) => unknown) | undefined {
   return holder().derived.get(name);
+}
+
+/**
+ * A key for one entry of an index of the site a module makes (the library image a `<img src>`
+ * names): `index` makes it from the site's data, once per digest, and an entry's digest is the
+ * entry's whole value, so a route depends on that entry alone, not on the whole list it is made
+ * from. Made when its module loads, like derivedKey; call the result with the entry to note it.
+ */
+export function lookupKey(name: string, index: (site: object) => ReadonlyMap<string, unknown>): (entry: string) => void {
+  holder().lookups.set(name, index);
+  return (entry) => noteKey(`lookup:${name}/${encodeURIComponent(entry)}`);
+}
+
+/** How a `lookup:` key's index is made. */
+export function lookupIndex(name: string): ((site: object) => ReadonlyMap<string, unknown>) | undefined {
+  return holder().lookups.get(name);
 }
 
 export function noteKey(key: string): void {

@@ -322,6 +322,22 @@ describe('the route record of each build (what every route read and asked for, b
       expect(record.routes[feed]!.keys.filter((k) => k.startsWith('release:')).length).toBeGreaterThan(5);
   });
 
+  it('records what a release depends on narrowly: its inline images by URL, not the library; no twin or tag feed on every release', () => {
+    const routes = Object.keys(record.routes);
+    const keysOf = (file: string) => record.routes[file]!.keys;
+    const releaseRoutes = routes.filter((file) => /^\d+-[^/]+\/index\.(?:html|md)$/.test(file));
+    expect(releaseRoutes.filter((file) => file.endsWith('.md')).length).toBeGreaterThan(5);
+    expect(releaseRoutes.filter((file) => keysOf(file).includes('list:images'))).toEqual([]);
+    expect(releaseRoutes.some((file) => keysOf(file).some((key) => key.startsWith('lookup:libraryImageByUrl/')))).toBe(true);
+    const tagFeeds = routes.filter((file) => file.startsWith('feeds/tags/'));
+    expect(tagFeeds.length).toBeGreaterThan(0);
+    expect(
+      [...releaseRoutes, ...tagFeeds]
+        .filter((file) => file.endsWith('.md') || file.startsWith('feeds/'))
+        .filter((file) => keysOf(file).includes('list:releases')),
+    ).toEqual([]);
+  });
+
   // With pictures (this press room's come from a host the policy refuses): test/build/partial-build.test.ts.
   it('records every _media/ file a page prints as that page’s: the context survives components, slots and awaits', async () => {
     const pages = Object.keys(record.routes).filter((file) => file.endsWith('.html'));

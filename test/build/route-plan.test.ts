@@ -2,13 +2,16 @@
  * What each route is made of, and the planner of the partial build (issue 31, item 1), without
  * rendering: a small press room indexed by the site's own index code (site-indexes.ts) and read
  * through the recording view (recorded-site.ts) by "routes" that read it as the pages do, with the
- * site's own helpers (related releases, the navigation, feed-like newest lists). Each kind of
+ * site's own helpers (related releases, the navigation, feed-like newest lists, inline images looked
+ * up in the media library as release bodies do). Each kind of
  * change is applied to the data and the plan must render every route whose reads changed, and no
  * other. The same over a real build: test/build/hostile-upstream.test.ts.
  */
 import { describe, expect, it } from 'vitest';
 import { recordingSite } from '../../src/lib/recorded-site.ts';
-import { recordRoute, shareWork, awaitShared, type RouteUse } from '../../src/lib/route-record.ts';
+import { mediaByRenditionUrl, type MediaInput } from '@pressroom-static/image-pipeline';
+import { noteInlineImages } from '../../src/lib/inline-images.ts';
+import { recordRoute, shareWork, awaitShared, withoutRecording, type RouteUse } from '../../src/lib/route-record.ts';
 import { indexClippings, indexReleases } from '../../src/lib/site-indexes.ts';
 import { relatedReleases } from '../../src/lib/related-releases.ts';
 import { siteNav } from '../../src/lib/site-nav.ts';
@@ -25,6 +28,7 @@ interface Data {
   releases: Array<Fields & { release_date: string; tag_ids: number[] }>;
   tags: Fields[];
   clippings: Fields[];
+  images: Fields[];
 }
 
 const release = (id: number, day: number, tag_ids: number[]) => ({
@@ -38,8 +42,24 @@ const release = (id: number, day: number, tag_ids: number[]) => ({
   featured_images: [{ sizes: { large: `https://cdn.example/${id}.jpg` } }],
 });
 
+/** A media library image, with one rendition URL. */
+const libraryImage = (id: number) => ({
+  id,
+  title: `Image ${id}`,
+  sizes: { large: { url: `https://cdn.example/lib-${id}.jpg`, width: 800 } },
+});
+/** A body showing library images by their rendition URLs, as upstream HTML does. */
+const bodyShowing = (...ids: number[]) => ({ html: ids.map((id) => `<p><img src="https://cdn.example/lib-${id}.jpg"></p>`).join('') });
+
 const START: Data = {
-  releases: [release(1, 1, [10]), release(2, 2, [10, 11]), release(3, 3, [11]), release(4, 4, [12]), release(5, 5, [10])],
+  releases: [
+    { ...release(1, 1, [10]), body: bodyShowing(900) },
+    release(2, 2, [10, 11]),
+    // Names an image the library does not have (yet): the page drops it.
+    { ...release(3, 3, [11]), body: bodyShowing(902) },
+    release(4, 4, [12]),
+    release(5, 5, [10]),
+  ],
   tags: [
     { id: 10, name: 'Products', href: '/tags/products/' },
     { id: 11, name: 'People', href: '/tags/people/' },
@@ -49,6 +69,7 @@ const START: Data = {
     { id: 100, title: 'A review', press_release_id: 2, tag_ids: [], published_at: '2026-03-06T00:00:00.000Z' },
     { id: 101, title: 'An interview', press_release_id: null, tag_ids: [11], published_at: '2026-03-07T00:00:00.000Z' },
   ],
+  images: [libraryImage(900), libraryImage(901)],
 };
 
 /** The press room as getSite() gives it, indexed by the site's own code. */
@@ -63,6 +84,7 @@ function siteOf(data: Data): SiteData {
     tagById,
     ...indexReleases(releases, tagById, ZONE),
     ...indexClippings(structuredClone(data.clippings) as unknown as Clipping[], releases),
+    images: structuredClone(data.images),
     mediaKits: [],
     events: [],
     contacts: [],
@@ -75,6 +97,15 @@ function newestTitles(site: SiteData, shared: Map<string, ReturnType<typeof shar
   let work = shared.get('newest');
   if (!work) shared.set('newest', (work = shareWork(async () => site.releases.slice(0, 3).map((r) => r.title))));
   return awaitShared(work);
+}
+
+/** A body's inline images as release-body.ts makes them: each `<img src>` the library item that has it (else dropped). */
+function inlineImagesOf(site: SiteData, own: Release): unknown[] {
+  const sources = noteInlineImages((own as unknown as { body?: { html: string } }).body?.html ?? '');
+  return withoutRecording(() => {
+    const library = mediaByRenditionUrl(site.images as unknown as MediaInput[]);
+    return sources.map((src) => JSON.stringify(library.get(src) ?? null));
+  });
 }
 
 /** Routes reading the site as the pages do: their frame, their own item, related items, lists. */
@@ -95,6 +126,7 @@ function routesOf(site: SiteData): Record<string, () => Promise<unknown>> {
         own.tag_ids.map((id) => site.tagById.get(id)?.name),
         relatedReleases(site, own, 2).map((x) => x.title),
         (site.clippingsByRelease.get(own.id) ?? []).map((c) => c.title),
+        inlineImagesOf(site, own),
       ];
     };
   for (const t of site.tags)
@@ -177,6 +209,17 @@ describe('the route record', () => {
     expect(first.routes['2-release/index.html']!.keys).not.toContain('list:clippings');
     expect(JSON.stringify(await record(START))).toBe(JSON.stringify(first));
   });
+
+  it('notes, for a body with inline images, the library entry each `<img src>` names, not the whole library', async () => {
+    const first = await record(START);
+    const keys = first.routes['1-release/index.html']!.keys;
+    expect(keys).toContain(`lookup:libraryImageByUrl/${encodeURIComponent('https://cdn.example/lib-900.jpg')}`);
+    expect(keys).not.toContain('list:images');
+    expect(keys.filter((k) => k.startsWith('image:'))).toEqual([]);
+    // An image the library does not have is an entry too: it appears when the library gains it.
+    expect(first.digests[`lookup:libraryImageByUrl/${encodeURIComponent('https://cdn.example/lib-902.jpg')}`]).toBe('absent');
+    expect(Object.values(first.routes).some((use) => use.keys.includes('list:images'))).toBe(false);
+  });
 });
 
 describe('the plan of each kind of change', () => {
@@ -200,6 +243,8 @@ describe('the plan of each kind of change', () => {
     ],
     ['a deleted release', edit((d) => d.releases.splice(1, 1)), ['tags/10/index.html', 'tags/11/index.html']],
     ['a clipping changed', edit((d) => (d.clippings[0]!.title = 'A better review')), ['2-release/index.html', 'coverage/index.html']],
+    ['a library image a body shows, edited', edit((d) => (d.images[0]!.title = 'Image 900, recaptioned')), ['1-release/index.html']],
+    ['a library image a body names but the library lacked, added', edit((d) => d.images.push(libraryImage(902))), ['3-release/index.html']],
   ];
 
   for (const [kind, after, shown] of kinds)
@@ -222,6 +267,19 @@ describe('the plan of each kind of change', () => {
     expect(plan.remove).toEqual(['2-release/index.html']);
     expect(plan.deleteFiles).toContain('_media/2-release.webp');
     expect(plan.deleteFiles).not.toContain('_media/logo.webp');
+  });
+
+  it('a library image only, one that no body shows: renders nothing (release pages depend on the images they name)', async () => {
+    const plan = await planFor(
+      START,
+      edit((d) => d.images.push(libraryImage(903))),
+    );
+    expect(plan.render).toEqual([]);
+    const named = await planFor(
+      START,
+      edit((d) => d.images.push(libraryImage(902))),
+    );
+    expect(named.render).toEqual(['3-release/index.html']);
   });
 
   it('an unchanged press room renders nothing', async () => {
