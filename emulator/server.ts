@@ -136,6 +136,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     webhooks,
     settings: session.settings,
     afterClockChange: () => session.announce(),
+    afterEdit(changed) {
+      session.store().touch();
+      session.announce(changed);
+    },
     setFlaws: session.setFlaws,
     reset() {
       session.reset();

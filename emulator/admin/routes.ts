@@ -1,6 +1,7 @@
 /**
  * The admin path `/_emulator/...`, outside `/v1`: the clock, fault injection,
- * the request log, webhook subscriptions, settings and reset. Local tooling
+ * the request log, webhook subscriptions, settings, reset and the console's own edits
+ * (./console-edits.ts). Local tooling
  * for tests and benchmarks; it never appears in the Read API.
  */
 import FindMyWay from 'find-my-way';
@@ -10,6 +11,7 @@ import { SubscriptionError, type WebhookDispatcher } from '../webhooks/dispatche
 import type { RequestLog } from '../http/request-log.ts';
 import type { Store } from '../model/store.ts';
 import { SHAPES, type Shapes } from '../defaults.ts';
+import { ConsoleEditError, deleteRecord, editRecord } from './console-edits.ts';
 
 export interface AdminContext {
   store: () => Store;
@@ -19,6 +21,8 @@ export interface AdminContext {
   settings: { trueTotals: boolean; shapes: Shapes; leakHidden: boolean; flaws: boolean };
   /** Runs after the clock moved or settings changed, so embargo lifts are announced. */
   afterClockChange: () => void;
+  /** Runs after a console edit changed records in place (their keys), so the change is announced. */
+  afterEdit: (changed: string[]) => void;
   /** Adds or removes the flawed items (they are data, not a view). */
   setFlaws: (on: boolean) => void;
   reset: () => void;
@@ -137,6 +141,19 @@ const reset: AdminHandler = ({ ctx }) => {
   return jsonReply(200, { data: ctx.info() });
 };
 
+const editItem: AdminHandler = ({ ctx, params, body }) => {
+  const store = ctx.store();
+  const changed = editRecord(store, params.object, params.id, body, store.clock.now());
+  ctx.afterEdit([changed]);
+  return jsonReply(200, { data: { key: changed } });
+};
+
+const deleteItem: AdminHandler = ({ ctx, params }) => {
+  const removed = deleteRecord(ctx.store(), params.object, params.id);
+  ctx.afterEdit([]);
+  return jsonReply(200, { data: { key: removed, removed: true } });
+};
+
 const info: AdminHandler = ({ ctx }) => jsonReply(200, { data: ctx.info() });
 
 const router = FindMyWay({ ignoreTrailingSlash: true });
@@ -157,6 +174,8 @@ const ROUTES: Array<[string, string, AdminHandler]> = [
   ['GET', '/_emulator/settings', getSettings],
   ['POST', '/_emulator/settings', setSettings],
   ['POST', '/_emulator/reset', reset],
+  ['PATCH', '/_emulator/items/:object/:id', editItem],
+  ['DELETE', '/_emulator/items/:object/:id', deleteItem],
 ];
 for (const [method, path, handler] of ROUTES) router.on(method as 'GET', path, () => undefined, { handler });
 
@@ -166,7 +185,12 @@ export function handleAdmin(ctx: AdminContext, method: string, path: string, que
   try {
     return (found.store as { handler: AdminHandler }).handler({ ctx, params: found.params, query, body });
   } catch (error) {
-    if (error instanceof AdminError || error instanceof FaultRuleError || error instanceof SubscriptionError) {
+    if (
+      error instanceof AdminError ||
+      error instanceof FaultRuleError ||
+      error instanceof SubscriptionError ||
+      error instanceof ConsoleEditError
+    ) {
       return errorReply(422, error.message);
     }
     throw error;

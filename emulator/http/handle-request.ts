@@ -30,7 +30,7 @@ function answerPreflight(res: ServerResponse): void {
 async function answerAdmin(admin: AdminContext, req: IncomingMessage, res: ServerResponse, method: string, url: URL): Promise<void> {
   let reply: Reply;
   try {
-    const body = method === 'POST' ? await readJsonBody(req) : {};
+    const body = method === 'POST' || method === 'PATCH' ? await readJsonBody(req) : {};
     reply = handleAdmin(admin, method, url.pathname, url.searchParams, body);
   } catch (error) {
     reply = error instanceof ManagementError ? errorReply(error.status, error.message) : errorReply(500, String(error));

@@ -317,6 +317,57 @@ describe('campaigns and embargoes', () => {
   });
 });
 
+describe("the console's own edits (admin path)", () => {
+  it('edits a release body, a clipping and an event in place, announced as updated; refuses internal fields and wrong types', async () => {
+    const sub = await emu().admin('POST', '/webhooks', { url: receiver.url, types: ['press_release.updated', 'clipping.updated'] });
+    receiver.secret = sub.body.data.secret;
+    const release = (await emu().json('press_releases?limit=1')).body.data[0];
+    const edited = await emu().admin('PATCH', `/items/press_release/${release.id}`, { body_html: '<p>Corrected body.</p>' });
+    expect(edited.status).toBe(200);
+    const shown = (await emu().json(`press_releases/${release.id}`)).body.data;
+    expect(shown.body_html).toBe('<p>Corrected body.</p>');
+    expect(shown.updated_at).not.toBe(release.updated_at);
+    await until(() => receiver.events.find((e) => e.type === 'press_release.updated' && e.data.id === release.id), 'updated event');
+
+    const clipping = (await emu().json('clippings?limit=1')).body.data[0];
+    expect((await emu().admin('PATCH', `/items/clipping/${clipping.id}`, { title: 'A corrected headline' })).status).toBe(200);
+    expect((await emu().json(`clippings/${clipping.id}`)).body.data.title).toBe('A corrected headline');
+    await until(() => receiver.events.find((e) => e.type === 'clipping.updated' && e.data.id === clipping.id), 'clipping event');
+    const event = (await emu().json('events?limit=1')).body.data[0];
+    expect((await emu().admin('PATCH', `/items/event/${event.id}`, { location: 'Another hall' })).status).toBe(200);
+    expect((await emu().json(`events/${event.id}`)).body.data.location).toBe('Another hall');
+
+    for (const [object, fields] of [
+      ['press_release', { _state: 'draft' }],
+      ['press_release', { id: 1 }],
+      ['press_release', { title: 42 }],
+      ['press_release', { no_such_field: 'x' }],
+      ['page', { title: 'x' }],
+    ] as const) {
+      const refused = await emu().admin('PATCH', `/items/${object}/${release.id}`, fields);
+      expect(refused.status, JSON.stringify(fields)).toBe(422);
+    }
+    expect((await emu().json(`press_releases/${release.id}`)).body.data.title).toBe(release.title);
+    await emu().admin('DELETE', `/webhooks/${sub.body.data.id}`);
+  });
+
+  it('deletes a release for good, announced as unpublished', async () => {
+    const sub = await emu().admin('POST', '/webhooks', { url: receiver.url, types: ['press_release.unpublished'] });
+    receiver.secret = sub.body.data.secret;
+    const release = (await emu().json('press_releases?limit=1')).body.data[0];
+    expect((await emu().admin('DELETE', `/items/press_release/${release.id}`)).status).toBe(200);
+    expect((await emu().json(`press_releases/${release.id}`)).status).toBe(404);
+    expect(
+      emu()
+        .store()
+        .world.pressReleases.some((r) => r.id === release.id),
+    ).toBe(false);
+    await until(() => receiver.events.find((e) => e.type === 'press_release.unpublished' && e.data.id === release.id), 'unpublished event');
+    expect((await emu().admin('DELETE', `/items/press_release/${release.id}`)).status).toBe(422);
+    await emu().admin('DELETE', `/webhooks/${sub.body.data.id}`);
+  });
+});
+
 describe('reset', () => {
   it('regenerates the press room and clears faults and the request log', async () => {
     await emu().admin('POST', '/reset'); // earlier tests moved the clock; start from the demo instant
