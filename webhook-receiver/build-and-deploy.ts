@@ -9,7 +9,7 @@
  * IndexNow are told what changed (notify/, when set): the site is online only
  * now. Without a deploy command the build itself told them after its swap.
  * The build's route-by-route lines are left out of the log; its summary lines
- * (loading, images, search, pages built, failure) are passed through. Each
+ * (loading, images, search, pages built, partial or full and why, failure) are passed through. Each
  * child gets only the secrets it needs: the build the API key, the deploy
  * command neither the key nor the webhook secret. Children run in their own
  * process group, so a Ctrl-C meant for the receiver does not cut a build or a
@@ -44,7 +44,7 @@ export interface BuildAndDeploy {
 }
 
 const SUMMARY_LINE =
-  /loaded \d+ collections|images: |search: |page\(s\) built|build failed|left exactly as it was|no site was published|waiting for another build|another build is running|nothing changed since|build: rendering: |build: changes: |^notify: /;
+  /loaded \d+ collections|images: |search: |page\(s\) built|build failed|left exactly as it was|no site was published|waiting for another build|another build is running|nothing changed since|build: rendering: |build: rendering in full: |build: partial: |build: changes: |^notify: /;
 
 export function buildAndDeploy({
   root,

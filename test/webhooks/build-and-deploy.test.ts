@@ -36,3 +36,29 @@ it('starts the build with the Node flags it is given', async () => {
   expect(outcome.ok).toBe(true);
   expect(lines).toEqual([`build: changes: flags ${SOURCE_CONDITION_FLAG}`]);
 });
+
+it('passes through whether the build rendered part of the site or all of it, and why', async () => {
+  const buildScript = path.join(tmp, 'partial.mjs');
+  await writeFile(
+    buildScript,
+    [
+      "console.log('12:00:01 [build] route 1 of 3');",
+      "console.log('build: partial: 3 of 180 routes rendered (1 changed items: release:100028)');",
+      "console.log('build: rendering in full: the configuration changed since the site was rendered');",
+    ].join('\n'),
+  );
+  const lines: string[] = [];
+  const outcome = await buildAndDeploy({
+    root: tmp,
+    out: path.join(tmp, 'site'),
+    buildScript,
+    changesFile: path.join(tmp, 'site.changes.json'),
+    env: process.env,
+    log: (line) => lines.push(line),
+  }).run();
+  expect(outcome.ok).toBe(true);
+  expect(lines).toEqual([
+    'build: partial: 3 of 180 routes rendered (1 changed items: release:100028)',
+    'build: rendering in full: the configuration changed since the site was rendered',
+  ]);
+});
