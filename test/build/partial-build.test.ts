@@ -1,13 +1,25 @@
 /**
- * The partial build end to end (issue 31, item 2): a small press room built in full, then one batch
- * of changes upstream through the emulator's management API (a retitled release, which moves its
- * page; a release given a new tag; a release withdrawn; a release published; a media kit renamed),
- * then `npm run build` again: it renders only the routes the changes touch, and its output is the
- * same, byte for byte, as a forced full build of the same upstream state into another folder.
+ * The partial build end to end (issue 31, item 2): a small press room built in full, then three
+ * batches of changes upstream, each followed by `npm run build` again over the same folder: it
+ * renders only the routes the changes touch (the files it did not render are the previous site's,
+ * hard-linked: the same inode), and its output is the same, byte for byte, as a full build of the
+ * same upstream state into another folder. Every kind of change the issue names is in a batch:
+ *
+ * 1. (management API) a retitled release, which moves its page; a release given a new tag; a
+ *    release withdrawn; a release published; a media kit renamed;
+ * 2. a release body edited (console edit), a tag taken off a release, a featured image replaced, an
+ *    embargo lifting (the upstream's clock passes a release date), a clipping retitled; its full
+ *    build is not forced but follows a configuration change, which must render in full;
+ * 3. a release deleted for good (console delete), an event moved to another place.
+ *
+ * Then the webhook receiver (`scripts/webhooks.ts`, as the service runs it) over the same folder: a
+ * delivery for one edited release renders that release's routes and the few that show it. That a
+ * burst of deliveries shares one build: test/webhooks/receiver.test.ts.
+ *
  * The planner's cases one by one, without rendering: route-plan.test.ts.
  */
-import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { execFile, spawn } from 'node:child_process';
+import { mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -30,17 +42,28 @@ let partial: { stdout: string };
 let forced: { stdout: string };
 let record: RouteRecord;
 
-async function build(out: string, args: string[] = []): Promise<{ stdout: string }> {
-  const env = {
-    ...cleanBuildEnv(),
-    PRESSROOM_API_URL: api.url,
-    PRESSROOM_ID: String(api.pressroom.id),
-    PRESSROOM_CACHE_DIR: path.join(tmp, 'cache'),
-    SOURCE_DATE_EPOCH: String(Math.floor(Date.parse(DEMO_NOW) / 1000)),
-  };
+/**
+ * The builds' clock, pinned six hours after the emulator's (frozen at DEMO_NOW until batch 2 moves
+ * it): a release dated between the two is hidden by the upstream, not by the build, until the
+ * upstream's clock passes its date, as an embargo lifts between two builds of a live press room.
+ */
+const BUILD_CLOCK = Date.parse(DEMO_NOW) + 6 * 3_600_000;
+/** A configuration change that is part of the fingerprint but changes no byte of this site: an image host it never uses. */
+const UNUSED_IMAGE_HOST = { PRESSROOM_IMAGE_HOSTS: 'images.unused.example' };
+
+const buildEnv = (extraEnv: Record<string, string> = {}): NodeJS.ProcessEnv => ({
+  ...cleanBuildEnv(),
+  PRESSROOM_API_URL: api.url,
+  PRESSROOM_ID: String(api.pressroom.id),
+  PRESSROOM_CACHE_DIR: path.join(tmp, 'cache'),
+  SOURCE_DATE_EPOCH: String(BUILD_CLOCK / 1000),
+  ...extraEnv,
+});
+
+async function build(out: string, args: string[] = [], extraEnv: Record<string, string> = {}): Promise<{ stdout: string }> {
   const { stdout } = await run(process.execPath, [SOURCE_CONDITION_FLAG, 'scripts/build.ts', '--out', out, ...args], {
     cwd: root,
-    env,
+    env: buildEnv(extraEnv),
     maxBuffer: 64 * 1024 * 1024,
   });
   return { stdout };
@@ -55,18 +78,106 @@ async function manage(method: string, route: string, body?: unknown): Promise<vo
   if (response.status !== 200) throw new Error(`${method} ${route}: ${response.status} ${await response.text()}`);
 }
 
+/** A console edit (emulator/admin/console-edits.ts): what the management API cannot change. */
+async function consoleEdit(method: 'PATCH' | 'DELETE', object: string, id: number, fields?: Record<string, unknown>): Promise<void> {
+  const response = await fetch(`${api.url}/_emulator/items/${object}/${id}`, {
+    method,
+    headers: { 'content-type': 'application/json' },
+    body: fields === undefined ? undefined : JSON.stringify(fields),
+  });
+  if (response.status !== 200) throw new Error(`${method} ${object} ${id}: ${response.status} ${await response.text()}`);
+}
+
 async function listed<T>(what: string): Promise<T[]> {
   const response = await fetch(`${api.url}/v1/pressrooms/${api.pressroom.id}/${what}?limit=50`);
   return ((await response.json()) as { data: T[] }).data;
 }
 
+interface Listed {
+  id: number;
+  title: string;
+  permalink: string;
+}
+
+/** A release's or event's page in the site, from its permalink (`/100028-…` → `100028-…/index.html`). */
+const pageOf = (item: Pick<Listed, 'permalink'>): string => `${item.permalink.replace(/^\//, '')}/index.html`;
+
+/** Each file of a folder by its inode: a file the partial build kept is the previous one, hard-linked. */
+async function inodes(dir: string): Promise<Map<string, number>> {
+  const found = new Map<string, number>();
+  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true }))
+    if (entry.isFile()) {
+      const file = path.join(entry.parentPath, entry.name);
+      found.set(path.relative(dir, file).split(path.sep).join('/'), (await stat(file)).ino);
+    }
+  return found;
+}
+
+/** The files of `dir` that are not the ones `before` names (rewritten or new). */
+async function writtenSince(dir: string, before: Map<string, number>): Promise<Set<string>> {
+  const now = await inodes(dir);
+  return new Set([...now].filter(([file, ino]) => before.get(file) !== ino).map(([file]) => file));
+}
+
+const PARTIAL_LINE = /^build: partial: (\d+) of (\d+) routes rendered \((\d+) changed items(?:: [^)]+)?\)$/m;
+
+/** The partial build said it rendered some but not all routes. */
+function expectPartial(stdout: string): void {
+  const line = PARTIAL_LINE.exec(stdout);
+  expect(line, stdout).not.toBeNull();
+  const [, rendered, total] = line!.map(Number);
+  expect(rendered).toBeGreaterThan(0);
+  expect(rendered).toBeLessThan(total!);
+}
+
+/** The route record beside a site, but for the configuration (batches 2 and 3 build the full site with another one). */
+async function routesOf(dir: string): Promise<Omit<RouteRecord, 'configuration'>> {
+  const read = await readRouteRecord(dir);
+  if ('missing' in read) throw new Error(read.missing);
+  const { configuration: _, ...rest } = read;
+  return rest;
+}
+
+/** Both folders hold the same files, byte for byte, and the same route record beside them. */
+async function expectSameSites(partialDir: string, fullDir: string): Promise<void> {
+  const [assembled, full] = await Promise.all([fileDigests(partialDir), fileDigests(fullDir)]);
+  expect(Object.keys(assembled).length).toBeGreaterThan(200);
+  expect(assembled).toEqual(full);
+  expect(await routesOf(partialDir)).toEqual(await routesOf(fullDir));
+}
+
+const readSite = (file: string): Promise<string> => readFile(path.join(tmp, 'site', file), 'utf8');
+
+/** The releases batches 2 and 3 change, picked before the first build (the embargo is set before it). */
+let later: { embargoed: Listed; bodyEdited: Listed; untagged: Listed; reimaged: Listed; deleted: Listed };
+
 beforeAll(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), 'partial-build-'));
   api = await startEmulator({ scale: 12, frozenClock: true, cacheDir: TEST_MEDIA_CACHE });
-  const releases = await listed<{ id: number; title: string; tags?: Array<{ name: string }> }>('press_releases');
+  const releases = await listed<Listed & { tags?: Array<{ name: string }> }>('press_releases');
   const [retitled, retagged, withdrawn, published] = releases;
   // Published only after the first build: a new release for the second.
   await manage('PUT', `/v1/campaigns/${published!.id}/cancel`);
+  const world = api.store().world;
+  const rest = releases.slice(4);
+  const take = (test: (id: number) => boolean): Listed => {
+    const found = rest.findIndex((r) => test(r.id));
+    if (found < 0) throw new Error('the demo press room at scale 12 has no release left for a batch');
+    return rest.splice(found, 1)[0]!;
+  };
+  const stored = (id: number) => world.pressReleases.find((r) => r.id === id)!;
+  later = {
+    untagged: take((id) => stored(id)._tagIds.length > 0),
+    reimaged: take((id) => stored(id)._featuredImageIds.length > 0),
+    embargoed: take(() => true),
+    bodyEdited: take(() => true),
+    // Changed by batch 1 (a tag added), deleted by batch 3: the scale-12 press room has only eight public releases.
+    deleted: retagged!,
+  };
+  // Under embargo upstream until the emulator's clock passes it (batch 2), before the build's clock.
+  await manage('PUT', `/v1/campaigns/${later.embargoed.id}`, {
+    campaign: { release_date: new Date(Date.parse(DEMO_NOW) + 3_600_000).toISOString() },
+  });
   first = await build(path.join(tmp, 'site'));
   const read = await readRouteRecord(path.join(tmp, 'site'));
   if ('missing' in read) throw new Error(read.missing);
@@ -93,25 +204,15 @@ afterAll(async () => {
 describe('a partial build', () => {
   it('renders fewer routes than a full build, and says so in one line', () => {
     expect(first.stdout).toMatch(/^build: rendering in full: no fingerprint beside /m);
-    const line = /^build: partial: (\d+) of (\d+) routes rendered \((\d+) changed items: [^)]+\)$/m.exec(partial.stdout);
-    expect(line, partial.stdout).not.toBeNull();
-    const [, rendered, total] = line!.map(Number);
-    expect(rendered).toBeGreaterThan(0);
     // Five changes at once in a press room of 12 releases: its lists and feeds, not the other pages.
-    expect(rendered).toBeLessThan(total!);
+    expectPartial(partial.stdout);
     expect(forced.stdout).toMatch(/^build: rendering: --force was given$/m);
     expect(forced.stdout).not.toMatch(/^build: partial/m);
   });
 
-  it('writes the same bytes as a forced full build of the same upstream state', async () => {
-    const [assembled, full] = await Promise.all([fileDigests(path.join(tmp, 'site')), fileDigests(path.join(tmp, 'forced'))]);
-    expect(Object.keys(assembled).length).toBeGreaterThan(200);
-    expect(assembled).toEqual(full);
-  });
-
-  it('leaves a route record that a full build would write', async () => {
-    const [after, full] = await Promise.all([readRouteRecord(path.join(tmp, 'site')), readRouteRecord(path.join(tmp, 'forced'))]);
-    expect(after).toEqual(full);
+  it('writes the same bytes, and the same route record, as a forced full build of the same upstream state', async () => {
+    await expectSameSites(path.join(tmp, 'site'), path.join(tmp, 'forced'));
+    expect(await readRouteRecord(path.join(tmp, 'site'))).toEqual(await readRouteRecord(path.join(tmp, 'forced')));
   });
 
   it('recorded, in the first build, every _media/ file each page prints as that page’s: the context survives components, slots and awaits', async () => {
@@ -131,5 +232,201 @@ describe('a partial build', () => {
     }
     expect(printed).toBeGreaterThan(100);
     expect(Object.keys(record.routes).length).toBeGreaterThan(100);
+  });
+});
+
+describe('a second batch: a body edited, a tag taken off, an image replaced, an embargo lifting, a clipping retitled', () => {
+  const BODY_MARK = 'A sentence added to the body after the build';
+  const CLIPPING_TITLE = 'A clipping retitled after the build';
+  let before: Map<string, number>;
+  let written: Set<string>;
+  let previousRecord: RouteRecord;
+  let removedTag: string;
+  let clipping: Listed;
+  let second: { stdout: string };
+  let configured: { stdout: string };
+
+  beforeAll(async () => {
+    before = await inodes(path.join(tmp, 'site'));
+    const read = await readRouteRecord(path.join(tmp, 'site'));
+    if ('missing' in read) throw new Error(read.missing);
+    previousRecord = read;
+    const world = api.store().world;
+    const stored = (id: number) => world.pressReleases.find((r) => r.id === id)!;
+
+    const body = stored(later.bodyEdited.id).body_html;
+    await consoleEdit('PATCH', 'press_release', later.bodyEdited.id, { body_html: `${body}<p>${BODY_MARK}.</p>` });
+    const tagIds = stored(later.untagged.id)._tagIds;
+    const tagName = (id: number) => world.tags.find((t) => t.id === id)!.name;
+    removedTag = world.tags.find((t) => t.id === tagIds[0])!.slug;
+    await manage('PUT', `/v1/campaigns/${later.untagged.id}`, { campaign: { tags: tagIds.slice(1).map(tagName) } });
+    const oldImage = stored(later.reimaged.id)._featuredImageIds[0];
+    const [other] = (await listed<{ id: number }>('images')).filter((i) => i.id !== oldImage);
+    await manage('PUT', `/v1/campaigns/${later.reimaged.id}`, { campaign: { featured_image_id: other!.id } });
+    clipping = (await listed<Listed>('clippings'))[0]!;
+    await consoleEdit('PATCH', 'clipping', clipping.id, { title: CLIPPING_TITLE });
+    // The upstream's clock passes the embargoed release's date: the API lists it from now on.
+    const clock = await fetch(`${api.url}/_emulator/clock`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ advance: '2h' }),
+    });
+    if (clock.status !== 200) throw new Error(`clock: ${clock.status}`);
+
+    second = await build(path.join(tmp, 'site'));
+    written = await writtenSince(path.join(tmp, 'site'), before);
+    // Not forced: the configuration changed since the folder was built, which must render in full.
+    configured = await build(path.join(tmp, 'forced'), [], UNUSED_IMAGE_HOST);
+  }, 600_000);
+
+  it('renders part of the routes, and a configuration change renders in full', () => {
+    expectPartial(second.stdout);
+    expect(configured.stdout).toMatch(/^build: rendering in full: the configuration changed since the site was rendered$/m);
+    expect(configured.stdout).not.toMatch(/^build: partial/m);
+  });
+
+  it('writes the same bytes, and the same route record, as a full build of the same upstream state', async () => {
+    await expectSameSites(path.join(tmp, 'site'), path.join(tmp, 'forced'));
+  });
+
+  it('rendered the changed pages, with the change in them, and kept pages the batch does not touch', async () => {
+    expect(await readSite(pageOf(later.bodyEdited))).toContain(BODY_MARK);
+    expect(written).toContain(pageOf(later.bodyEdited));
+    expect(written).toContain(`${later.bodyEdited.permalink.slice(1)}/index.md`);
+
+    expect(written).toContain(pageOf(later.untagged));
+    expect(await readSite(pageOf(later.untagged))).not.toContain(`/tags/${removedTag}/`);
+
+    const now = await readRouteRecord(path.join(tmp, 'site'));
+    if ('missing' in now) throw new Error(now.missing);
+    const page = pageOf(later.reimaged);
+    const newMedia = now.routes[page]!.files.filter((f) => !previousRecord.routes[page]!.files.includes(f));
+    expect(newMedia.length).toBeGreaterThan(0);
+    expect(written).toContain(page);
+    const html = await readSite(page);
+    expect(newMedia.filter((file) => html.includes(file) || html.includes(encodeURI(file))).length, newMedia.join(' ')).toBeGreaterThan(0);
+
+    const lifted = pageOf(later.embargoed);
+    expect(previousRecord.routes[lifted]).toBeUndefined();
+    expect(now.routes[lifted]).toBeDefined();
+    expect(written).toContain(lifted);
+    expect(await readSite('index.html')).toContain(later.embargoed.permalink);
+
+    expect(written).toContain('coverage/index.html');
+    expect(await readSite('coverage/index.html')).toContain(CLIPPING_TITLE);
+    expect(await readSite(pageOf(clipping))).toContain(CLIPPING_TITLE);
+
+    // Pages no change of the batch reaches are the previous site's files.
+    const untouched = Object.keys(now.routes).filter((r) => r.startsWith('events/') && r.endsWith('.ics'));
+    expect(untouched.length).toBeGreaterThan(0);
+    for (const route of untouched) expect(written, route).not.toContain(route);
+  });
+});
+
+describe('a third batch: a release deleted for good, an event moved', () => {
+  const LOCATION = 'A hall named after the build';
+  let before: Map<string, number>;
+  let written: Set<string>;
+  let event: Listed;
+  let third: { stdout: string };
+  let forcedAgain: { stdout: string };
+
+  beforeAll(async () => {
+    before = await inodes(path.join(tmp, 'site'));
+    await consoleEdit('DELETE', 'press_release', later.deleted.id);
+    event = (await listed<Listed>('events'))[0]!;
+    await consoleEdit('PATCH', 'event', event.id, { location: LOCATION });
+    third = await build(path.join(tmp, 'site'));
+    written = await writtenSince(path.join(tmp, 'site'), before);
+    forcedAgain = await build(path.join(tmp, 'forced'), ['--force'], UNUSED_IMAGE_HOST);
+  }, 600_000);
+
+  it('renders part of the routes', () => {
+    expectPartial(third.stdout);
+    expect(forcedAgain.stdout).toMatch(/^build: rendering: --force was given$/m);
+  });
+
+  it('writes the same bytes, and the same route record, as a forced full build of the same upstream state', async () => {
+    await expectSameSites(path.join(tmp, 'site'), path.join(tmp, 'forced'));
+  });
+
+  it('removed the deleted release everywhere, and rendered the event page and its calendar file with the new place', async () => {
+    const now = await readRouteRecord(path.join(tmp, 'site'));
+    if ('missing' in now) throw new Error(now.missing);
+    expect(now.routes[pageOf(later.deleted)]).toBeUndefined();
+    expect(before.has(pageOf(later.deleted))).toBe(true);
+    expect((await inodes(path.join(tmp, 'site'))).has(pageOf(later.deleted))).toBe(false);
+    const gone = `${later.deleted.permalink}/`;
+    for (const file of Object.keys(await fileDigests(path.join(tmp, 'site'))).filter((f) => /\.(?:html|xml|json|txt|md|ics)$/.test(f)))
+      expect(await readSite(file), file).not.toContain(gone);
+
+    for (const file of [pageOf(event), `${event.permalink.slice(1)}.ics`]) {
+      expect(written, file).toContain(file);
+      expect(await readSite(file), file).toContain(LOCATION);
+    }
+    const clippingPages = Object.keys(now.routes).filter((r) => r.startsWith('clippings/'));
+    expect(clippingPages.length).toBeGreaterThan(0);
+    for (const route of clippingPages) expect(written, route).not.toContain(route);
+  });
+});
+
+describe('the webhook receiver, when one release is edited upstream', () => {
+  const SECRET = `whsec_${Buffer.from('pressroom-static partial build receiver').toString('base64')}`;
+  const BODY_MARK = 'A sentence a webhook delivery brought in';
+  let before: Map<string, number>;
+  let written: Set<string>;
+  let output = '';
+
+  beforeAll(async () => {
+    before = await inodes(path.join(tmp, 'site'));
+    const receiver = spawn(
+      process.execPath,
+      [SOURCE_CONDITION_FLAG, 'scripts/webhooks.ts', '--port', '0', '--out', path.join(tmp, 'site'), '--debounce-ms', '200'],
+      { cwd: root, env: buildEnv({ PRESSROOM_WEBHOOK_SECRET: SECRET }), stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    receiver.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    receiver.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const waitFor = async (pattern: RegExp, ms: number) => {
+      const deadline = Date.now() + ms;
+      while (!pattern.test(output)) {
+        if (Date.now() > deadline || receiver.exitCode !== null) throw new Error(`no ${pattern} in the receiver's output:\n${output}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      return pattern.exec(output)!;
+    };
+    try {
+      const [, url] = await waitFor(/listening on (http:\/\/127\.0\.0\.1:\d+)\/webhooks/, 30_000);
+      const subscribed = await fetch(`${api.url}/_emulator/webhooks`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ url: `${url}/webhooks`, secret: SECRET }),
+      });
+      if (subscribed.status !== 201) throw new Error(`subscribe: ${subscribed.status}`);
+      const body = api.store().world.pressReleases.find((r) => r.id === later.reimaged.id)!.body_html;
+      await consoleEdit('PATCH', 'press_release', later.reimaged.id, { body_html: `${body}<p>${BODY_MARK}.</p>` });
+      await waitFor(/^webhooks: (?:done|FAILED): .*$/m, 300_000);
+    } finally {
+      receiver.kill('SIGTERM');
+      if (receiver.exitCode === null) await new Promise((resolve) => receiver.once('exit', resolve));
+    }
+    written = await writtenSince(path.join(tmp, 'site'), before);
+  }, 600_000);
+
+  it('renders, for a verified delivery, the routes that show that release and no other', async () => {
+    expect(output).toMatch(/press_release\.updated \S+ → build scheduled/);
+    expect(output).toMatch(/^webhooks: done: built .*\(1 delivery\)$/m);
+    const key = `release:${later.reimaged.id}`;
+    const line = new RegExp(`^build: partial: (\\d+) of (\\d+) routes rendered \\(1 changed items: ${key}\\)$`, 'm').exec(output);
+    expect(line, output).not.toBeNull();
+    const [, rendered, total] = line!.map(Number);
+    expect(rendered).toBeLessThan(total!);
+    expect(await readSite(pageOf(later.reimaged))).toContain(BODY_MARK);
+
+    // Exactly the routes that read the release (its page and twin, lists, feeds, related releases), the rest kept as they were.
+    const record = await routesOf(path.join(tmp, 'site'));
+    const showing = Object.keys(record.routes).filter((route) => record.routes[route]!.keys.includes(key));
+    expect(showing).toContain(pageOf(later.reimaged));
+    expect(showing).toHaveLength(rendered!);
+    expect(Object.keys(record.routes).filter((route) => written.has(route))).toEqual(showing);
   });
 });
