@@ -8,9 +8,10 @@
  * 1. (management API) a retitled release, which moves its page; a release given a new tag; a
  *    release withdrawn; a release published; a media kit renamed;
  * 2. a release body edited (console edit), a tag taken off a release, a featured image replaced, an
- *    embargo lifting (the upstream's clock passes a release date), a clipping retitled; its full
- *    build is not forced but follows a configuration change, which must render in full;
- * 3. a release deleted for good (console delete), an event moved to another place.
+ *    embargo lifting (the upstream's clock passes a release date); its full build is not forced but
+ *    follows a configuration change, which must render in full;
+ * 3. a release deleted for good (console delete), an event moved to another place, a clipping
+ *    retitled (console edits).
  *
  * Then the webhook receiver (`scripts/webhooks.ts`, as the service runs it) over the same folder: a
  * delivery for one edited release renders that release's routes and the few that show it. That a
@@ -235,14 +236,12 @@ describe('a partial build', () => {
   });
 });
 
-describe('a second batch: a body edited, a tag taken off, an image replaced, an embargo lifting, a clipping retitled', () => {
+describe('a second batch: a body edited, a tag taken off, an image replaced, an embargo lifting', () => {
   const BODY_MARK = 'A sentence added to the body after the build';
-  const CLIPPING_TITLE = 'A clipping retitled after the build';
   let before: Map<string, number>;
   let written: Set<string>;
   let previousRecord: RouteRecord;
   let removedTag: string;
-  let clipping: Listed;
   let second: { stdout: string };
   let configured: { stdout: string };
 
@@ -263,8 +262,6 @@ describe('a second batch: a body edited, a tag taken off, an image replaced, an 
     const oldImage = stored(later.reimaged.id)._featuredImageIds[0];
     const [other] = (await listed<{ id: number }>('images')).filter((i) => i.id !== oldImage);
     await manage('PUT', `/v1/campaigns/${later.reimaged.id}`, { campaign: { featured_image_id: other!.id } });
-    clipping = (await listed<Listed>('clippings'))[0]!;
-    await consoleEdit('PATCH', 'clipping', clipping.id, { title: CLIPPING_TITLE });
     // The upstream's clock passes the embargoed release's date: the API lists it from now on.
     const clock = await fetch(`${api.url}/_emulator/clock`, {
       method: 'POST',
@@ -312,10 +309,6 @@ describe('a second batch: a body edited, a tag taken off, an image replaced, an 
     expect(written).toContain(lifted);
     expect(await readSite('index.html')).toContain(later.embargoed.permalink);
 
-    expect(written).toContain('coverage/index.html');
-    expect(await readSite('coverage/index.html')).toContain(CLIPPING_TITLE);
-    expect(await readSite(pageOf(clipping))).toContain(CLIPPING_TITLE);
-
     // Pages no change of the batch reaches are the previous site's files.
     const untouched = Object.keys(now.routes).filter((r) => r.startsWith('events/') && r.endsWith('.ics'));
     expect(untouched.length).toBeGreaterThan(0);
@@ -323,11 +316,13 @@ describe('a second batch: a body edited, a tag taken off, an image replaced, an 
   });
 });
 
-describe('a third batch: a release deleted for good, an event moved', () => {
+describe('a third batch: a release deleted for good, an event moved, a clipping retitled', () => {
   const LOCATION = 'A hall named after the build';
+  const CLIPPING_TITLE = 'A clipping retitled after the build';
   let before: Map<string, number>;
   let written: Set<string>;
   let event: Listed;
+  let clipping: Listed;
   let third: { stdout: string };
   let forcedAgain: { stdout: string };
 
@@ -336,6 +331,9 @@ describe('a third batch: a release deleted for good, an event moved', () => {
     await consoleEdit('DELETE', 'press_release', later.deleted.id);
     event = (await listed<Listed>('events'))[0]!;
     await consoleEdit('PATCH', 'event', event.id, { location: LOCATION });
+    // Its pages render for this change alone: batch 2 changes the releases the clippings link to.
+    clipping = (await listed<Listed>('clippings'))[0]!;
+    await consoleEdit('PATCH', 'clipping', clipping.id, { title: CLIPPING_TITLE });
     third = await build(path.join(tmp, 'site'));
     written = await writtenSince(path.join(tmp, 'site'), before);
     forcedAgain = await build(path.join(tmp, 'forced'), ['--force'], UNUSED_IMAGE_HOST);
@@ -350,7 +348,7 @@ describe('a third batch: a release deleted for good, an event moved', () => {
     await expectSameSites(path.join(tmp, 'site'), path.join(tmp, 'forced'));
   });
 
-  it('removed the deleted release everywhere, and rendered the event page and its calendar file with the new place', async () => {
+  it('removed the deleted release everywhere, and rendered the event page, its calendar file and the clipping with the change', async () => {
     const now = await readRouteRecord(path.join(tmp, 'site'));
     if ('missing' in now) throw new Error(now.missing);
     expect(now.routes[pageOf(later.deleted)]).toBeUndefined();
@@ -364,9 +362,14 @@ describe('a third batch: a release deleted for good, an event moved', () => {
       expect(written, file).toContain(file);
       expect(await readSite(file), file).toContain(LOCATION);
     }
-    const clippingPages = Object.keys(now.routes).filter((r) => r.startsWith('clippings/'));
-    expect(clippingPages.length).toBeGreaterThan(0);
-    for (const route of clippingPages) expect(written, route).not.toContain(route);
+
+    expect(written).toContain('coverage/index.html');
+    expect(await readSite('coverage/index.html')).toContain(CLIPPING_TITLE);
+    expect(written).toContain(pageOf(clipping));
+    expect(await readSite(pageOf(clipping))).toContain(CLIPPING_TITLE);
+    const otherClippings = Object.keys(now.routes).filter((r) => r.startsWith('clippings/') && r !== pageOf(clipping));
+    expect(otherClippings.length).toBeGreaterThan(0);
+    for (const route of otherClippings) expect(written, route).not.toContain(route);
   });
 });
 
