@@ -1,9 +1,10 @@
 /** What the publish-to-live benchmark reads off a build (its plan line) and the byte-for-byte check after it. */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderedRoutes, siteDifferences } from '../../bench/publish-check.ts';
+import { writeFiles } from '../helpers/file-tree.ts';
 
 describe('the plan line of a build log', () => {
   it('a partial build: how many routes rendered of how many', () => {
@@ -25,14 +26,7 @@ describe('the plan line of a build log', () => {
 
 describe('two built sites compared byte for byte', () => {
   let tmp: string;
-  const site = async (name: string, files: Record<string, string>) => {
-    const dir = path.join(tmp, name);
-    for (const [file, text] of Object.entries(files)) {
-      await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
-      await writeFile(path.join(dir, file), text);
-    }
-    return dir;
-  };
+  const site = (name: string, files: Record<string, string>) => writeFiles(path.join(tmp, name), files);
   beforeAll(async () => {
     tmp = await mkdtemp(path.join(os.tmpdir(), 'publish-check-'));
   });

@@ -18,6 +18,7 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import yauzl from 'yauzl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnReceiver, subscribeReceiver } from '../helpers/receiver-process.ts';
 import { startEmulator } from '../../emulator/server.ts';
 import { TEST_MEDIA_CACHE } from '../helpers/emulator.ts';
 import { HOSTILE } from '../helpers/hostile-html.ts';
@@ -345,30 +346,10 @@ describe('building from a snapshot', () => {
         'cp "$PRESSROOM_SITE_DIR/index.html" "$PRESSROOM_SITE_DIR.deployed.html" && cp "$PRESSROOM_CHANGES" "$PRESSROOM_SITE_DIR.changes-seen.json" && printf %s "$PRESSROOM_WEBHOOK_SECRET$PRESSROOM_API_KEY" > "$PRESSROOM_SITE_DIR.secret-seen"',
     };
     // The service recipe of docs/webhooks.md: the pinned Node binary runs the receiver itself (no npm in between).
-    const receiver = spawn(
-      path.join(root, 'node_modules', '.bin', 'node'),
-      [SOURCE_CONDITION_FLAG, 'scripts/webhooks.ts', '--port', '0', '--out', out, '--debounce-ms', '200'],
-      { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let output = '';
-    receiver.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    receiver.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const waitFor = async (pattern: RegExp, ms: number) => {
-      const deadline = Date.now() + ms;
-      while (!pattern.test(output)) {
-        if (Date.now() > deadline || receiver.exitCode !== null) throw new Error(`no ${pattern} in the receiver's output:\n${output}`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      return pattern.exec(output)!;
-    };
+    const receiver = spawnReceiver(path.join(root, 'node_modules', '.bin', 'node'), out, env);
+    const { waitFor } = receiver;
     try {
-      const [, url] = await waitFor(/listening on (http:\/\/127\.0\.0\.1:\d+)\/webhooks/, 30_000);
-      const subscribed = await fetch(`${api.url}/_emulator/webhooks`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ url: `${url}/webhooks`, secret }),
-      });
-      expect(subscribed.status).toBe(201);
+      const url = await subscribeReceiver(receiver, api.url, secret);
       const kit = (
         (await (
           await fetch(`${api.url}/v1/pressrooms/${api.pressroom.id}/media_kits?limit=1`, { headers: { authorization: `Bearer ${key}` } })
@@ -385,15 +366,15 @@ describe('building from a snapshot', () => {
       await waitFor(/build: .*loaded \d+ collections/, 300_000);
       const health = (await (await fetch(`${url}/healthz`)).json()) as { data: { state: string } };
       expect(health.data.state).toBe('building');
-      receiver.kill('SIGTERM');
+      receiver.process.kill('SIGTERM');
       await waitFor(/webhooks: stopping: no more deliveries; waiting for the running build and deploy/, 30_000);
-      await new Promise((resolve) => receiver.once('exit', resolve));
-      expect(receiver.exitCode).toBe(0);
-      expect(output).toMatch(/webhooks: done: .*\(1 delivery\)/);
+      await new Promise((resolve) => receiver.process.once('exit', resolve));
+      expect(receiver.process.exitCode).toBe(0);
+      expect(receiver.output()).toMatch(/webhooks: done: .*\(1 delivery\)/);
       await expect(fetch(`${url}/healthz`)).rejects.toThrow();
-      expect(output).toMatch(/media_kit\.unpublished \S+ → build scheduled/);
-      expect(output).toMatch(/webhooks: done: built .* and deployed/);
-      expect(output).toMatch(/build: .*page\(s\) built/);
+      expect(receiver.output()).toMatch(/media_kit\.unpublished \S+ → build scheduled/);
+      expect(receiver.output()).toMatch(/webhooks: done: built .* and deployed/);
+      expect(receiver.output()).toMatch(/build: .*page\(s\) built/);
       expect(existsSync(path.join(out, 'index.html'))).toBe(true);
       expect(existsSync(`${out}.deployed.html`)).toBe(true);
       expect(await readFile(`${out}.secret-seen`, 'utf8')).toBe('');
@@ -405,13 +386,13 @@ describe('building from a snapshot', () => {
       });
       expect(existsSync(path.join(out, 'media-kits', kit.permalink.split('/').pop()!, 'index.html'))).toBe(false);
       expect(existsSync(path.join(out, 'media-kits', 'index.html'))).toBe(true);
-      expect(output).not.toContain(secret);
-      expect(output).not.toContain(key);
+      expect(receiver.output()).not.toContain(secret);
+      expect(receiver.output()).not.toContain(key);
       await expectKeyNowhere(key, out, api);
     } finally {
-      if (receiver.exitCode === null) {
-        receiver.kill('SIGKILL');
-        await new Promise((resolve) => receiver.once('exit', resolve));
+      if (receiver.process.exitCode === null) {
+        receiver.process.kill('SIGKILL');
+        await new Promise((resolve) => receiver.process.once('exit', resolve));
       }
       await api.close();
     }

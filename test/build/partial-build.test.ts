@@ -20,7 +20,7 @@
  *
  * The planner's cases one by one, without rendering: route-plan.test.ts.
  */
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -32,6 +32,7 @@ import { TEST_MEDIA_CACHE } from '../helpers/emulator.ts';
 import { fileDigests } from '../helpers/file-tree.ts';
 import { cleanBuildEnv } from '../site/global-setup.ts';
 import { SOURCE_CONDITION_FLAG } from '../../src/config/source-condition.ts';
+import { spawnReceiver, subscribeReceiver } from '../helpers/receiver-process.ts';
 import { readRouteRecord, type RouteRecord } from '../../scripts/route-record-file.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -385,35 +386,16 @@ describe('the webhook receiver, when one release is edited upstream', () => {
 
   beforeAll(async () => {
     before = await inodes(path.join(tmp, 'site'));
-    const receiver = spawn(
-      process.execPath,
-      [SOURCE_CONDITION_FLAG, 'scripts/webhooks.ts', '--port', '0', '--out', path.join(tmp, 'site'), '--debounce-ms', '200'],
-      { cwd: root, env: buildEnv({ PRESSROOM_WEBHOOK_SECRET: SECRET }), stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    receiver.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    receiver.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const waitFor = async (pattern: RegExp, ms: number) => {
-      const deadline = Date.now() + ms;
-      while (!pattern.test(output)) {
-        if (Date.now() > deadline || receiver.exitCode !== null) throw new Error(`no ${pattern} in the receiver's output:\n${output}`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      return pattern.exec(output)!;
-    };
+    const receiver = spawnReceiver(process.execPath, path.join(tmp, 'site'), buildEnv({ PRESSROOM_WEBHOOK_SECRET: SECRET }));
     try {
-      const [, url] = await waitFor(/listening on (http:\/\/127\.0\.0\.1:\d+)\/webhooks/, 30_000);
-      const subscribed = await fetch(`${api.url}/_emulator/webhooks`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ url: `${url}/webhooks`, secret: SECRET }),
-      });
-      if (subscribed.status !== 201) throw new Error(`subscribe: ${subscribed.status}`);
+      await subscribeReceiver(receiver, api.url, SECRET);
       const body = api.store().world.pressReleases.find((r) => r.id === later.reimaged.id)!.body_html;
       await consoleEdit('PATCH', 'press_release', later.reimaged.id, { body_html: `${body}<p>${BODY_MARK}.</p>` });
-      await waitFor(/^webhooks: (?:done|FAILED): .*$/m, 300_000);
+      await receiver.waitFor(/^webhooks: (?:done|FAILED): .*$/m, 300_000);
     } finally {
-      receiver.kill('SIGTERM');
-      if (receiver.exitCode === null) await new Promise((resolve) => receiver.once('exit', resolve));
+      output = receiver.output();
+      receiver.process.kill('SIGTERM');
+      if (receiver.process.exitCode === null) await new Promise((resolve) => receiver.process.once('exit', resolve));
     }
     written = await writtenSince(path.join(tmp, 'site'), before);
   }, 600_000);

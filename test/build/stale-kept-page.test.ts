@@ -3,24 +3,18 @@
  * still names a route the build removed (a withdrawn or deleted release) means the route record
  * missed something that page shows, and the build fails closed instead of publishing it.
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StaleKeptPage, partialBuild, staleKeptRoute } from '../../scripts/partial-build.ts';
+import { writeFiles } from '../helpers/file-tree.ts';
 import { ROUTE_RECORD_FORMAT, type RouteRecord } from '../../scripts/route-record-file.ts';
 
 const SITE = { origin: 'https://press.example.com', base: '/' };
 let tmp: string;
 
-async function site(name: string, files: Record<string, string>): Promise<string> {
-  const dir = path.join(tmp, name);
-  for (const [file, text] of Object.entries(files)) {
-    await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
-    await writeFile(path.join(dir, file), text);
-  }
-  return dir;
-}
+const site = (name: string, files: Record<string, string>): Promise<string> => writeFiles(path.join(tmp, name), files);
 
 beforeAll(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), 'pressroom-stale-kept-'));

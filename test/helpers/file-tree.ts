@@ -1,6 +1,6 @@
 /** A folder's files by relative path, each with the SHA-256 of its bytes: two equal trees are the same site, byte for byte. */
 import { createHash } from 'node:crypto';
-import { readFile, readdir } from 'node:fs/promises';
+import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 export async function fileDigests(dir: string): Promise<Record<string, string>> {
@@ -13,4 +13,13 @@ export async function fileDigests(dir: string): Promise<Record<string, string>> 
       .digest('hex');
   }
   return out;
+}
+
+/** Writes `files` (relative path → text) into `dir`, folders made as needed; returns `dir`. */
+export async function writeFiles(dir: string, files: Record<string, string>): Promise<string> {
+  for (const [file, text] of Object.entries(files)) {
+    await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
+    await writeFile(path.join(dir, file), text);
+  }
+  return dir;
 }

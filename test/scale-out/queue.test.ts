@@ -35,6 +35,8 @@ type Sizes = Record<string, { width: number | string | null; height: number | st
 describe('rendition jobs on BullMQ workers', () => {
   let emulator: RunningEmulator;
   let redis: RedisServer;
+  /** A wait for the workers that says nothing and polls every 100 ms, given up after a minute. */
+  const quietWait = () => ({ queueUrl: redis.url, waitMs: 60_000, pollMs: 100, log: { info: () => undefined } });
   let s3: S3Server;
   const dirs: Array<Awaited<ReturnType<typeof tempDir>>> = [];
   const media: Sizes[] = [];
@@ -185,12 +187,9 @@ describe('rendition jobs on BullMQ workers', () => {
     const handed: string[] = [];
     const early = createEarlyTakes((job) => build.takeFromStore(job));
     await distributeRenditionJobs({
-      queueUrl: redis.url,
+      ...quietWait(),
       store,
       jobs,
-      waitMs: 60_000,
-      pollMs: 100,
-      log: { info: () => undefined },
       onDone: (ids) => {
         handed.push(...ids);
         early.add(ids.map((id) => jobs.get(id)!));
@@ -222,12 +221,9 @@ describe('rendition jobs on BullMQ workers', () => {
     const jobs = jobsOf(fresh);
     const left = new Set(jobs.keys());
     const distribution = await startDistribution({
-      queueUrl: redis.url,
+      ...quietWait(),
       store,
       jobs,
-      waitMs: 60_000,
-      pollMs: 100,
-      log: { info: () => undefined },
       onDone: (ids) => ids.forEach((id) => left.delete(id)),
     });
     const idOf = new Map([...jobs].map(([id, job]) => [job.url, id]));
@@ -318,12 +314,9 @@ describe('rendition jobs on BullMQ workers', () => {
     // No worker is running: the job stays queued, and stopping does not wait for it.
     const unneeded: Sizes = { ...media[2]!, extra: { url: Object.values(media[2]!)[0]!.url, width: 96, height: 96 } };
     const distribution = await startDistribution({
-      queueUrl: redis.url,
+      ...quietWait(),
       store: sharedStore(),
       jobs: jobsOf([unneeded]),
-      waitMs: 60_000,
-      pollMs: 100,
-      log: { info: () => undefined },
     });
     const started = Date.now();
     await expect(distribution.stop()).resolves.toMatchObject({ enqueued: 1 });
@@ -386,14 +379,11 @@ describe('rendition jobs on BullMQ workers', () => {
     const lonely: Sizes = { ...media[1]!, extra: { url: Object.values(media[1]!)[0]!.url, width: 80, height: 80 } };
     const started = Date.now();
     const distribution = await startDistribution({
-      queueUrl: redis.url,
+      ...quietWait(),
       store: sharedStore(),
       jobs: jobsOf([lonely]),
-      waitMs: 60_000,
-      pollMs: 100,
       deadlineMs: 1_000,
       lostAfterMs: 2_000,
-      log: { info: () => undefined },
     });
     distribution.finished.catch(() => undefined);
     const page = testPipeline({
