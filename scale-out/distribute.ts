@@ -16,7 +16,8 @@
  *   while the build waits (for REDIS_LOST_MS);
  * - no worker is connected for `waitMs` (said every PROGRESS_EVERY_MS while none is).
  */
-import { Queue } from 'bullmq';
+import { Job, Queue } from 'bullmq';
+import pLimit from 'p-limit';
 import { PROGRESS_EVERY_MS, type RenditionJob, type SharedRenditionStore } from '@pressroom-static/image-pipeline';
 import { firstLine } from '../scripts/cli.ts';
 import { createJobTracker } from './job-tracker.ts';
@@ -25,6 +26,8 @@ import { JOB_OPTIONS, QUEUE_NAME, REDIS_DEADLINE_MS, describeQueue, redisConnect
 /** Redis failing to answer for this long while the build waits fails the build. */
 export const REDIS_LOST_MS = 15_000;
 const ADD_BATCH = 500;
+/** Priority changes in flight at once (one Redis call each). */
+const RAISE_AT_ONCE = 16;
 const PENDING_STATES = ['waiting', 'active', 'delayed', 'prioritized', 'waiting-children'] as const;
 
 export class QueueError extends Error {
@@ -117,7 +120,9 @@ export async function openRenditionQueue(options: OpenQueueOptions): Promise<Ope
     await letGo();
     throw error;
   }
-  const added = new Set<string>();
+  // Each added job's priority (0: none), so a job a later collection ranks earlier is moved up.
+  const added = new Map<string, number>();
+  const raising = pLimit(RAISE_AT_ONCE);
   let firstAddedAt: number | undefined;
   return {
     queue,
@@ -129,6 +134,11 @@ export async function openRenditionQueue(options: OpenQueueOptions): Promise<Ope
     },
     async add(jobs, priorities) {
       const fresh = [...jobs].filter(([jobId]) => !added.has(jobId));
+      const ranked = [...jobs].flatMap(([jobId, data]) => {
+        const priority = priorities?.get(jobId) ?? 0;
+        return priority > 0 && (added.get(jobId) ?? 0) > priority ? [{ jobId, data, priority }] : [];
+      });
+      await raise(ranked);
       firstAddedAt ??= fresh.length > 0 ? performance.now() : undefined;
       for (let i = 0; i < fresh.length; i += ADD_BATCH) {
         const batch = fresh.slice(i, i + ADD_BATCH).map(([jobId, data]) => {
@@ -138,10 +148,28 @@ export async function openRenditionQueue(options: OpenQueueOptions): Promise<Ope
         await ask(() => queue.addBulk(batch), 'adding jobs').catch((error: unknown) => {
           throw new QueueError(`images: ${firstLine(error)}`);
         });
-        for (const job of batch) added.add(job.opts.jobId);
+        for (const job of batch) added.set(job.opts.jobId, job.opts.priority ?? 0);
       }
     },
   };
+
+  /**
+   * Moves already added jobs up to the earlier rank of a collection stored later (an original a
+   * release shows that the library was first to name). Only the order is at stake: a job the
+   * workers have already finished, or a call that fails, is left as it is.
+   */
+  async function raise(jobs: Array<{ jobId: string; data: RenditionJob; priority: number }>): Promise<void> {
+    await Promise.all(
+      jobs.map(({ jobId, data, priority }) =>
+        raising(async () => {
+          await ask(() => new Job(queue, 'renditions', data, {}, jobId).changePriority({ priority }), 'changing a priority').then(
+            () => added.set(jobId, priority),
+            () => undefined,
+          );
+        }),
+      ),
+    );
+  }
 }
 
 /**

@@ -374,6 +374,16 @@ describe('rendition jobs on BullMQ workers', () => {
       expect(new Set(queued.map((j) => j.data.url))).toEqual(urlsOf(stored as Kit[]));
       expect(new Set(queued.map((j) => j.priority))).toEqual(new Set([pagePriorityOf('mediaKits')]));
       for (const url of lockedOnly) expect(queued.map((j) => j.data.url)).not.toContain(url);
+
+      // Releases, stored later, show one of the kits' originals: its job moves up to the releases' rank.
+      const shown = (stored as Kit[]).flatMap((k) => k.media).find((m) => m.sizes)!;
+      const shownKey = `bull:pressroom-renditions:${renditionJobId(renditionJobOf(shown.sizes, false)!)}`;
+      expect(added).toContain(shownKey);
+      collectionStored('pressReleases', [{ featured_images: [shown] }]);
+      const raised = Date.now() + 10_000;
+      while (Number(await redis.command('HGET', shownKey, 'priority')) !== pagePriorityOf('pressReleases') && Date.now() < raised)
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(Number(await redis.command('HGET', shownKey, 'priority'))).toBe(pagePriorityOf('pressReleases'));
     } finally {
       await stopWorkersWait();
       closeBuildSession();
