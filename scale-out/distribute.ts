@@ -1,7 +1,9 @@
 /**
- * The build's side of the queue: before any page renders, every original's
- * job is added (addBulk; the job id is its digest, so a job already queued
- * by another build is not added twice), then the build waits for its own
+ * The build's side of the queue: each collection's jobs are added as the
+ * content layer stores it (early-enqueue.ts), then, before any page renders,
+ * every job not added yet (addBulk; the job id is its digest, so a job already
+ * queued by another build is not added twice), each with the priority of the
+ * pages that show it (page-order.ts); then the build waits for its own
  * jobs, polling which of them are still pending in one call (the ids of
  * every pending job: never a wait per job, which at 100,000 jobs loses
  * results), with a progress line every PROGRESS_EVERY_MS. Each job that
@@ -14,7 +16,8 @@
  *   while the build waits (for REDIS_LOST_MS);
  * - no worker is connected for `waitMs` (said every PROGRESS_EVERY_MS while none is).
  */
-import { Queue } from 'bullmq';
+import { Job, Queue } from 'bullmq';
+import pLimit from 'p-limit';
 import { PROGRESS_EVERY_MS, type RenditionJob, type SharedRenditionStore } from '@pressroom-static/image-pipeline';
 import { firstLine } from '../scripts/cli.ts';
 import { createJobTracker } from './job-tracker.ts';
@@ -23,6 +26,8 @@ import { JOB_OPTIONS, QUEUE_NAME, REDIS_DEADLINE_MS, describeQueue, redisConnect
 /** Redis failing to answer for this long while the build waits fails the build. */
 export const REDIS_LOST_MS = 15_000;
 const ADD_BATCH = 500;
+/** Priority changes in flight at once (one Redis call each). */
+const RAISE_AT_ONCE = 16;
 const PENDING_STATES = ['waiting', 'active', 'delayed', 'prioritized', 'waiting-children'] as const;
 
 export class QueueError extends Error {
@@ -43,6 +48,10 @@ export interface DistributeOptions {
   lostAfterMs?: number;
   /** Called with the ids of this build's jobs that have left the queue since the last poll. */
   onDone?: (jobIds: string[]) => void;
+  /** The queue the build opened (and added jobs to) while its data loaded; without it one is opened now. */
+  opened?: Promise<OpenedQueue> | undefined;
+  /** Each job's BullMQ priority (1 is taken first): the order the pages will ask for them. */
+  priorities?: ReadonlyMap<string, number> | undefined;
 }
 
 export interface Distributed {
@@ -72,22 +81,34 @@ export async function distributeRenditionJobs(options: DistributeOptions): Promi
   return (await startDistribution(options)).finished;
 }
 
-/** Adds every job (failing in one line when Redis or the store cannot be reached), then waits for them in the background. */
-export async function startDistribution(options: DistributeOptions): Promise<Distribution> {
-  const { jobs, log, store } = options;
+/** The queue, connected and checked, with the ids this build has added to it so far. */
+export interface OpenedQueue {
+  queue: Queue;
+  where: string;
+  /** `work`, or a one-line rejection once the Redis deadline has passed. */
+  ask: <T>(work: () => Promise<T>, what: string) => Promise<T>;
+  /** Adds the jobs this build has not added yet, each with its page-order priority; rejects with a QueueError. */
+  add(jobs: ReadonlyMap<string, RenditionJob>, priorities?: ReadonlyMap<string, number>): Promise<void>;
+  /** When the first job was added (performance.now()), if one was. */
+  readonly firstAddedAt: number | undefined;
+  /** Closes the connection (never throws, never hangs). */
+  letGo(): Promise<void>;
+}
+
+export type OpenQueueOptions = Pick<DistributeOptions, 'queueUrl' | 'store' | 'deadlineMs'>;
+
+/** Connects to the queue and checks the store, failing in one line (QueueError, or the store's error) when either cannot be reached. */
+export async function openRenditionQueue(options: OpenQueueOptions): Promise<OpenedQueue> {
+  const { store } = options;
   const where = describeQueue(options.queueUrl);
-  const pollMs = options.pollMs ?? 1_000;
-  const everyMs = options.progressEveryMs ?? PROGRESS_EVERY_MS;
   const deadlineMs = options.deadlineMs ?? REDIS_DEADLINE_MS;
-  const lostAfterMs = options.lostAfterMs ?? REDIS_LOST_MS;
   const queue = new Queue(QUEUE_NAME, { connection: redisConnection(options.queueUrl, 'build') });
-  // ioredis reports every failed reconnection as an error event; the deadlines below say it once, in one line.
+  // ioredis reports every failed reconnection as an error event; the deadlines say it once, in one line.
   queue.on('error', () => undefined);
   // A queue whose Redis went away may never close: it is let go after the deadline.
   const letGo = () => withDeadline(queue.close(), 2_000, 'close').catch(() => void queue.disconnect().catch(() => undefined));
   const ask = <T>(work: () => Promise<T>, what: string) =>
     withDeadline(work(), deadlineMs, `no answer from the queue at ${where} in ${deadlineMs / 1000} s (${what})`);
-  let started: number;
   try {
     try {
       await ask(() => queue.waitUntilReady(), 'connecting');
@@ -95,18 +116,81 @@ export async function startDistribution(options: DistributeOptions): Promise<Dis
       throw new QueueError(`images: ${firstLine(error)}: start Redis there or unset PRESSROOM_QUEUE_URL`);
     }
     await store.check();
-    started = performance.now();
-    const all = [...jobs];
-    for (let i = 0; i < all.length; i += ADD_BATCH) {
-      const batch = all.slice(i, i + ADD_BATCH).map(([jobId, data]) => ({ name: 'renditions', data, opts: { ...JOB_OPTIONS, jobId } }));
-      await ask(() => queue.addBulk(batch), 'adding jobs').catch((error: unknown) => {
-        throw new QueueError(`images: ${firstLine(error)}`);
-      });
-    }
   } catch (error) {
     await letGo();
     throw error;
   }
+  // Each added job's priority (0: none), so a job a later collection ranks earlier is moved up.
+  const added = new Map<string, number>();
+  const raising = pLimit(RAISE_AT_ONCE);
+  let firstAddedAt: number | undefined;
+  return {
+    queue,
+    where,
+    ask,
+    letGo,
+    get firstAddedAt() {
+      return firstAddedAt;
+    },
+    async add(jobs, priorities) {
+      const fresh = [...jobs].filter(([jobId]) => !added.has(jobId));
+      const ranked = [...jobs].flatMap(([jobId, data]) => {
+        const priority = priorities?.get(jobId) ?? 0;
+        return priority > 0 && (added.get(jobId) ?? 0) > priority ? [{ jobId, data, priority }] : [];
+      });
+      await raise(ranked);
+      firstAddedAt ??= fresh.length > 0 ? performance.now() : undefined;
+      for (let i = 0; i < fresh.length; i += ADD_BATCH) {
+        const batch = fresh.slice(i, i + ADD_BATCH).map(([jobId, data]) => {
+          const priority = priorities?.get(jobId);
+          return { name: 'renditions', data, opts: { ...JOB_OPTIONS, jobId, ...(priority ? { priority } : {}) } };
+        });
+        await ask(() => queue.addBulk(batch), 'adding jobs').catch((error: unknown) => {
+          throw new QueueError(`images: ${firstLine(error)}`);
+        });
+        for (const job of batch) added.set(job.opts.jobId, job.opts.priority ?? 0);
+      }
+    },
+  };
+
+  /**
+   * Moves already added jobs up to the earlier rank of a collection stored later (an original a
+   * release shows that the library was first to name). Only the order is at stake: a job the
+   * workers have already finished, or a call that fails, is left as it is.
+   */
+  async function raise(jobs: Array<{ jobId: string; data: RenditionJob; priority: number }>): Promise<void> {
+    await Promise.all(
+      jobs.map(({ jobId, data, priority }) =>
+        raising(async () => {
+          await ask(() => new Job(queue, 'renditions', data, {}, jobId).changePriority({ priority }), 'changing a priority').then(
+            () => added.set(jobId, priority),
+            () => undefined,
+          );
+        }),
+      ),
+    );
+  }
+}
+
+/**
+ * Adds every job not added yet (to `opened`, the queue the build opened while its data loaded, or to
+ * one opened now; failing in one line when Redis or the store cannot be reached), then waits for them
+ * in the background.
+ */
+export async function startDistribution(options: DistributeOptions): Promise<Distribution> {
+  const { jobs, log, store } = options;
+  const pollMs = options.pollMs ?? 1_000;
+  const everyMs = options.progressEveryMs ?? PROGRESS_EVERY_MS;
+  const lostAfterMs = options.lostAfterMs ?? REDIS_LOST_MS;
+  const opened = await (options.opened ?? openRenditionQueue(options));
+  const { queue, ask, where, letGo } = opened;
+  try {
+    await opened.add(jobs, options.priorities);
+  } catch (error) {
+    await letGo();
+    throw error;
+  }
+  const started = opened.firstAddedAt ?? performance.now();
   log.info(`images: ${jobs.size} originals queued for the workers at ${where} (renditions into ${store.where})`);
   const tracker = createJobTracker(jobs);
   const stopping = { now: false };

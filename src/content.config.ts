@@ -2,9 +2,11 @@
 import { defineCollection } from 'astro:content';
 import { pressroomLoaders } from '@pressroom-static/content-loaders';
 import { buildRuntime } from './config/build-runtime.ts';
+import { collectionStored } from './config/stored-collections.ts';
 
-// The runtime the integrations share (its options come from the PRESSROOM_* configuration, see src/config/).
-const loaders = pressroomLoaders({ runtime: () => buildRuntime() });
+// The runtime the integrations share (its options come from the PRESSROOM_* configuration, see src/config/);
+// each collection, once stored, is announced to the integrations that start work on it early.
+const loaders = pressroomLoaders({ runtime: () => buildRuntime(), onStored: collectionStored });
 
 export const collections = {
   pressroom: defineCollection({ loader: loaders.pressroom }),

@@ -20,6 +20,11 @@ import type { StoredBody } from '../html/body-files.ts';
 /** The runtime every collection of one build shares (see `pressroomLoaders` for making one from options). */
 export interface NewsroomLoaderOptions {
   runtime: () => Promise<LoaderRuntime>;
+  /**
+   * Called once a collection is stored, with every entry's data (the data policy applied): work on
+   * the entries can start while other collections still load. It must not throw.
+   */
+  onStored?: (collection: string, entries: Iterable<Record<string, unknown>>) => void;
 }
 
 /** The shared client, with every request this collection makes also counted in `tally` (for its own report). */
@@ -105,6 +110,10 @@ export function newsroomLoader<Api extends z.ZodType, Entry extends Record<strin
       }
       for (const [id, entry] of next) context.store.set({ id, ...entry });
       const added = next.size - changed;
+      options.onStored?.(
+        source.collection,
+        context.store.values().map((entry) => entry.data),
+      );
 
       const { requests, retries, notModified, bytes } = tally;
       const report: CollectionReport = {

@@ -5,9 +5,12 @@
  * - `astro:config:done`: reads the real outDir, root and base from Astro's config (the build script
  *   builds into a staging folder), and points the pipeline at `<PRESSROOM_CACHE_DIR or <root>/.cache>/images`,
  *   `<base>_media/` and the build configuration's PRESSROOM_IMAGE_HOSTS.
+ * - `astro:config:setup`: with PRESSROOM_QUEUE_URL (a live build), each collection's jobs go to the
+ *   workers as the content layer stores it (scale-out/early-enqueue.ts), in page order (page-order.ts).
  * - `astro:build:start`: a fresh pipeline (fresh counters) for this build, and a progress line every
  *   5 s while image work is pending (progress.ts). With PRESSROOM_QUEUE_URL (a live build), first every
- *   original's job goes to the workers (scale-out/distribute.ts), then the pages render while they encode:
+ *   original's job not added yet goes to the workers (scale-out/distribute.ts), failing there in one line
+ *   if the queue could not be reached while the data loaded; then the pages render while they encode:
  *   a page that needs an original waits for that original's jobs only, and each finished job's renditions
  *   are taken into the local cache in the background (scale-out/early-takes.ts); with PRESSROOM_STORE_URL
  *   the pipeline takes every rendition the shared store holds instead of encoding it.
@@ -37,7 +40,9 @@ import { openSharedStore } from '../../scale-out/store.ts';
 import { holdWorkersWait, stopWorkersWait } from '../../scale-out/build-wait.ts';
 import { startDistribution, type Distribution } from '../../scale-out/distribute.ts';
 import { createEarlyTakes, type EarlyTakes } from '../../scale-out/early-takes.ts';
-import { renditionJobsOf } from '../../scale-out/site-jobs.ts';
+import { createEarlyEnqueue, type EarlyEnqueue } from '../../scale-out/early-enqueue.ts';
+import { jobsInPageOrder } from '../../scale-out/page-order.ts';
+import { onCollectionStored } from '../config/stored-collections.ts';
 import { cacheFolder } from '../config/cache-folders.ts';
 import { buildSession } from '../config/session.ts';
 import { readDataStore } from '../lib/data-store-file.ts';
@@ -92,6 +97,22 @@ export default function imagePipeline(options: ImagePipelineIntegrationOptions):
 
   // The workers' jobs and the background taking of their renditions, from build start until every page has rendered.
   let workers: { distribution: Distribution; early: EarlyTakes; store: SharedRenditionStore } | undefined;
+  // Each collection's jobs, added as the content layer stores it (a build with the queue only).
+  let enqueuing: { early: EarlyEnqueue; stopListening: () => void } | undefined;
+  // Workers download from the API's hosts themselves: a snapshot or demo build has none to offer them.
+  const liveApi = Boolean(options.config.apiUrl && !options.config.snapshotDir);
+
+  /** A build with the queue: each collection's jobs go to the workers as soon as it is stored. */
+  function enqueueWhileLoading(url: string, store: SharedRenditionStore): void {
+    const early = createEarlyEnqueue({ queueUrl: url, store, avif: options.avif ?? false });
+    const stopListening = onCollectionStored((collection, entries) => early.collectionStored(collection, entries));
+    enqueuing = { early, stopListening };
+    // A build that fails before its pages render lets the queue go (the build command stops this wait).
+    holdWorkersWait(async () => {
+      stopListening();
+      await early.close();
+    });
+  }
 
   /**
    * Hands every original to the workers (fails in one line when Redis or the store cannot be reached),
@@ -99,20 +120,29 @@ export default function imagePipeline(options: ImagePipelineIntegrationOptions):
    * only (`awaitShared`), and each finished job's renditions are taken into the local cache meanwhile.
    */
   async function startWorkers(url: string, store: SharedRenditionStore): Promise<void> {
-    // Workers download from the API's hosts themselves: a snapshot or demo build has none to offer them.
-    if (!options.config.apiUrl || options.config.snapshotDir) {
+    if (!liveApi) {
       log.info('images: PRESSROOM_QUEUE_URL is for builds from a live API; this build makes its renditions itself');
       return;
     }
-    const jobs = renditionJobsOf(
+    // What the loaders added already is not added again; a `sizes` they did not hand over is added now.
+    const { jobs, priorities } = jobsInPageOrder(
       readDataStore(dataStoreFile, () => undefined),
       options.avif ?? false,
     );
+    const loading = enqueuing;
+    enqueuing = undefined;
+    loading?.stopListening();
+    const opened = loading?.early.handOver()?.catch(async (error: unknown) => {
+      await loading.early.close();
+      throw error;
+    });
     const early = createEarlyTakes(async (job) => (await getImagePipeline()).takeFromStore(job));
     const distribution = await startDistribution({
       queueUrl: url,
       store,
       jobs,
+      priorities,
+      opened,
       waitMs: options.queueWaitMs ?? buildSession().waitMs ?? DEFAULT_QUEUE_WAIT_MS,
       log,
       onDone: (ids) => early.add(ids.map((id) => jobs.get(id)!)),
@@ -141,8 +171,10 @@ export default function imagePipeline(options: ImagePipelineIntegrationOptions):
   return {
     name: 'pressroom-static:images',
     hooks: {
-      'astro:config:setup': ({ logger: l }) => {
+      'astro:config:setup': ({ logger: l, command }) => {
         logger = l;
+        enqueuing = undefined;
+        if (command === 'build' && queueUrl && sharedStore && liveApi) enqueueWhileLoading(queueUrl, sharedStore);
       },
       'astro:config:done': ({ config }) => {
         outDir = fileURLToPath(config.outDir);

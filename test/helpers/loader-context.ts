@@ -67,8 +67,9 @@ export async function loadAll(
   runtime: LoaderRuntime,
   stores: Partial<Record<CollectionName, ReturnType<typeof memoryStore>>> = {},
   only?: CollectionName[],
+  onStored?: (collection: string, entries: Iterable<Record<string, unknown>>) => void,
 ): Promise<LoadRun> {
-  const loaders = pressroomLoaders({ runtime: async () => runtime });
+  const loaders = pressroomLoaders({ runtime: async () => runtime, ...(onStored ? { onStored } : {}) });
   const logs: string[] = [];
   const names = only ?? (Object.keys(loaders) as CollectionName[]);
   for (const name of names) stores[name] ??= memoryStore();

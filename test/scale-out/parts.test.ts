@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { createFolderRenditionStore, SharedStoreError } from '../../image-pipeline/index.ts';
 import { createJobTracker } from '../../scale-out/job-tracker.ts';
 import { describeQueue } from '../../scale-out/queue.ts';
+import { jobsInPageOrder } from '../../scale-out/page-order.ts';
 import { renditionJobsOf } from '../../scale-out/site-jobs.ts';
 import { ConfigError, loadConfig } from '../../src/config/environment.ts';
 import { tempDir } from '../image-pipeline/helpers.ts';
@@ -70,6 +71,32 @@ describe('rendition jobs of a site', () => {
       { name: 'thumbnail', width: 300, height: 200 },
     ]);
     expect(JSON.stringify(jobs)).not.toContain('secret');
+  });
+});
+
+describe('rendition jobs in page order', () => {
+  it("ranks each job by the first pages that show its original: the logo first, the releases' images before the library's and the kits'", () => {
+    const sizes = (name: string) => ({ original: rendition(`https://cdn.example/${name}.jpg`, 800, 600) });
+    const entries = (...items: unknown[]) => new Map(items.map((data, i) => [String(i), { data }]));
+    // In the order the content layer may store them: the kits first, the press room last.
+    const data = new Map<string, unknown>([
+      ['mediaKits', entries({ is_locked: false, media: [{ sizes: sizes('kit') }, { sizes: sizes('shared') }] })],
+      ['images', entries({ sizes: sizes('library') }, { sizes: sizes('shared') })],
+      ['pressReleases', entries({ featured_images: [{ sizes: sizes('newest') }] }, { featured_images: [{ sizes: sizes('older') }] })],
+      ['mediaKitCategories', entries({ image: sizes('category') })],
+      ['pressroom', entries({ logo: sizes('logo') })],
+    ]);
+    const { jobs, priorities } = jobsInPageOrder(data, false);
+    const order = [...jobs].map(([id, job]) => [job.url.replace(/^.*\/|\.jpg$/g, ''), priorities.get(id)]);
+    expect(order).toEqual([
+      ['logo', 1],
+      ['newest', 2],
+      ['older', 2],
+      ['library', 6],
+      ['shared', 6],
+      ['kit', 7],
+      ['category', 9],
+    ]);
   });
 });
 

@@ -17,6 +17,11 @@ import { startEmulator, type RunningEmulator } from '../../emulator/server.ts';
 import { renditionJobId, renditionJobOf, type ImagePipeline } from '../../image-pipeline/index.ts';
 import { distributeRenditionJobs, startDistribution } from '../../scale-out/distribute.ts';
 import { createEarlyTakes } from '../../scale-out/early-takes.ts';
+import { stopWorkersWait } from '../../scale-out/build-wait.ts';
+import { pagePriorityOf } from '../../scale-out/page-order.ts';
+import { renditionJobsOf } from '../../scale-out/site-jobs.ts';
+import { collectionStored } from '../../src/config/stored-collections.ts';
+import { loadAll, runtimeFor } from '../helpers/loader-context.ts';
 import { openSharedStore } from '../../scale-out/store.ts';
 import { closeBuildSession, openBuildSession } from '../../src/config/session.ts';
 import { loadConfig } from '../../src/config/environment.ts';
@@ -309,6 +314,82 @@ describe('rendition jobs on BullMQ workers', () => {
       2,
     );
   });
+
+  it("adds a collection's jobs as the content layer stores it, before the build starts, in page order, and never a locked kit's", async () => {
+    // The emulator answers as a key with more rights would: locked kits come with their media.
+    const settings = (leakHidden: boolean) =>
+      fetch(`${emulator.url}/_emulator/settings`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ leakHidden }),
+      });
+    type Kit = { is_locked: boolean; is_password_protected: boolean; media: Array<{ sizes: Sizes }> };
+    const kitsUrl = `${emulator.url}/v1/pressrooms/${emulator.pressroom.id}/media_kits?limit=100`;
+    // Every original the kits' media show (each `sizes` anywhere in an item), whether a kit is locked or not.
+    const urlsOf = (kits: Kit[]) =>
+      new Set(
+        [
+          ...renditionJobsOf(
+            kits.map((k) => k.media),
+            false,
+          ).values(),
+        ].map((job) => job.url),
+      );
+    const publicUrls = urlsOf(((await (await fetch(kitsUrl)).json()) as { data: Kit[] }).data);
+    await settings(true);
+    const leaked = ((await (await fetch(kitsUrl)).json()) as { data: Kit[] }).data;
+    const lockedOnly = [...urlsOf(leaked.filter((k) => k.is_locked || k.is_password_protected))].filter((url) => !publicUrls.has(url));
+    expect(lockedOnly.length).toBeGreaterThan(0);
+    const root = await dir('early-enqueue');
+    await mkdir(path.join(root, 'store'), { recursive: true });
+    const siteEnv = {
+      ...env,
+      PRESSROOM_ID: String(emulator.pressroom.id),
+      PRESSROOM_CACHE_DIR: path.join(root, 'cache'),
+      PRESSROOM_STORE_URL: pathToFileURL(path.join(root, 'store')).href,
+    };
+    const config = loadConfig(siteEnv);
+    openBuildSession(config, 60_000);
+    try {
+      const hooks = imagePipeline({ config }).hooks as Record<string, (arg: unknown) => Promise<void> | void>;
+      hooks['astro:config:setup']!({ logger: { info: () => undefined, warn: () => undefined }, command: 'build' });
+      const jobKeys = async () =>
+        ((await redis.command('KEYS', 'bull:pressroom-renditions:*')) as string[]).filter((k) => /:r[0-9a-f]{16}$/.test(k));
+      const before = new Set(await jobKeys());
+      // The real loader, as the content config runs it: each collection announced once stored.
+      const { stores } = await loadAll(await runtimeFor(siteEnv, path.join(root, 'http')), {}, ['mediaKits'], collectionStored);
+      const deadline = Date.now() + 10_000;
+      let added: string[] = [];
+      while ((added = (await jobKeys()).filter((k) => !before.has(k))).length === 0 && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      // Jobs are in Redis while no build has started: every public kit's original, with the kits' page-order priority.
+      const queued = await Promise.all(
+        added.map(async (key) => ({
+          data: JSON.parse((await redis.command('HGET', key, 'data')) as string) as { url: string },
+          priority: Number(await redis.command('HGET', key, 'priority')),
+        })),
+      );
+      const stored = [...stores.mediaKits.map.values()].map((e) => e.data);
+      expect(queued.length).toBeGreaterThan(0);
+      expect(new Set(queued.map((j) => j.data.url))).toEqual(urlsOf(stored as Kit[]));
+      expect(new Set(queued.map((j) => j.priority))).toEqual(new Set([pagePriorityOf('mediaKits')]));
+      for (const url of lockedOnly) expect(queued.map((j) => j.data.url)).not.toContain(url);
+
+      // Releases, stored later, show one of the kits' originals: its job moves up to the releases' rank.
+      const shown = (stored as Kit[]).flatMap((k) => k.media).find((m) => m.sizes)!;
+      const shownKey = `bull:pressroom-renditions:${renditionJobId(renditionJobOf(shown.sizes, false)!)}`;
+      expect(added).toContain(shownKey);
+      collectionStored('pressReleases', [{ featured_images: [shown] }]);
+      const raised = Date.now() + 10_000;
+      while (Number(await redis.command('HGET', shownKey, 'priority')) !== pagePriorityOf('pressReleases') && Date.now() < raised)
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(Number(await redis.command('HGET', shownKey, 'priority'))).toBe(pagePriorityOf('pressReleases'));
+    } finally {
+      await stopWorkersWait();
+      closeBuildSession();
+      await settings(false);
+    }
+  }, 30_000);
 
   it('stops waiting once the pages are done, leaving the jobs no page needed in the queue', async () => {
     // No worker is running: the job stays queued, and stopping does not wait for it.
