@@ -8,4 +8,10 @@ import { boundBuildMemory } from './memory-bounds.ts';
 
 exitUnlessSourceCondition('build');
 boundBuildMemory();
-await import('./build-command.ts');
+const { runBuildCommand } = await import('./build-command.ts');
+const { closeDemoApis } = await import('../src/config/demo-upstream.ts');
+try {
+  process.exitCode = await runBuildCommand();
+} finally {
+  await closeDemoApis();
+}
