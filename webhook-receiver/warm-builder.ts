@@ -47,6 +47,15 @@ interface Running {
   exited?: number;
 }
 
+/** The child and what it started (Pagefind's process). */
+function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  try {
+    if (child.pid !== undefined) process.kill(-child.pid, signal);
+  } catch {
+    // already gone
+  }
+}
+
 export function warmBuilder(options: WarmBuilderOptions): WarmBuilder {
   const { buildTimeoutMs = 30 * 60_000, changeTimeoutMs = 120_000 } = options;
   let running: Running | undefined;
@@ -58,6 +67,8 @@ export function warmBuilder(options: WarmBuilderOptions): WarmBuilder {
       env: options.env,
       execArgv: [...(options.nodeFlags ?? [])],
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+      // Its own process group, as the receiver's build children: a Ctrl-C meant for the receiver does not cut a change short.
+      detached: true,
     });
     const state: Running = { child, messages: [] };
     const lines = (stream: NodeJS.ReadableStream, isError: boolean) => {
@@ -111,8 +122,8 @@ export function warmBuilder(options: WarmBuilderOptions): WarmBuilder {
 
   const end = (state: Running): void => {
     if (running === state) running = undefined;
-    state.child.kill('SIGTERM');
-    setTimeout(() => state.exited === undefined && state.child.kill('SIGKILL'), 10_000).unref();
+    killGroup(state.child, 'SIGTERM');
+    setTimeout(() => state.exited === undefined && killGroup(state.child, 'SIGKILL'), 10_000).unref();
   };
 
   const fullBuild = async (): Promise<StepResult> => {

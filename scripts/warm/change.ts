@@ -58,6 +58,7 @@ export async function warmChange(site: WarmSite, app: KeptApp, layer: KeptConten
     const recorded = await readFingerprint(out);
     const previous = await readRouteRecord(out);
     if ('missing' in recorded || 'missing' in previous) return { full: 'the fingerprint or route record went missing' };
+    log('build: warm: loading the change');
 
     await refreshContent({ layer, routeCache: routeCacheOf(app.inner()!)! });
     const { selection, byFile } = await app.routes();

@@ -22,8 +22,8 @@ import type { ChangeRequest, RendererMessage } from './protocol.ts';
 
 exitUnlessSourceCondition('warm renderer');
 const root = path.resolve(import.meta.dirname, '..', '..');
-/** Past this resident size after a change the child ends (the next delivery starts a new one). */
-const MAX_RSS_MIB = Number(process.env.PRESSROOM_WARM_MAX_MIB ?? 2048);
+/** Past this resident size after a change the child ends (the next delivery starts a new one): twice a demo build's. */
+const MAX_RSS_MIB = 2048;
 
 const send = (message: RendererMessage): Promise<void> =>
   new Promise((resolve) => (process.send ? process.send(message, undefined, {}, () => resolve()) : resolve()));

@@ -19,14 +19,15 @@ import { fileDigests } from '../helpers/file-tree.ts';
 import { cleanBuildEnv } from '../site/global-setup.ts';
 import { SOURCE_CONDITION_FLAG } from '../../src/config/source-condition.ts';
 import { readRouteRecord, routeRecordPath } from '../../scripts/route-record-file.ts';
-import { warmBuilder, type StepResult, type WarmBuilder } from '../../webhook-receiver/warm-builder.ts';
+import { buildAndDeploy, type BuildAndDeploy } from '../../webhook-receiver/build-and-deploy.ts';
+import type { BuildOutcome } from '../../webhook-receiver/build-queue.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const run = promisify(execFile);
 
 let tmp: string;
 let api: RunningEmulator;
-let builder: WarmBuilder;
+let builder: BuildAndDeploy;
 const lines: string[] = [];
 let onLine: (line: string) => void = () => undefined;
 
@@ -59,9 +60,9 @@ async function listed(): Promise<Listed[]> {
 }
 
 /** One delivery: what the builder did, and the lines it printed meanwhile. */
-async function deliver(): Promise<StepResult & { said: string[] }> {
+async function deliver(): Promise<BuildOutcome & { said: string[] }> {
   const from = lines.length;
-  const result = await builder.build();
+  const result = await builder.run();
   return { ...result, said: lines.slice(from) };
 }
 
@@ -69,23 +70,26 @@ const site = () => path.join(tmp, 'site');
 const WARM_LINE = /^build: warm: (\d+) of (\d+) routes rendered \(/;
 
 let releases: Listed[];
-let first: StepResult & { said: string[] };
-let changes: Array<StepResult & { said: string[] }>;
+let first: BuildOutcome & { said: string[] };
+let changes: Array<BuildOutcome & { said: string[] }>;
 
 beforeAll(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), 'warm-renderer-'));
   api = await startEmulator({ scale: 12, frozenClock: true, cacheDir: TEST_MEDIA_CACHE });
   releases = await listed();
-  builder = warmBuilder({
+  // As `npm run webhooks -- --warm` runs its builds (without a deploy command).
+  builder = buildAndDeploy({
     root,
     out: site(),
-    rendererScript: path.join(root, 'scripts', 'warm', 'renderer.ts'),
+    buildScript: path.join(root, 'scripts', 'build.ts'),
     nodeFlags: [SOURCE_CONDITION_FLAG],
+    changesFile: `${site()}.changes.json`,
     env: env(),
-    onLine: (line) => {
+    log: (line) => {
       lines.push(line);
       onLine(line);
     },
+    warmRenderer: path.join(root, 'scripts', 'warm', 'renderer.ts'),
   });
   first = await deliver();
   await manage('PUT', `/v1/campaigns/${releases[1]!.id}`, { campaign: { title: `${releases[1]!.title}, corrected` } });
@@ -108,16 +112,16 @@ afterAll(async () => {
 
 describe('the warm renderer', () => {
   it('builds in full first, then renders only what each change touches, in its own process', () => {
-    expect(first.code, first.said.join('\n')).toBe(0);
+    expect(first.ok, first.summary).toBe(true);
     expect(first.said.join('\n')).toMatch(/^build: rendering: --force was given$/m);
     for (const change of changes) {
-      expect(change.code, change.said.join('\n')).toBe(0);
+      expect(change.ok, change.summary).toBe(true);
       const line = change.said.map((l) => WARM_LINE.exec(l)).find(Boolean);
       expect(line, change.said.join('\n')).toBeTruthy();
       expect(Number(line![1])).toBeGreaterThan(0);
       expect(Number(line![1])).toBeLessThan(Number(line![2]));
-      // No new build process: Astro's bundling never ran again.
-      expect(change.said.join('\n')).not.toMatch(/building client|rendering: --force/);
+      // No new build: the kept App rendered it.
+      expect(change.said.join('\n')).not.toMatch(/rendering: --force|rendering in full|building in full/);
     }
   });
 
@@ -135,8 +139,8 @@ describe('the warm renderer', () => {
     await manage('PUT', `/v1/campaigns/${releases[3]!.id}`, { campaign: { title: `${releases[3]!.title}, killed mid-change` } });
     let intact: Promise<Record<string, string>> | undefined;
     onLine = (line) => {
-      // The change has loaded the new content and not yet swapped: end the child there.
-      if (!intact && /data store: .* read at render time/.test(line)) {
+      // The change has started and not yet swapped: end the child there.
+      if (!intact && line === 'build: warm: loading the change') {
         builder.stop();
         intact = new Promise((resolve) => setTimeout(resolve, 300)).then(() => fileDigests(site()));
       }
@@ -145,7 +149,7 @@ describe('the warm renderer', () => {
     onLine = () => undefined;
     expect(intact, served.said.join('\n')).toBeDefined();
     expect(await intact).toEqual(before);
-    expect(served.code, served.said.join('\n')).toBe(0);
+    expect(served.ok, served.summary).toBe(true);
     expect(served.said.join('\n')).toMatch(/building in full/);
     expect(served.said.join('\n')).toMatch(/^build: rendering: --force was given$/m);
     expect(await readFile(path.join(site(), `${releases[3]!.permalink.replace(/^\//, '')}/index.html`), 'utf8')).toContain(
@@ -158,7 +162,7 @@ describe('the warm renderer', () => {
     record.configuration.PRESSROOM_IMAGE_HOSTS = 'images.other.example';
     await writeFile(routeRecordPath(site()), JSON.stringify(record));
     const served = await deliver();
-    expect(served.code, served.said.join('\n')).toBe(0);
+    expect(served.ok, served.summary).toBe(true);
     expect(served.said.join('\n')).toMatch(/^build: warm: rendering in full: the site in --out was rendered with another configuration$/m);
     expect(served.said.join('\n')).toMatch(/^build: rendering: --force was given$/m);
     expect(served.said.some((l) => WARM_LINE.test(l))).toBe(false);
