@@ -22,6 +22,7 @@ import { createStaging, publish, removeFolder, runId } from '../../src/output/st
 import { acquireLocks, buildLocks } from '../build-lock.ts';
 import { recordFingerprint } from '../build-command.ts';
 import { codeDigest, codeInputs, type CodeInputs } from '../build-inputs.ts';
+import { writeDataReport } from '../data-report.ts';
 import { changeReport, changeReportPath, changeSummary, writeChangeReport, type ChangeReport } from '../change-report.ts';
 import { readFingerprint, removeFingerprint } from '../fingerprint.ts';
 import type { OriginalOutcome } from '@pressroom-static/image-pipeline';
@@ -62,17 +63,19 @@ export async function warmChange(site: WarmSite, app: KeptApp, layer: KeptConten
 
     await refreshContent({ layer, routeCache: routeCacheOf(app.inner()!)! });
     const { selection, byFile } = await app.routes();
+    let planSaid = '';
     const partial = partialBuild({
       previous,
       previousDir: out,
       code: codeDigest(site.code),
       configuration: site.configuration,
       site: { origin: site.config.siteOrigin, base: site.config.basePath },
-      log: () => undefined,
+      log: (line) => (planSaid = line),
     });
     const chosen = partial.select(selection);
     const plan = partial.plan();
-    if (!chosen || !plan) return { full: 'the planner cannot prove which routes changed' };
+    if (!chosen || !plan)
+      return { full: planSaid.replace(/^build: rendering in full: /, '') || 'the planner cannot prove which routes changed' };
 
     const id = runId();
     const staging = await createStaging(root, id);
@@ -93,6 +96,7 @@ export async function warmChange(site: WarmSite, app: KeptApp, layer: KeptConten
       await buildSearchIndex(staging);
       await partial.finish(staging);
       await checkSite(staging, selection.routes);
+      await writeDataReport(out);
 
       const built = (await readTree(staging)).tree;
       const before = (await readTree(out, loadTree(recorded.output))).tree;
