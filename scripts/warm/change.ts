@@ -61,7 +61,16 @@ export async function warmChange(site: WarmSite, app: KeptApp, layer: KeptConten
     if ('missing' in recorded || 'missing' in previous) return { full: 'the fingerprint or route record went missing' };
     log('build: warm: loading the change');
 
+    const steps: Array<[string, number]> = [];
+    let stepStarted = performance.now();
+    const step = (name: string) => {
+      const now = performance.now();
+      steps.push([name, now - stepStarted]);
+      stepStarted = now;
+    };
+    step('checks');
     await refreshContent({ layer, routeCache: routeCacheOf(app.inner()!)! });
+    step('content');
     const { selection, byFile } = await app.routes();
     let planSaid = '';
     const partial = partialBuild({
@@ -89,11 +98,14 @@ export async function warmChange(site: WarmSite, app: KeptApp, layer: KeptConten
         await mkdir(path.dirname(path.join(staging, file)), { recursive: true });
         await writeFile(path.join(staging, file), body);
       }
+      step('render');
       await partial.generated(staging);
       await emitNewMedia(staging, path.join(root, '.building', `${id}-media`));
+      step('assemble');
       await runBuildDone(app.sitemap()!, pathToFileURL(`${staging}/`), pagesOf(uses.keys()), quietLogger(log));
       await writeSearchController(staging);
       await buildSearchIndex(staging);
+      step('sitemap, search');
       await partial.finish(staging);
       await checkSite(staging, selection.routes);
       await writeDataReport(out);
@@ -113,9 +125,11 @@ export async function warmChange(site: WarmSite, app: KeptApp, layer: KeptConten
         originals: carriedOriginals(recorded.media, await (await currentImagePipeline()?.catch(() => undefined))?.originals()),
         routes: recordOf(uses, selection.digest),
       });
+      step('check, swap, record');
       const seconds = ((performance.now() - started) / 1000).toFixed(1);
+      const took = steps.map(([name, ms]) => `${name} ${(ms / 1000).toFixed(1)}`).join(', ');
       const items = plan.changed.filter((key) => !/^(?:list|map|derived|site|props):/.test(key));
-      const summary = `${plan.render.length} of ${selection.routes.length} routes rendered (${items.length} changed items) in ${seconds} s`;
+      const summary = `${plan.render.length} of ${selection.routes.length} routes rendered (${items.length} changed items) in ${seconds} s (${took})`;
       log(`build: warm: ${summary}; changes: ${changeSummary(changes)}`);
       return { changes, summary };
     } finally {
