@@ -62,7 +62,7 @@ export async function warmChange(site: WarmSite, app: KeptApp, layer: KeptConten
     log('build: warm: loading the change');
 
     const steps: Array<[string, number]> = [];
-    let stepStarted = performance.now();
+    let stepStarted = started;
     const step = (name: string) => {
       const now = performance.now();
       steps.push([name, now - stepStarted]);
