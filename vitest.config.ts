@@ -1,6 +1,33 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 import { sourceCondition } from './src/integrations/source-condition.ts';
 
+/**
+ * Files that build in this checkout or write into it (Astro's caches, the project build lock, packed
+ * packages' dist/) run first, one at a time. The rest only read: the sites the global setup built,
+ * temp folders, servers on port 0. They run after, two files at a time (2 cores: one file waits on
+ * a child process or Chromium while the other runs). Same-group projects share one worker count.
+ */
+const BUILDS = [
+  'test/build/**',
+  'test/packages/**',
+  'test/deploy/**',
+  'test/scale-out/**',
+  'test/webhooks/**',
+  'test/archive/**',
+  'test/bench/**',
+];
+const BUILDS_IN_BROWSER = ['test/browser/brand.test.ts', 'test/browser/dev-server.test.ts'];
+const builds = { sequence: { groupOrder: 0 }, maxWorkers: 1 };
+const readers = { sequence: { groupOrder: 1 }, maxWorkers: 2 };
+
+// One worker runs its files one after another in one module graph (isolate: false): each file
+// re-importing the loaders, zod and Astro's modules cost 25 % of the unit run, 231 s → 92 s for
+// test/content-loaders + test/site/lib. A test that changes shared state undoes it (afterEach/afterAll).
+const unit = { isolate: false, exclude: [...configDefaults.exclude, 'test/site/built/**', 'test/browser/**'] };
+const browser = { hookTimeout: 180_000, testTimeout: 60_000, maxConcurrency: 2 };
+// Tests over the built demo site: test/site/global-setup.ts builds it once per run.
+const builtSite = { globalSetup: ['test/site/global-setup.ts'], hookTimeout: 180_000 };
+
 export default defineConfig({
   // The workspace packages run from their TypeScript sources, not from the dist/ they publish.
   plugins: [sourceCondition()],
@@ -9,34 +36,14 @@ export default defineConfig({
     hookTimeout: 120_000,
     reporters: ['default'],
     projects: [
+      { extends: true, test: { name: 'builds', include: BUILDS.map((dir) => `${dir}/*.test.ts`), ...unit, ...builds } },
+      { extends: true, test: { name: 'browser-builds', include: BUILDS_IN_BROWSER, ...browser, ...builds } },
+      { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], ...unit, exclude: [...unit.exclude, ...BUILDS], ...readers } },
+      { extends: true, test: { name: 'site', include: ['test/site/built/**/*.test.ts'], ...builtSite, ...readers } },
+      // Debian's Chromium over the same built site.
       {
         extends: true,
-        test: {
-          name: 'unit',
-          include: ['test/**/*.test.ts'],
-          // One worker (2 cores) runs the files one after another in one module graph: each file
-          // re-importing the loaders, zod and Astro's modules cost 25 % of the unit run, 231 s → 92 s
-          // for test/content-loaders + test/site/lib. A test that changes shared state undoes it (afterEach/afterAll).
-          isolate: false,
-          exclude: [...configDefaults.exclude, 'test/site/built/**', 'test/browser/**'],
-        },
-      },
-      {
-        // Tests over the built demo site: test/site/global-setup.ts builds it once per run.
-        extends: true,
-        test: { name: 'site', include: ['test/site/built/**/*.test.ts'], globalSetup: ['test/site/global-setup.ts'], hookTimeout: 180_000 },
-      },
-      {
-        // Debian's Chromium over the same built site (the same global setup: the site is built once per run).
-        extends: true,
-        test: {
-          name: 'browser',
-          include: ['test/browser/**/*.test.ts'],
-          globalSetup: ['test/site/global-setup.ts'],
-          hookTimeout: 180_000,
-          testTimeout: 60_000,
-          maxConcurrency: 2,
-        },
+        test: { name: 'browser', include: ['test/browser/**/*.test.ts'], exclude: BUILDS_IN_BROWSER, ...builtSite, ...browser, ...readers },
       },
     ],
   },

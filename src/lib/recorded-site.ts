@@ -12,13 +12,14 @@
  *   `site:<field>`      anything else of the site (`site:pressroom`, `site:theme`); digest: its value
  *   `derived:<name>`    a fact about the whole site a module computes (route-record.ts noteDerived)
  *   `lookup:<name>/<entry>`  one entry of an index a module makes of the site (route-record.ts lookupKey,
- *                       `lookup:libraryImageByUrl/<src>`); digest: the entry's whole value, or `absent`
+ *                       `lookup:libraryImageByUrl/<src>`, `lookup:relatedReleases/<id>:<count>`); digest: the
+ *                       entry's whole value, or `absent`
  *   `<list or map key>#<field>`  one field of every item of a list, in order (`map:releasesByTag/7#language`):
  *                       for shared work that reads one field of many items (related releases)
  * Reading `id` alone records nothing: who is listed is the list's key, not the items'.
  */
 import { createHash } from 'node:crypto';
-import { derivedCompute, lookupIndex, noteKey, type SiteDigests } from './route-record.ts';
+import { derivedCompute, lookupIndex, noteKey, type LookupIndex, type SiteDigests } from './route-record.ts';
 
 /** The kind each list's items are recorded as; items reached only through a map are named by the map. */
 const ITEM_KINDS: Readonly<Record<string, string>> = {
@@ -215,7 +216,7 @@ function siteShapes(site: Site, keys: Map<object, string>): { digests: (keys: It
     }
     return value;
   };
-  const indexes = new Map<string, ReadonlyMap<string, unknown> | undefined>();
+  const indexes = new Map<string, LookupIndex | undefined>();
   const lookedUp = (name: string, entry: string): string | undefined => {
     if (!indexes.has(name)) indexes.set(name, lookupIndex(name)?.(site));
     const index = indexes.get(name);

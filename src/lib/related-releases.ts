@@ -1,6 +1,6 @@
 /** Related releases for a release page (pure: no content-layer import, so unit tests reach it). */
 import type { Release, SiteData } from './data.ts';
-import { mapEntryKey, noteKey, withoutRecording } from './route-record.ts';
+import { lookupKey, withoutRecording } from './route-record.ts';
 
 /**
  * The tag lists as numbers, made once per site: every release page scores every release of its
@@ -23,11 +23,7 @@ interface TagIndex {
 
 const tagIndexes = new WeakMap<ReadonlyMap<number, Release[]>, TagIndex>();
 
-/**
- * Made once, reading every release: not what a page depends on. A page's related releases depend
- * on the lists of its release's tags (who, in which order) and their languages, noted by
- * `relatedReleases` (src/lib/route-record.ts).
- */
+/** Made once, reading every release: not what a page depends on (see `noteRelated`). */
 function tagIndex(releasesByTag: ReadonlyMap<number, Release[]>): TagIndex {
   let index = tagIndexes.get(releasesByTag);
   if (!index) tagIndexes.set(releasesByTag, (index = withoutRecording(() => indexOf(releasesByTag))));
@@ -73,12 +69,32 @@ function indexOf(releasesByTag: ReadonlyMap<number, Release[]>): TagIndex {
  * candidate (a tag can hold thousands of releases).
  */
 export function relatedReleases(siteData: Pick<SiteData, 'releasesByTag'>, release: Release, count = 3): Release[] {
+  noteRelated(`${release.id}:${count}`);
+  return pickRelated(siteData, release, count);
+}
+
+/**
+ * What a page's related releases depend on: which releases they are, in order (what they print of
+ * each, the page reads and notes itself). Not the lists of the release's tags: a release published
+ * under a tag of thousands changes those lists, and every page of the tag would render again for
+ * the few whose picks it changes.
+ */
+const noteRelated = lookupKey('relatedReleases', (site) => {
+  const { releaseById } = site as Pick<SiteData, 'releaseById' | 'releasesByTag'>;
+  return {
+    get: (entry: string) => {
+      const [id, count] = entry.split(':').map(Number);
+      const release = releaseById.get(id!);
+      return release && withoutRecording(() => pickRelated(site as SiteData, release, count!).map((r) => r.id));
+    },
+  };
+});
+
+function pickRelated(siteData: Pick<SiteData, 'releasesByTag'>, release: Release, count: number): Release[] {
   const { releases, times, languages, languageNumbers, ids, numbersByTag, scores, touched } = tagIndex(siteData.releasesByTag);
   const language = languageNumbers.get(release.language) ?? -1;
   let candidates = 0;
   for (const tagId of release.tag_ids) {
-    noteKey(mapEntryKey('releasesByTag', tagId));
-    noteKey(`${mapEntryKey('releasesByTag', tagId)}#language`);
     const numbers = numbersByTag.get(tagId);
     if (!numbers) continue;
     for (const n of numbers) if (scores[n]!++ === 0) touched[candidates++] = n;

@@ -37,8 +37,11 @@ interface Holder {
   /** `derived:<name>` keys: what each is computed from the site's raw data (noteDerived). */
   derived: Map<string, (site: object) => unknown>;
   /** `lookup:<name>/<entry>` keys: the index each looks its entry up in, made from the site's raw data (lookupKey). */
-  lookups: Map<string, (site: object) => ReadonlyMap<string, unknown>>;
+  lookups: Map<string, (site: object) => LookupIndex>;
 }
+
+/** What a `lookup:` key's entries are looked up in: a Map, or entries computed when asked (related releases). */
+export type LookupIndex = Pick<ReadonlyMap<string, unknown>, 'get'>;
 
 declare module '../config/session.ts' {
   interface SessionState {
@@ -95,13 +98,13 @@ export function derivedCompute(name: string): ((site: object) => unknown) | unde
  * entry's whole value, so a route depends on that entry alone, not on the whole list it is made
  * from. Made when its module loads, like derivedKey; call the result with the entry to note it.
  */
-export function lookupKey(name: string, index: (site: object) => ReadonlyMap<string, unknown>): (entry: string) => void {
+export function lookupKey(name: string, index: (site: object) => LookupIndex): (entry: string) => void {
   holder().lookups.set(name, index);
   return (entry) => noteKey(`lookup:${name}/${encodeURIComponent(entry)}`);
 }
 
 /** How a `lookup:` key's index is made. */
-export function lookupIndex(name: string): ((site: object) => ReadonlyMap<string, unknown>) | undefined {
+export function lookupIndex(name: string): ((site: object) => LookupIndex) | undefined {
   return holder().lookups.get(name);
 }
 

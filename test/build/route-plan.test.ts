@@ -42,6 +42,9 @@ const release = (id: number, day: number, tag_ids: number[]) => ({
   featured_images: [{ sizes: { large: `https://cdn.example/${id}.jpg` } }],
 });
 
+/** A release of "Products" older than the others. */
+const OLD_UNDER_PRODUCTS = { ...release(6, 1, [10]), release_date: '2026-02-01T09:00:00.000Z' };
+
 /** A media library image, with one rendition URL. */
 const libraryImage = (id: number) => ({
   id,
@@ -194,11 +197,13 @@ describe('the route record', () => {
         'map:releaseById/2',
         'tag:10',
         'tag:11',
-        'map:releasesByTag/10',
+        `lookup:relatedReleases/${encodeURIComponent('2:2')}`,
         'map:clippingsByRelease/2',
         'clipping:100',
       ]),
     );
+    // Its related releases are the ones picked, not the lists of its tags they are picked from.
+    expect(first.routes['2-release/index.html']!.keys.filter((k) => k.startsWith('map:releasesByTag/'))).toEqual([]);
     // The related releases it shows are items it read; the others are not.
     const related = first.routes['2-release/index.html']!.keys.filter((k) => k.startsWith('release:'));
     expect(related.length).toBeLessThan(5);
@@ -242,6 +247,11 @@ describe('the plan of each kind of change', () => {
       ['6-release/index.html', 'tags/11/index.html', 'index.html', 'feed.json'],
     ],
     ['a deleted release', edit((d) => d.releases.splice(1, 1)), ['tags/10/index.html', 'tags/11/index.html']],
+    [
+      'an old release published under a tag',
+      edit((d) => d.releases.push(OLD_UNDER_PRODUCTS)),
+      ['6-release/index.html', 'tags/10/index.html'],
+    ],
     ['a clipping changed', edit((d) => (d.clippings[0]!.title = 'A better review')), ['2-release/index.html', 'coverage/index.html']],
     ['a library image a body shows, edited', edit((d) => (d.images[0]!.title = 'Image 900, recaptioned')), ['1-release/index.html']],
     ['a library image a body names but the library lacked, added', edit((d) => d.images.push(libraryImage(902))), ['3-release/index.html']],
@@ -267,6 +277,22 @@ describe('the plan of each kind of change', () => {
     expect(plan.remove).toEqual(['2-release/index.html']);
     expect(plan.deleteFiles).toContain('_media/2-release.webp');
     expect(plan.deleteFiles).not.toContain('_media/logo.webp');
+  });
+
+  it('a release published under a tag renders the pages whose related releases it changes, not every page of the tag', async () => {
+    // Older than every release of "Products": no page of the tag picks it over the ones it shows.
+    const plan = await planFor(
+      START,
+      edit((d) => d.releases.push(OLD_UNDER_PRODUCTS)),
+    );
+    expect(plan.render).toContain('tags/10/index.html');
+    expect(plan.render.filter((file) => file.endsWith('-release/index.html'))).toEqual(['6-release/index.html']);
+    // The newest one is picked by every page of the tag, which render again.
+    const newest = await planFor(
+      START,
+      edit((d) => d.releases.push(release(6, 9, [10]))),
+    );
+    expect(newest.render).toEqual(expect.arrayContaining(['1-release/index.html', '2-release/index.html', '5-release/index.html']));
   });
 
   it('a library image only, one that no body shows: renders nothing (release pages depend on the images they name)', async () => {
