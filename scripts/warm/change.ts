@@ -110,8 +110,9 @@ export async function warmChange(site: WarmSite, app: KeptApp, layer: KeptConten
       await checkSite(staging, selection.routes);
       await writeDataReport(out);
 
-      const built = (await readTree(staging)).tree;
       const before = (await readTree(out, loadTree(recorded.output))).tree;
+      // The kept files are the live site's, hard-linked (same size and mtime): only what this change wrote is hashed.
+      const built = (await readTree(staging, before)).tree;
       const changes = changeReport(before, built, site.config.siteUrl);
       locks.assertHeld();
       await removeFingerprint(out);
