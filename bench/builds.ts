@@ -9,7 +9,9 @@
  *   changed    one release's title changed through the management API (publish-edit)
  *   removed    another release unpublished (sent back to draft)  (publish-removed)
  *   new        that release published again, now the newest      (publish-new)
- * The last three are partial builds (scripts/partial-build.ts), timed from the start of the build
+ *   warm edit  the same release retitled again, made live by the receiver's warm renderer
+ *              (publish-edit-warm, bench/publish-warm.ts: from the delivery's build to the swap)
+ * The changed, removed and new ones are partial builds (scripts/partial-build.ts), timed from the start of the build
  * to the swap against the issue's budgets; after each, a `--force` build of the same upstream
  * state into another folder must hold the same bytes, or the bench fails, naming the files.
  * And page rendering: the warm build's route generation against bare Astro
@@ -27,6 +29,7 @@ import { atMostGoal, type Goal } from './goals.ts';
 import { measure, routeGenerationMs, type Measured } from './measure.ts';
 import { profileOrExit } from './profiles.ts';
 import { renderedRoutes, siteDifferences } from './publish-check.ts';
+import { publishEditWarm } from './publish-warm.ts';
 import { buildRouteProfile } from './route-profile.ts';
 import { writePart } from './results.ts';
 
@@ -139,6 +142,17 @@ try {
   const removed = await publish('one release unpublished (publish-removed)');
   await manage(`publishing release ${unpublished.id}`, `/v1/campaigns/${unpublished.id}`, { campaign: { publish_immediately: true } });
   const added = await publish('one release published (publish-new)');
+  console.log(`bench builds (${profile.name}): the receiver's warm renderer (publish-edit-warm)…`);
+  const warmEdit = await publishEditWarm({
+    root,
+    env,
+    work,
+    forcedDir,
+    edit: () =>
+      manage(`changing release ${release.id} again`, `/v1/campaigns/${release.id}`, {
+        campaign: { title: `${release.title} (updated again)` },
+      }),
+  });
 
   const routes = await routeFiles(site, path.join(root, 'public'));
   let routeBytes = 0;
@@ -206,6 +220,15 @@ try {
     publishGoal('publish-edit', 'an edited release (its title) made live', edit, budgets.edit),
     publishGoal('publish-removed', 'an unpublished release taken off the site', removed, budgets.removed),
     publishGoal('publish-new', 'a release published (the newest) made live', added, budgets.new),
+    atMostGoal({
+      name: 'publish-edit-warm',
+      what: `an edited release made live by the receiver's warm renderer, from the delivery's build to the swap, against ${budgets.edit / 1000} s at ${atScale}`,
+      measured: warmEdit.ms,
+      reference: budgets.edit,
+      against: 'budget',
+      target: 1,
+      peakRssMiB: null,
+    }),
   );
   if (profile.name === 'demo') {
     goals.push(
@@ -257,6 +280,15 @@ try {
         edit: { ...publishFigures(edit), release: release.id },
         removed: { ...publishFigures(removed), release: unpublished.id },
         new: { ...publishFigures(added), release: unpublished.id },
+        editWarm: {
+          ms: Math.round(warmEdit.ms),
+          line: warmEdit.line,
+          loadAverage: warmEdit.loadAverage,
+          forcedMs: Math.round(warmEdit.forcedMs),
+          sameBytesAsForced: warmEdit.differing.length === 0,
+          differingFiles: warmEdit.differing.slice(0, 20),
+          release: release.id,
+        },
       },
       routes: routes.length,
       routeBytes,
@@ -278,7 +310,10 @@ try {
     console.log(
       `  ${label}: ${Math.round(run.partial.ms)} ms, ${run.rendered?.partial ? `${run.rendered.rendered} of ${run.rendered.total} routes rendered` : 'rendered in full'}; --force of the same state ${Math.round(run.forced.ms)} ms; ${run.differing.length === 0 ? 'same bytes' : `${run.differing.length} files DIFFER`}`,
     );
-  const broken = [edit, removed, added].filter((run) => run.differing.length > 0).length;
+  console.log(
+    `  publish-edit-warm: ${Math.round(warmEdit.ms)} ms (load ${warmEdit.loadAverage.toFixed(1)}); --force of the same state ${Math.round(warmEdit.forcedMs)} ms; ${warmEdit.differing.length === 0 ? 'same bytes' : `${warmEdit.differing.length} files DIFFER: ${warmEdit.differing.slice(0, 10).join(', ')}`}`,
+  );
+  const broken = [edit, removed, added, { differing: warmEdit.differing }].filter((run) => run.differing.length > 0).length;
   if (broken > 0) {
     console.error(
       `bench builds (${profile.name}): FAILED: ${broken} partial builds left a site that differs from a --force build of the same upstream state (files named above); a partial build must write the same bytes`,

@@ -19,12 +19,13 @@
  * webhook receiver, or `npm run deploy -- --notify`).
  */
 import { existsSync } from 'node:fs';
+import type { AstroIntegration } from 'astro';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { ConfigError, loadConfig, upstreamOf, type PressroomConfig, type Upstream } from '../src/config/environment.ts';
 import { openBuildSession } from '../src/config/session.ts';
 import { loadDotEnv } from '../src/config/dot-env.ts';
-import { closeDemoApis, demoRequested, requestDemo } from '../src/config/demo-upstream.ts';
+import { demoRequested, requestDemo } from '../src/config/demo-upstream.ts';
 import { assertSnapshotFolder, formatBytes } from '@pressroom-static/content-loaders';
 import { acquireLocks, buildLocks, type HeldLocks } from './build-lock.ts';
 import { EXIT, UsageError, firstLine, integerFlag, parseCommandLine } from './cli.ts';
@@ -59,7 +60,7 @@ import { stopWorkersWait } from '../scale-out/build-wait.ts';
 import { confirmUnchanged } from './no-change.ts';
 import { byPath, loadTree, readTree, storeTree, treeDifference, type Tree } from './output-tree.ts';
 import { consoleLog, notifyAfterBuild } from '../notify/notify.ts';
-import { routeRecorder, type RecordedRoutes } from '../src/integrations/route-recorder.ts';
+import { routeRecorder, type KeptPrerenderers, type PartialRendering, type RecordedRoutes } from '../src/integrations/route-recorder.ts';
 import { readRouteRecord, removeRouteRecord, routeRecordOf, writeRouteRecord } from './route-record-file.ts';
 import { StaleKeptPage, partialBuild } from './partial-build.ts';
 
@@ -83,8 +84,8 @@ interface BuildPlan {
 }
 
 /** The command line and the environment, checked; a number is the exit code of a build that cannot start. */
-async function planBuild(): Promise<BuildPlan | number> {
-  const parsed = parseCommandLine(BUILD_COMMAND);
+async function planBuild(args: string[]): Promise<BuildPlan | number> {
+  const parsed = parseCommandLine(BUILD_COMMAND, args);
   if ('exit' in parsed) return parsed.exit;
   const { values } = parsed;
   let waitMs: number;
@@ -176,6 +177,17 @@ interface RenderRun {
   waitMs: number;
   /** Render only the routes a change touches, when the planner can prove which (partial-build.ts). */
   partial: ReturnType<typeof partialBuild> | undefined;
+  hooks: BuildHooks;
+}
+
+/** What a renderer kept warm (scripts/warm/) adds to a build it runs in its own process. */
+export interface BuildHooks {
+  /** Integrations after the build's own. */
+  integrations?: AstroIntegration[];
+  /** Told each selection when the build renders in full (a warm renderer observes the recorder through it). */
+  observer?: PartialRendering;
+  /** Keeps Astro's prerenderer and the route recorder's wrapper after the build. */
+  keep?: (prerenderers: KeptPrerenderers) => void;
 }
 
 interface Rendered {
@@ -199,16 +211,23 @@ async function renderAndPublish({
   config,
   waitMs,
   partial,
+  hooks,
 }: RenderRun): Promise<Rendered | number> {
   const staging = (current.staging = await createStaging(root, id));
   const planned = plannedOutput();
   const media = originalsRecorder();
-  const routes = routeRecorder(partial);
+  const routes = routeRecorder(partial ?? hooks.observer, hooks.keep);
   try {
     const { build } = await import('astro');
     // astro.config.mjs reuses this configuration instead of parsing the environment again.
     openBuildSession(config, waitMs);
-    const integrations = [planned.integration, media.integration, routes.integration, markdownCache({ code: codeDigest(code), config })];
+    const integrations = [
+      planned.integration,
+      media.integration,
+      routes.integration,
+      markdownCache({ code: codeDigest(code), config }),
+      ...(hooks.integrations ?? []),
+    ];
     await settledOrStalled(build({ root, outDir: staging, integrations }), stalledBuild);
     await partial?.finish(staging);
     await checkSite(staging, planned.files());
@@ -258,8 +277,9 @@ async function discardFailedBuildBodies(): Promise<void> {
     console.error(`build: removed the ${discarded.files} release body files (${formatBytes(discarded.bytes)}) this failed build wrote`);
 }
 
-async function main(): Promise<number> {
-  const plan = await planBuild();
+/** The build command with `args` (its command line); a warm renderer passes `hooks`. The exit code. */
+export async function runBuildCommand(args: string[] = process.argv.slice(2), hooks: BuildHooks = {}): Promise<number> {
+  const plan = await planBuild(args);
   if (typeof plan === 'number') return plan;
   const { out } = plan;
   let locks: HeldLocks;
@@ -297,6 +317,7 @@ async function main(): Promise<number> {
       config: plan.config,
       waitMs: plan.waitMs,
       partial,
+      hooks,
     });
     if (typeof rendered === 'number') return rendered;
     try {
@@ -362,7 +383,7 @@ async function partialOf(
  * Writes what this build was made from beside the site it published, unless it cannot vouch for it,
  * and with it what each route was made of (route-record-file.ts), when the build recorded that.
  */
-async function recordFingerprint(
+export async function recordFingerprint(
   out: string,
   built: Tree,
   {
@@ -407,10 +428,4 @@ function stalledBuild(): Error {
   return new Error(
     'the build stopped without finishing: a part of it waited on a process that is gone (any message of its own is above; a full disk or too little memory are the usual causes)',
   );
-}
-
-try {
-  process.exitCode = await main();
-} finally {
-  await closeDemoApis();
 }

@@ -14,5 +14,11 @@ const commandLine = parseCommandLine(BUILD_COMMAND);
 if ('exit' in commandLine) process.exitCode = commandLine.exit;
 else {
   boundBuildMemory();
-  await import('./build-command.ts');
+  const { runBuildCommand } = await import('./build-command.ts');
+  const { closeDemoApis } = await import('../src/config/demo-upstream.ts');
+  try {
+    process.exitCode = await runBuildCommand();
+  } finally {
+    await closeDemoApis();
+  }
 }

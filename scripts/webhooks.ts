@@ -31,12 +31,17 @@ const WEBHOOKS_COMMAND: CommandSpec = {
     host: { type: 'string', value: 'HOST', help: 'address to listen on (default 127.0.0.1; put it behind your HTTPS proxy)' },
     out: { type: 'string', value: 'DIR', help: 'where builds go (default dist/ in the project)' },
     'debounce-ms': { type: 'string', value: 'MS', help: 'deliveries this close together share one build (default 1000)' },
+    warm: {
+      type: 'boolean',
+      help: 'keep a renderer warm between deliveries: a change renders only what it touches in seconds, without a new build process (same as PRESSROOM_WARM=1)',
+    },
   },
   variables: {
     PRESSROOM_WEBHOOK_SECRET: 'whsec_... secret of the webhook subscription (required)',
     PRESSROOM_DEPLOY_COMMAND: 'shell command run after each good build, with PRESSROOM_SITE_DIR set',
     PRESSROOM_WEBSUB_HUB: 'WebSub hub told of each changed feed, after the deploy (or the build, without one)',
     PRESSROOM_INDEXNOW_KEY: 'IndexNow key: changed pages submitted after the deploy (or the build, without one)',
+    PRESSROOM_WARM: '1 or true: as --warm (default off)',
     PRESSROOM_API_URL: 'and every other variable of npm run build, passed to each build',
   },
   notes: [
@@ -71,6 +76,7 @@ async function main(): Promise<number> {
       secret: config.webhookSecret,
       port,
       debounceMs,
+      warm: values.warm === true || config.warm,
       host: typeof values.host === 'string' ? values.host : '127.0.0.1',
     };
   } catch (error) {
@@ -90,6 +96,7 @@ async function main(): Promise<number> {
     log,
     // Without a deploy command the build tells them itself, after its swap.
     notify: config.deployCommand ? notifySettingsOf(config) : undefined,
+    warmRenderer: options.warm ? path.join(root, 'scripts', 'warm', 'renderer.ts') : undefined,
   });
   const queue = createBuildQueue({
     run: builder.run,
@@ -112,7 +119,7 @@ async function main(): Promise<number> {
     return EXIT.failed;
   }
   log(
-    `webhooks: listening on ${receiver.url}${WEBHOOK_PATH} (status: ${receiver.url}/healthz); builds go to ${out}${config.deployCommand ? ', then PRESSROOM_DEPLOY_COMMAND' : ''}`,
+    `webhooks: listening on ${receiver.url}${WEBHOOK_PATH} (status: ${receiver.url}/healthz); builds go to ${out}${options.warm ? ' through a warm renderer' : ''}${config.deployCommand ? ', then PRESSROOM_DEPLOY_COMMAND' : ''}`,
   );
 
   let signals = 0;
@@ -134,6 +141,8 @@ async function main(): Promise<number> {
   );
   await receiver.close();
   await Promise.race([queue.idle(), secondSignal]);
+  // The warm renderer waits for the next delivery: there is none.
+  builder.stop();
   // Forced: no further build may start (a pending one would, once the ended one reports).
   if (signals > 1) process.exit(130);
   return EXIT.ok;

@@ -18,6 +18,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { BuildOutcome } from './build-queue.ts';
 import { notifyFromReport, type NotifySettings } from '../notify/notify.ts';
+import { warmBuilder } from './warm-builder.ts';
 
 export interface BuildAndDeployOptions {
   root: string;
@@ -35,6 +36,8 @@ export interface BuildAndDeployOptions {
   timeoutMs?: number;
   /** Who to tell what changed after a deploy succeeded (notify/); undefined: nobody. */
   notify?: NotifySettings | undefined;
+  /** The warm renderer's script (scripts/warm/renderer.ts): builds go through a child kept between deliveries (warm-builder.ts). */
+  warmRenderer?: string | undefined;
 }
 
 export interface BuildAndDeploy {
@@ -44,7 +47,7 @@ export interface BuildAndDeploy {
 }
 
 const SUMMARY_LINE =
-  /loaded \d+ collections|images: |search: |page\(s\) built|build failed|left exactly as it was|no site was published|waiting for another build|another build is running|nothing changed since|build: rendering: |build: rendering in full: |build: partial: |build: changes: |^notify: /;
+  /loaded \d+ collections|images: |search: |page\(s\) built|build failed|left exactly as it was|no site was published|waiting for another build|another build is running|nothing changed since|build: rendering: |build: rendering in full: |build: partial: |build: warm: |build: changes: |^notify: /;
 
 export function buildAndDeploy({
   root,
@@ -57,6 +60,7 @@ export function buildAndDeploy({
   log,
   timeoutMs = 30 * 60_000,
   notify,
+  warmRenderer,
 }: BuildAndDeployOptions): BuildAndDeploy {
   const children = new Set<ChildProcess>();
   const buildEnv = without(env, ['PRESSROOM_WEBHOOK_SECRET']);
@@ -65,20 +69,36 @@ export function buildAndDeploy({
     PRESSROOM_SITE_DIR: out,
     PRESSROOM_CHANGES: changesFile,
   };
+  let lineHandler: (line: string) => void = () => undefined;
+  const warm = warmRenderer
+    ? warmBuilder({
+        root,
+        out,
+        rendererScript: warmRenderer,
+        nodeFlags,
+        env: buildEnv,
+        onLine: (line) => lineHandler(line),
+        buildTimeoutMs: timeoutMs,
+      })
+    : undefined;
   const run = async (): Promise<BuildOutcome> => {
     const started = performance.now();
     let failure: string | undefined;
     let confirmed = false;
-    const build = await runChild(
-      process.execPath,
-      [...nodeFlags, buildScript, '--out', out],
-      { cwd: root, env: buildEnv, shell: false, timeoutMs, children },
-      (line) => {
-        if (/^build failed: /.test(line)) failure = line.slice('build failed: '.length);
-        if (/^build: nothing changed since /.test(line)) confirmed = true;
-        if (SUMMARY_LINE.test(line)) log(`build: ${line.replace(/^\S+ \[[^\]]+\] /, '').replace(/^build: /, '')}`);
-      },
-    );
+    const onLine = (line: string) => {
+      if (/^build failed: /.test(line)) failure = line.slice('build failed: '.length);
+      if (/^build: nothing changed since /.test(line)) confirmed = true;
+      if (SUMMARY_LINE.test(line)) log(`build: ${line.replace(/^\S+ \[[^\]]+\] /, '').replace(/^build: /, '')}`);
+    };
+    lineHandler = onLine;
+    const build = warm
+      ? await warm.build()
+      : await runChild(
+          process.execPath,
+          [...nodeFlags, buildScript, '--out', out],
+          { cwd: root, env: buildEnv, shell: false, timeoutMs, children },
+          onLine,
+        );
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     const built = confirmed ? `confirmed ${out} (nothing changed)` : `built ${out}`;
     if (build.timedOut)
@@ -108,6 +128,7 @@ export function buildAndDeploy({
   return {
     run,
     stop() {
+      warm?.stop();
       for (const child of children) killGroup(child, 'SIGTERM');
     },
   };

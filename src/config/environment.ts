@@ -45,6 +45,8 @@ export interface PressroomConfig {
   deployCommand: string | undefined;
   /** `PRESSROOM_STRICT`: every data warning fails the build. */
   strict: boolean;
+  /** `PRESSROOM_WARM`: the webhook receiver keeps a renderer warm between deliveries (scripts/warm/). */
+  warm: boolean;
   /** `PRESSROOM_CACHE_DIR`: where the HTTP and image caches live, as given; undefined = `.cache/` in the project. */
   cacheDir: string | undefined;
   /** `PRESSROOM_WEBSUB_HUB`: the WebSub hub every feed names and each changed feed is announced to; undefined = off. */
@@ -75,6 +77,7 @@ export const CONFIG_VARIABLES = [
   'PRESSROOM_WEBHOOK_SECRET',
   'PRESSROOM_DEPLOY_COMMAND',
   'PRESSROOM_STRICT',
+  'PRESSROOM_WARM',
   'PRESSROOM_CACHE_DIR',
   'PRESSROOM_WEBSUB_HUB',
   'PRESSROOM_INDEXNOW_KEY',
@@ -224,6 +227,12 @@ const schema = z.object({
     .refine((v) => !v.includes('\0'), { message: 'a shell command' })
     .optional(),
   PRESSROOM_STRICT: z
+    .string()
+    .transform((v) => v.toLowerCase())
+    .refine((v) => ['1', 'true', '0', 'false'].includes(v), { message: '1 or true (on), 0 or false (off)' })
+    .transform((v) => v === '1' || v === 'true')
+    .optional(),
+  PRESSROOM_WARM: z
     .string()
     .transform((v) => v.toLowerCase())
     .refine((v) => ['1', 'true', '0', 'false'].includes(v), { message: '1 or true (on), 0 or false (off)' })
@@ -379,6 +388,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     concurrency: v.PRESSROOM_CONCURRENCY ?? DEFAULT_CONCURRENCY,
     deployCommand: v.PRESSROOM_DEPLOY_COMMAND,
     strict: v.PRESSROOM_STRICT ?? false,
+    warm: v.PRESSROOM_WARM ?? false,
     cacheDir: v.PRESSROOM_CACHE_DIR,
     websubHub: v.PRESSROOM_WEBSUB_HUB,
     indexNowEndpoint: v.PRESSROOM_INDEXNOW_ENDPOINT ?? DEFAULT_INDEXNOW_ENDPOINT,

@@ -45,7 +45,7 @@ export default function dataStoreAtRender(): AstroIntegration {
                 resolveId: (id) => (id === STORE_FILE_MODULE ? RESOLVED_STORE_FILE_MODULE : undefined),
                 load: (id) =>
                   id === RESOLVED_STORE_FILE_MODULE
-                    ? `import { readDataStore } from ${JSON.stringify(reader)};\nexport default readDataStore(${JSON.stringify(file)});\n`
+                    ? `import { readDataStoreForPages } from ${JSON.stringify(reader)};\nexport default readDataStoreForPages(${JSON.stringify(file)});\n`
                     : undefined,
               },
             ],

@@ -95,7 +95,18 @@ function propsDigests(
   return digests;
 }
 
-export function routeRecorder(partial?: PartialRendering): { integration: AstroIntegration; recorded(): RecordedRoutes | undefined } {
+/** Astro's prerenderer and the recorder's wrapper around it, as a renderer kept warm holds them after the build (scripts/warm/). */
+export interface KeptPrerenderers {
+  /** Astro's default prerenderer (its App renders every route). */
+  inner: AstroPrerenderer;
+  /** The recorder's wrapper: renders in a recording context, and hands `partial` a selection at getStaticPaths. */
+  outer: AstroPrerenderer;
+}
+
+export function routeRecorder(
+  partial?: PartialRendering,
+  keep?: (prerenderers: KeptPrerenderers) => void,
+): { integration: AstroIntegration; recorded(): RecordedRoutes | undefined } {
   let base = '/';
   let outDir = '';
   let selected: ReadonlySet<string> | undefined;
@@ -148,7 +159,11 @@ export function routeRecorder(partial?: PartialRendering): { integration: AstroI
         'astro:build:start': ({ setPrerenderer }) => {
           routes = new Map();
           recorded = undefined;
-          setPrerenderer(recording);
+          setPrerenderer((prerenderer: AstroPrerenderer) => {
+            const outer = recording(prerenderer);
+            keep?.({ inner: prerenderer, outer });
+            return outer;
+          });
         },
         'astro:build:generated': async () => {
           if (partial && selected) await partial.generated(outDir);

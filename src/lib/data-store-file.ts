@@ -7,6 +7,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { unflatten } from 'devalue';
 import { formatBytes } from '@pressroom-static/content-loaders';
+import { onNewDataGeneration } from '../config/data-generation.ts';
 
 export type StoredCollections = Map<string, Map<string, unknown>>;
 
@@ -17,5 +18,20 @@ export function readDataStore(file: string, log: (line: string) => void = (line)
   log(
     `[pressroom-static] data store: ${formatBytes(statSync(file).size)} read at render time from ${path.relative(process.cwd(), file)}, not bundled`,
   );
+  return collections;
+}
+
+/**
+ * The store the pages read (src/integrations/data-store-at-render.ts): `file` read now, and read
+ * again into the same Map at each new data generation (a warm renderer's change), since Astro
+ * keeps this Map as its store's collections.
+ */
+export function readDataStoreForPages(file: string): StoredCollections {
+  const collections = readDataStore(file);
+  onNewDataGeneration(() => {
+    const next = readDataStore(file);
+    collections.clear();
+    for (const [name, entries] of next) collections.set(name, entries);
+  });
   return collections;
 }

@@ -51,6 +51,7 @@ import type {
   Release,
   Tag,
 } from './data-types.ts';
+import { perDataGeneration } from '../config/data-generation.ts';
 
 export interface SiteData {
   pressroom: PressroomData;
@@ -212,7 +213,8 @@ async function load(): Promise<SiteData> {
   };
 }
 
-let loaded: Promise<SiteData> | undefined;
+/** Loaded once per data generation (src/config/data-generation.ts): once per build, again per change of a warm renderer. */
+const loaded = perDataGeneration((): { site?: Promise<SiteData> } => ({}));
 
 /** What each route reads of it is recorded (recorded-site.ts): the build's route record says what a change touches. */
 async function loadRecorded(): Promise<SiteData> {
@@ -223,11 +225,12 @@ async function loadRecorded(): Promise<SiteData> {
 
 /** The whole press room, loaded and indexed once per build. */
 export function getSite(): Promise<SiteData> {
-  loaded ??= loadRecorded().catch((error: unknown) => {
-    loaded = undefined;
+  const holder = loaded();
+  holder.site ??= loadRecorded().catch((error: unknown) => {
+    holder.site = undefined;
     throw error;
   });
-  return loaded;
+  return holder.site;
 }
 
 /** An event that ended before the build's day began: past for every reader (see src/lib/build-day.ts). */

@@ -50,6 +50,7 @@ import { hasPicture, logoMedia, pdfDownload, type PictureSource } from './images
 import { languageHref, releasesHref, tagsHref } from './paths.ts';
 import { sanitizedBody } from './release-body.ts';
 import { htmlToText, truncate } from './sanitize.ts';
+import { perDataGeneration } from '../config/data-generation.ts';
 
 export { feedHref, type FeedScope };
 export { FEED_FILES, FEED_FORMATS, type FeedFile };
@@ -129,12 +130,13 @@ async function buildItem(ctx: Context, release: Release): Promise<FeedItem> {
   };
 }
 
-// One item per release per build, shared by every feed (keyed by the site URL too, for dev servers).
+// One item per release per data generation (once per build), shared by every feed (keyed by the site URL too, for dev servers).
 // What an item read is noted for every route using it (src/lib/route-record.ts).
-const items = new Map<string, SharedWork<Promise<FeedItem>>>();
+const itemsOfGeneration = perDataGeneration(() => new Map<string, SharedWork<Promise<FeedItem>>>());
 
 function itemOf(ctx: Context, release: Release): Promise<FeedItem> {
   const key = `${ctx.siteUrl.href}|${release.id}`;
+  const items = itemsOfGeneration();
   let item = items.get(key);
   if (!item) {
     item = shareWork(() => buildItem(ctx, release));
@@ -197,11 +199,12 @@ export function feedTitle(siteData: SiteData, scope: FeedScope): string {
   return `${name}: ${scope.tag.name}`;
 }
 
-// One feed per scope per build, rendered as RSS, Atom and JSON Feed.
-const feeds = new Map<string, SharedWork<Promise<Feed>>>();
+// One feed per scope per data generation (once per build), rendered as RSS, Atom and JSON Feed.
+const feedsOfGeneration = perDataGeneration(() => new Map<string, SharedWork<Promise<Feed>>>());
 
 function feedOf(scope: FeedScope, siteUrl: URL): Promise<Feed> {
   const key = `${siteUrl.href}|${scopeKeyOf(scope)}`;
+  const feeds = feedsOfGeneration();
   let feed = feeds.get(key);
   if (!feed) {
     feed = shareWork(() => buildFeed(scope, siteUrl));
@@ -281,7 +284,7 @@ export async function feedRoutes(): Promise<FeedRoute[]> {
  * its byte budget once, in all three formats (the budget holds for each), and each
  * body is let go as soon as its file is written.
  */
-const rendered = new Map<string, SharedWork<Promise<Map<FeedFile, Uint8Array<ArrayBuffer>>>>>();
+const renderedOfGeneration = perDataGeneration(() => new Map<string, SharedWork<Promise<Map<FeedFile, Uint8Array<ArrayBuffer>>>>>());
 
 async function documentBody(scope: FeedScope, file: FeedFile, siteUrl: URL, archive: number | null): Promise<Uint8Array<ArrayBuffer>> {
   const key = `${siteUrl.href}|${scopeKeyOf(scope)}|${archive ?? 'current'}`;
@@ -293,6 +296,7 @@ async function documentBody(scope: FeedScope, file: FeedFile, siteUrl: URL, arch
       >,
     );
   };
+  const rendered = renderedOfGeneration();
   let bodies = rendered.get(key);
   if (!bodies) {
     bodies = shareWork(render);

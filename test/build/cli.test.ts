@@ -91,8 +91,8 @@ const COMMANDS = [
   {
     name: 'webhooks',
     script: 'scripts/webhooks.ts',
-    flags: ['--port PORT', '--host HOST', '--out DIR', '--debounce-ms MS'],
-    variables: ['PRESSROOM_WEBHOOK_SECRET', 'PRESSROOM_DEPLOY_COMMAND', 'PRESSROOM_WEBSUB_HUB', 'PRESSROOM_INDEXNOW_KEY'],
+    flags: ['--port PORT', '--host HOST', '--out DIR', '--debounce-ms MS', '--warm'],
+    variables: ['PRESSROOM_WEBHOOK_SECRET', 'PRESSROOM_DEPLOY_COMMAND', 'PRESSROOM_WEBSUB_HUB', 'PRESSROOM_INDEXNOW_KEY', 'PRESSROOM_WARM'],
   },
   {
     name: 'bench',

@@ -37,6 +37,7 @@ describe('loadConfig defaults', () => {
       concurrency: 8,
       deployCommand: undefined,
       strict: false,
+      warm: false,
       cacheDir: undefined,
       websubHub: undefined,
       indexNowEndpoint: 'https://api.indexnow.org/indexnow',
@@ -44,6 +45,12 @@ describe('loadConfig defaults', () => {
     expect(config.indexNowKey).toBeUndefined();
     expect(config.apiKey).toBeUndefined();
     expect(config.webhookSecret).toBeUndefined();
+  });
+
+  it('reads PRESSROOM_WARM as on or off, and nothing else', () => {
+    expect(loadConfig({ PRESSROOM_WARM: '1' }).warm).toBe(true);
+    expect(loadConfig({ PRESSROOM_WARM: 'false' }).warm).toBe(false);
+    expect(() => loadConfig({ PRESSROOM_WARM: 'yes' })).toThrow(/PRESSROOM_WARM/);
   });
 
   it('treats empty and blank values as unset', () => {

@@ -1,0 +1,81 @@
+/**
+ * Every Astro internal a renderer kept warm (scripts/warm/) relies on, in one module, each checked
+ * when the renderer starts (`internalsMissing`): a shape that is not there is one warning line and
+ * full builds, never a wrong site. Listed in docs/performance.md ("A renderer kept warm"); an
+ * Astro update is checked against that list.
+ *
+ * - dist/content/instance.js `globalContentLayer.init`: wrapped to keep the ContentLayer the build
+ *   synced with; its `sync()` runs the loaders again after the build disposed it (the collections
+ *   stay in `globalContentConfigObserver`).
+ * - the default prerenderer's `app.routeCache.clearAll()`: forgets getStaticPaths results.
+ * - the prerenderer's `render()` answering a Response (or `{ response }`), as generate.js writes it;
+ *   a 3xx (a redirect page in generate.js) is not replicated: the change falls back to a full build.
+ * - an integration's `astro:build:done` hook (the sitemap's) called again with `dir` and `pages`.
+ */
+import type { AstroIntegration, AstroIntegrationLogger, AstroPrerenderer } from 'astro';
+
+export interface KeptContentLayer {
+  sync(): Promise<void>;
+}
+
+interface ContentLayerSingleton {
+  init(options: unknown): KeptContentLayer;
+}
+
+/** Wraps Astro's content-layer singleton before the build: the layer the build syncs with is kept. */
+export async function keepContentLayer(): Promise<{ layer(): KeptContentLayer | undefined } | { missing: string }> {
+  const instanceUrl = new URL('./dist/content/instance.js', import.meta.resolve('astro/package.json'));
+  const instance = (await import(instanceUrl.href).catch(() => undefined)) as { globalContentLayer?: ContentLayerSingleton } | undefined;
+  const singleton = instance?.globalContentLayer;
+  if (typeof singleton?.init !== 'function') return { missing: 'astro/dist/content/instance.js has no globalContentLayer.init' };
+  let kept: KeptContentLayer | undefined;
+  const init = singleton.init.bind(singleton);
+  singleton.init = (options) => (kept = init(options));
+  return { layer: () => kept };
+}
+
+export interface RouteCache {
+  clearAll(): void;
+}
+
+/** The default prerenderer's route cache (getStaticPaths results), if it has the shape relied on. */
+export function routeCacheOf(prerenderer: AstroPrerenderer): RouteCache | undefined {
+  const cache = (prerenderer as AstroPrerenderer & { app?: { routeCache?: Partial<RouteCache> } }).app?.routeCache;
+  return typeof cache?.clearAll === 'function' ? (cache as RouteCache) : undefined;
+}
+
+/** What the kept build does not have of the internals above; undefined when all are there. */
+export function internalsMissing(kept: {
+  layer: KeptContentLayer | undefined;
+  inner: AstroPrerenderer | undefined;
+  sitemap: AstroIntegration | undefined;
+}): string | undefined {
+  if (typeof kept.layer?.sync !== 'function') return "Astro's content layer was not kept (no ContentLayer with sync())";
+  if (!kept.inner || typeof kept.inner.getStaticPaths !== 'function' || typeof kept.inner.render !== 'function')
+    return "Astro's prerenderer was not kept";
+  if (!routeCacheOf(kept.inner)) return "Astro's prerenderer has no app.routeCache.clearAll()";
+  if (typeof kept.sitemap?.hooks['astro:build:done'] !== 'function') return 'the sitemap integration has no astro:build:done hook';
+  return undefined;
+}
+
+export type RouteData = Parameters<AstroPrerenderer['render']>[1]['routeData'];
+
+/** The bytes a route renders to, as Astro's generate.js writes them (a 3xx is not handled: thrown). */
+export async function renderedBytes(prerenderer: AstroPrerenderer, url: string, routeData: RouteData): Promise<Buffer> {
+  const answer = (await prerenderer.render(new Request(url), { routeData })) as Response | { response: Response };
+  const response = answer instanceof Response ? answer : answer.response;
+  if (response.status >= 300 && response.status < 400) throw new Error(`${url} answered ${response.status} (a redirect page)`);
+  return Buffer.from(await response.arrayBuffer());
+}
+
+/** Runs an integration's `astro:build:done` again on `dir` with `pages` (the sitemap's, from the route record). */
+export async function runBuildDone(
+  integration: AstroIntegration,
+  dir: URL,
+  pages: Array<{ pathname: string }>,
+  logger: AstroIntegrationLogger,
+) {
+  const done = integration.hooks['astro:build:done'];
+  if (!done) throw new Error(`${integration.name} has no astro:build:done hook`);
+  await done({ dir, pages, logger } as Parameters<typeof done>[0]);
+}

@@ -1,0 +1,232 @@
+/**
+ * One change in a warm renderer: the content loaded again in this process, only the routes the
+ * planner (route-plan.ts) proves changed rendered through the kept App, and a new site assembled in
+ * a staging folder from them and hard links of the live site's other files (partial-build.ts: never
+ * written to), then the sitemap from the route record, the search index (every page again, for now),
+ * the site check, the swap, and the change report, fingerprint and route record written as a build
+ * writes them. Anything it cannot prove is `{ full: why }` before the live site is touched: the
+ * caller then builds in full.
+ */
+import { copyFile, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { AstroIntegrationLogger } from 'astro';
+import type { PressroomConfig } from '../../src/config/environment.ts';
+import { publicationInstant } from '../../src/config/clock.ts';
+import { pageNameOf, type RecordedRoutes } from '../../src/integrations/route-recorder.ts';
+import { buildSearchIndex, writeSearchController } from '../../src/integrations/search.ts';
+import { currentImagePipeline } from '../../src/lib/image-pipeline.ts';
+import type { RouteUse } from '../../src/lib/route-record.ts';
+import { checkSite } from '../../src/output/site-check.ts';
+import { createStaging, publish, removeFolder, runId } from '../../src/output/staged-output.ts';
+import { acquireLocks, buildLocks } from '../build-lock.ts';
+import { recordFingerprint } from '../build-command.ts';
+import { codeDigest, codeInputs, type CodeInputs } from '../build-inputs.ts';
+import { writeDataReport } from '../data-report.ts';
+import { changeReport, changeReportPath, changeSummary, writeChangeReport, type ChangeReport } from '../change-report.ts';
+import { readFingerprint, removeFingerprint } from '../fingerprint.ts';
+import type { OriginalOutcome } from '@pressroom-static/image-pipeline';
+import { loadTree, readTree, treeDifference } from '../output-tree.ts';
+import { partialBuild } from '../partial-build.ts';
+import { readRouteRecord, removeRouteRecord } from '../route-record-file.ts';
+import { routeCacheOf, runBuildDone, type KeptContentLayer } from './astro-internals.ts';
+import { refreshContent } from './content-refresh.ts';
+import type { KeptApp } from './kept-app.ts';
+
+export interface WarmSite {
+  root: string;
+  out: string;
+  config: PressroomConfig;
+  /** The configuration the kept build was made with (build-inputs.ts `configurationOf`). */
+  configuration: Record<string, string | null>;
+  /** The code the kept build bundled. */
+  code: CodeInputs;
+  waitMs: number;
+  log: (line: string) => void;
+}
+
+export type ChangeOutcome = { full: string } | { changes: ChangeReport; summary: string };
+
+const MEDIA_DIR = '_media';
+
+export async function warmChange(site: WarmSite, app: KeptApp, layer: KeptContentLayer): Promise<ChangeOutcome> {
+  const { root, out, log } = site;
+  const started = performance.now();
+  const locks = await acquireLocks(buildLocks(root, out), { waitMs: site.waitMs, command: 'build', log });
+  try {
+    const why = await whyFull(site);
+    if (why) return { full: why };
+    const recorded = await readFingerprint(out);
+    const previous = await readRouteRecord(out);
+    if ('missing' in recorded || 'missing' in previous) return { full: 'the fingerprint or route record went missing' };
+    log('build: warm: loading the change');
+
+    const steps: Array<[string, number]> = [];
+    let stepStarted = started;
+    const step = (name: string) => {
+      const now = performance.now();
+      steps.push([name, now - stepStarted]);
+      stepStarted = now;
+    };
+    step('checks');
+    await refreshContent({ layer, routeCache: routeCacheOf(app.inner()!)! });
+    step('content');
+    const { selection, byFile } = await app.routes();
+    let planSaid = '';
+    const partial = partialBuild({
+      previous,
+      previousDir: out,
+      code: codeDigest(site.code),
+      configuration: site.configuration,
+      site: { origin: site.config.siteOrigin, base: site.config.basePath },
+      log: (line) => (planSaid = line),
+    });
+    const chosen = partial.select(selection);
+    const plan = partial.plan();
+    if (!chosen || !plan)
+      return { full: planSaid.replace(/^build: rendering in full: /, '') || 'the planner cannot prove which routes changed' };
+
+    const id = runId();
+    const staging = await createStaging(root, id);
+    try {
+      const uses = new Map<string, RouteUse>(partial.kept());
+      for (const file of plan.render) {
+        const route = byFile.get(file);
+        if (!route) throw new Error(`${file} is planned but no route gives it`);
+        const { body, use } = await app.render(file, route);
+        uses.set(file, use);
+        await mkdir(path.dirname(path.join(staging, file)), { recursive: true });
+        await writeFile(path.join(staging, file), body);
+      }
+      step('render');
+      await partial.generated(staging);
+      await emitNewMedia(staging, path.join(root, '.building', `${id}-media`));
+      step('assemble');
+      await runBuildDone(app.sitemap()!, pathToFileURL(`${staging}/`), pagesOf(uses.keys()), quietLogger(log));
+      await writeSearchController(staging);
+      await buildSearchIndex(staging);
+      step('sitemap, search');
+      await partial.finish(staging);
+      await checkSite(staging, selection.routes);
+      await writeDataReport(out);
+
+      const before = (await readTree(out, loadTree(recorded.output))).tree;
+      // The kept files are the live site's, hard-linked (same size and mtime): only what this change wrote is hashed.
+      const built = (await readTree(staging, before)).tree;
+      const changes = changeReport(before, built, site.config.siteUrl);
+      locks.assertHeld();
+      await removeFingerprint(out);
+      await removeRouteRecord(out);
+      await rm(changeReportPath(out), { force: true });
+      await publish(staging, out, id);
+      await writeChangeReport(out, changes);
+      await recordFingerprint(out, built, {
+        code: site.code,
+        configuration: site.configuration,
+        originals: carriedOriginals(recorded.media, await (await currentImagePipeline()?.catch(() => undefined))?.originals()),
+        routes: recordOf(uses, selection.digest),
+      });
+      step('check, swap, record');
+      const seconds = ((performance.now() - started) / 1000).toFixed(1);
+      const took = steps.map(([name, ms]) => `${name} ${(ms / 1000).toFixed(1)}`).join(', ');
+      const items = plan.changed.filter((key) => !/^(?:list|map|derived|site|props):/.test(key));
+      const summary = `${plan.render.length} of ${selection.routes.length} routes rendered (${items.length} changed items) in ${seconds} s (${took})`;
+      log(`build: warm: ${summary}; changes: ${changeSummary(changes)}`);
+      return { changes, summary };
+    } finally {
+      await removeFolder(staging);
+    }
+  } finally {
+    await locks.release();
+  }
+}
+
+/** Why this change cannot be made warm, before anything loads: what a new build process would see differently. */
+async function whyFull({ root, out, code, configuration, config }: WarmSite): Promise<string | undefined> {
+  const now = codeDigest(await codeInputs(root));
+  if (now !== codeDigest(code)) return `the code changed since this renderer started (${codeDigest(code)} → ${now})`;
+  const recorded = await readFingerprint(out);
+  if ('missing' in recorded) return recorded.missing;
+  const previous = await readRouteRecord(out);
+  if ('missing' in previous) return previous.missing;
+  if (previous.code !== now) return 'the site in --out was rendered by other code';
+  const sorted = (c: Record<string, string | null>) => JSON.stringify(Object.entries(c).sort(([a], [b]) => (a < b ? -1 : 1)));
+  if (sorted(previous.configuration) !== sorted(configuration)) return 'the site in --out was rendered with another configuration';
+  if (recorded.nextEmbargoLift && Date.parse(recorded.nextEmbargoLift) <= publicationInstant(process.env))
+    return `an embargo lifted at ${recorded.nextEmbargoLift}`;
+  const built = loadTree(recorded.output);
+  const damage = treeDifference(built, (await readTree(out, built)).tree);
+  if (damage) return `the site in ${out} is not as built: ${damage}`;
+  void config;
+  return undefined;
+}
+
+/** Every page of the site, as Astro hands them to `astro:build:done` (the sitemap lists them). */
+const pagesOf = (files: Iterable<string>): Array<{ pathname: string }> =>
+  [...files]
+    .filter((file) => file.endsWith('.html'))
+    .sort()
+    .map((file) => ({ pathname: pageNameOf(file) }));
+
+/**
+ * This change's image pipeline emits into a folder of its own; only the names the site does not have
+ * are brought in (its emit copies onto existing names: into a hard-linked file, the live site's).
+ */
+async function emitNewMedia(staging: string, scratch: string): Promise<void> {
+  const pipeline = await currentImagePipeline()?.catch(() => undefined);
+  if (!pipeline) return;
+  await rm(scratch, { recursive: true, force: true });
+  try {
+    await pipeline.emit(scratch);
+    const have = new Set(await filesOf(path.join(staging, MEDIA_DIR)).catch(() => []));
+    for (const file of await filesOf(scratch)) {
+      if (have.has(file)) continue;
+      const target = path.join(staging, MEDIA_DIR, file);
+      await mkdir(path.dirname(target), { recursive: true });
+      await copyFile(path.join(scratch, file), target);
+    }
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+async function filesOf(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries.filter((e) => e.isFile()).map((e) => path.relative(dir, path.join(e.parentPath, e.name)).split(path.sep).join('/'));
+}
+
+/**
+ * The media originals the fingerprint lists: this change's pipeline saw only what the rendered routes
+ * asked for, so the earlier outcomes stay and this change's replace them. (An original no route uses
+ * any more stays listed until a full build: the no-change check then revalidates one original more.)
+ */
+function carriedOriginals(earlier: readonly OriginalOutcome[], now: readonly OriginalOutcome[] | undefined): OriginalOutcome[] {
+  const byKey = new Map<string, OriginalOutcome>();
+  for (const outcome of [...earlier, ...(now ?? [])]) byKey.set(`${outcome.as} ${outcome.url}`, outcome);
+  return [...byKey.values()];
+}
+
+/** The route record carried forward: kept routes as they were, rendered ones as they read now, every key digested now. */
+function recordOf(uses: ReadonlyMap<string, RouteUse>, digest: (key: string) => string | undefined): RecordedRoutes {
+  const digests = new Map<string, string>();
+  for (const use of uses.values())
+    for (const key of use.keys) {
+      if (digests.has(key)) continue;
+      const value = digest(key);
+      if (value !== undefined) digests.set(key, value);
+    }
+  return { routes: new Map(uses), digests };
+}
+
+function quietLogger(log: (line: string) => void): AstroIntegrationLogger {
+  const logger = {
+    options: { dest: { write: () => true }, level: 'warn' },
+    label: 'warm',
+    fork: () => logger,
+    info: () => undefined,
+    debug: () => undefined,
+    warn: (message: string) => log(`build: warm: ${message}`),
+    error: (message: string) => log(`build: warm: ${message}`),
+  };
+  return logger as unknown as AstroIntegrationLogger;
+}

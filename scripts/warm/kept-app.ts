@@ -1,0 +1,102 @@
+/**
+ * What a warm renderer keeps of the full build it ran in its own process: Astro's prerenderer and
+ * the route recorder's wrapper (src/integrations/route-recorder.ts `keep`), the selection the
+ * recorder hands over at each getStaticPaths (the recorder's `PartialRendering`, observed: it
+ * always renders in full), the URL each route was rendered at, the sitemap integration and the
+ * site's base. Per change it gives every route of the new data and renders the chosen ones,
+ * recording what each read, as the build did.
+ */
+import type { AstroIntegration, AstroPrerenderer } from 'astro';
+import { routeFile, type KeptPrerenderers, type PartialRendering, type RouteSelection } from '../../src/integrations/route-recorder.ts';
+import { currentRoute, type RouteUse } from '../../src/lib/route-record.ts';
+import { renderedBytes, type RouteData } from './astro-internals.ts';
+
+export interface RenderedRoute {
+  body: Buffer;
+  /** The keys it read and the files it asked for. */
+  use: RouteUse;
+}
+
+export interface KeptApp {
+  /** For the build: the recorder's options and one integration. */
+  observer: PartialRendering;
+  keep(prerenderers: KeptPrerenderers): void;
+  integration: AstroIntegration;
+  inner(): AstroPrerenderer | undefined;
+  sitemap(): AstroIntegration | undefined;
+  /** Every route of the data loaded now (getStaticPaths through the recorder) and the recorder's selection. */
+  routes(): Promise<{ selection: RouteSelection; byFile: Map<string, RouteData> }>;
+  /** Renders one route of `routes()` in its recording context. */
+  render(file: string, route: RouteData): Promise<RenderedRoute>;
+}
+
+/** The URL Astro renders a route at (build.format 'directory'), under `origin` and `base`. */
+export function routeUrl(file: string, type: string, origin: string, base: string): string {
+  if (type === 'endpoint') return `${origin}${base}${file}`;
+  if (file === 'index.html') return `${origin}${base}`;
+  const trimmed = file.replace(/(?:\/index)?\.html$/, '');
+  return `${origin}${base}${trimmed}/`;
+}
+
+export function keptApp(): KeptApp {
+  let kept: KeptPrerenderers | undefined;
+  let selection: RouteSelection | undefined;
+  let sitemap: AstroIntegration | undefined;
+  let base = '/';
+  const urls = new Map<string, string>();
+  const uses = new Map<string, RouteUse>();
+  const fileOf = (url: string, type: string): string => {
+    const pathname = decodeURI(new URL(url).pathname);
+    return routeFile(pathname.startsWith(base) ? pathname.slice(base.length) : pathname, type);
+  };
+  return {
+    observer: {
+      select: (now) => void (selection = now),
+      generated: async () => {},
+      kept: () => new Map(),
+    },
+    keep(prerenderers) {
+      const { inner, outer } = prerenderers;
+      // The URL each route was rendered at; and what a route read, seen from inside the recorder's context.
+      const innerRender = inner.render.bind(inner);
+      inner.render = (request, options) => {
+        const file = fileOf(request.url, options.routeData.type);
+        urls.set(file, request.url);
+        const use = currentRoute();
+        if (use) uses.set(file, use);
+        return innerRender(request, options);
+      };
+      kept = { inner, outer };
+    },
+    integration: {
+      name: 'pressroom-static:warm-kept-app',
+      hooks: {
+        'astro:config:done': ({ config }) => {
+          base = config.base.endsWith('/') ? config.base : `${config.base}/`;
+          sitemap = config.integrations.find((integration) => integration.name === '@astrojs/sitemap');
+        },
+      },
+    },
+    inner: () => kept?.inner,
+    sitemap: () => sitemap,
+    async routes() {
+      if (!kept) throw new Error('warm: no prerenderer was kept from the build');
+      selection = undefined;
+      const paths = await kept.outer.getStaticPaths();
+      if (!selection) throw new Error('warm: the route recorder handed over no selection (the data could not be digested)');
+      const byFile = new Map(paths.map((p) => [routeFile(p.pathname, p.route.type), p.route] as const));
+      return { selection, byFile };
+    },
+    async render(file, route) {
+      if (!kept) throw new Error('warm: no prerenderer was kept from the build');
+      const sample = urls.values().next().value;
+      if (!sample) throw new Error('warm: the build rendered no route');
+      const url = urls.get(file) ?? routeUrl(file, route.type, new URL(sample).origin, base);
+      uses.delete(file);
+      const body = await renderedBytes(kept.outer, url, route);
+      const use = uses.get(file);
+      if (!use) throw new Error(`warm: ${file} rendered outside the route recorder`);
+      return { body, use };
+    },
+  };
+}

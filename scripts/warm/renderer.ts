@@ -1,0 +1,85 @@
+/**
+ * The warm renderer: a child process of the webhook receiver (`child_process.fork`, IPC) that runs
+ * the build command in full in its own process, keeps Astro's App and content layer, and then makes
+ * each `change` message live by rendering only the routes it touches (change.ts), in 1–3 s at the
+ * demo instead of a new build process's 10–12 s floor. Whatever it cannot prove (other code or
+ * configuration, an embargo lifting, a damaged site, an error, an Astro internal of another shape,
+ * memory past its bound) it answers `full` and ends: the receiver then starts a new child, whose
+ * first build is the full build. Protocol: protocol.ts.
+ *
+ *   node --conditions=source scripts/warm/renderer.ts --out DIR   (forked; not a command of its own)
+ */
+import path from 'node:path';
+import { exitUnlessSourceCondition } from '../../src/config/source-condition.ts';
+import { loadConfig, upstreamOf } from '../../src/config/environment.ts';
+import { runBuildCommand } from '../build-command.ts';
+import { codeInputs, configurationOf } from '../build-inputs.ts';
+import { firstLine } from '../cli.ts';
+import { internalsMissing, keepContentLayer } from './astro-internals.ts';
+import { warmChange, type WarmSite } from './change.ts';
+import { keptApp } from './kept-app.ts';
+import type { ChangeRequest, RendererMessage } from './protocol.ts';
+
+exitUnlessSourceCondition('warm renderer');
+const root = path.resolve(import.meta.dirname, '..', '..');
+/** Past this resident size after a change the child ends (the next delivery starts a new one): twice a demo build's. */
+const MAX_RSS_MIB = 2048;
+
+const send = (message: RendererMessage): Promise<void> =>
+  new Promise((resolve) => (process.send ? process.send(message, undefined, {}, () => resolve()) : resolve()));
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  const out = path.resolve(args[args.indexOf('--out') + 1] ?? path.join(root, 'dist'));
+  const code = await codeInputs(root);
+  const layer = await keepContentLayer();
+  const app = keptApp();
+  const exitCode = await runBuildCommand(['--out', out, '--force'], {
+    integrations: [app.integration],
+    observer: app.observer,
+    keep: (prerenderers) => app.keep(prerenderers),
+  });
+  const kept = 'missing' in layer ? undefined : layer.layer();
+  const why = 'missing' in layer ? layer.missing : internalsMissing({ layer: kept, inner: app.inner(), sitemap: app.sitemap() });
+  if (exitCode !== 0 || why) {
+    if (exitCode === 0) console.log(`build: warm: WARNING: no warm renderer (${why}); every delivery builds in full`);
+    await send({ type: 'built', exitCode, warm: false, ...(why ? { why } : {}) });
+    process.exit(exitCode);
+  }
+  const config = loadConfig(process.env);
+  const site: WarmSite = {
+    root,
+    out,
+    config,
+    configuration: configurationOf(process.env, upstreamOf(process.env, { publish: true, config }), config),
+    code,
+    waitMs: 600_000,
+    log: (line) => console.log(line),
+  };
+  await send({ type: 'built', exitCode, warm: true });
+  let queue = Promise.resolve();
+  process.on('message', (message: ChangeRequest) => {
+    if (message?.type !== 'change') return;
+    queue = queue.then(async () => {
+      const outcome = await warmChange(site, app, kept!).catch((error: unknown) => ({
+        full: `the warm change failed (${firstLine(error)})`,
+      }));
+      if ('full' in outcome) {
+        console.log(`build: warm: rendering in full: ${outcome.full}`);
+        await send({ type: 'full', why: outcome.full });
+        process.exit(0);
+      }
+      await send({ type: 'changed', summary: outcome.summary });
+      const rssMiB = process.memoryUsage().rss / 1048576;
+      if (rssMiB > MAX_RSS_MIB) {
+        console.log(
+          `build: warm: ${Math.round(rssMiB)} MiB resident, past ${MAX_RSS_MIB} MiB: this renderer ends, the next delivery starts a new one`,
+        );
+        process.exit(0);
+      }
+    });
+  });
+  process.on('disconnect', () => process.exit(0));
+}
+
+await main();

@@ -1,0 +1,157 @@
+/**
+ * The webhook receiver's warm renderer (scripts/warm/renderer.ts) as a build step: a child process
+ * (`child_process.fork`, IPC) kept between deliveries. The first delivery starts it: its first
+ * build is a full build through the build command. Each later delivery is one `change` message,
+ * answered once the new site is swapped in. When the child answers `full` (it cannot prove the
+ * change: other code or configuration, an embargo lifting, a damaged site, an error), crashes, or
+ * passes its time bound (it is ended), a new child is started: its first build is the full build
+ * for this delivery. The child's lines are passed through like a build's summary lines.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import type { ChangeRequest, RendererMessage } from '../scripts/warm/protocol.ts';
+
+export interface WarmBuilderOptions {
+  root: string;
+  out: string;
+  /** scripts/warm/renderer.ts */
+  rendererScript: string;
+  /** Node flags for the child (the project's `--conditions=source`). */
+  nodeFlags?: readonly string[];
+  env: NodeJS.ProcessEnv;
+  /** Each line of the child's output. */
+  onLine: (line: string) => void;
+  /** A full build past this is ended (default 30 minutes). */
+  buildTimeoutMs?: number;
+  /** A warm change past this is ended, and a full build follows (default 2 minutes). */
+  changeTimeoutMs?: number;
+}
+
+/** A build step's result, as build-and-deploy.ts's child build gives it. */
+export interface StepResult {
+  code: number;
+  lastError: string | undefined;
+  timedOut: boolean;
+}
+
+export interface WarmBuilder {
+  /** Makes the upstream's state live in `out`: a warm change, or a full build in a new child. */
+  build(): Promise<StepResult>;
+  /** Ends the child. */
+  stop(): void;
+}
+
+interface Running {
+  child: ChildProcess;
+  messages: RendererMessage[];
+  wake?: () => void;
+  exited?: number;
+}
+
+/** The child and what it started (Pagefind's process). */
+function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  try {
+    if (child.pid !== undefined) process.kill(-child.pid, signal);
+  } catch {
+    // already gone
+  }
+}
+
+export function warmBuilder(options: WarmBuilderOptions): WarmBuilder {
+  const { buildTimeoutMs = 30 * 60_000, changeTimeoutMs = 120_000 } = options;
+  let running: Running | undefined;
+  let lastError: string | undefined;
+
+  const start = (): Running => {
+    const child = fork(options.rendererScript, ['--out', options.out], {
+      cwd: options.root,
+      env: options.env,
+      execArgv: [...(options.nodeFlags ?? [])],
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+      // Its own process group, as the receiver's build children: a Ctrl-C meant for the receiver does not cut a change short.
+      detached: true,
+    });
+    const state: Running = { child, messages: [] };
+    const lines = (stream: NodeJS.ReadableStream, isError: boolean) => {
+      let rest = '';
+      stream.setEncoding('utf8');
+      stream.on('data', (text: string) => {
+        const parts = (rest + text).split('\n');
+        rest = parts.pop() ?? '';
+        for (const line of parts.map((l) => l.replace(/\x1b\[[0-9;]*m/g, '').trimEnd()).filter(Boolean)) {
+          if (isError) lastError = line;
+          options.onLine(line);
+        }
+      });
+    };
+    lines(child.stdout!, false);
+    lines(child.stderr!, true);
+    child.on('message', (message: RendererMessage) => {
+      state.messages.push(message);
+      state.wake?.();
+    });
+    child.on('exit', (code, signal) => {
+      state.exited = code ?? (signal ? 128 : 1);
+      if (running === state) running = undefined;
+      state.wake?.();
+    });
+    return state;
+  };
+
+  /** The child's next message; undefined when it exited first or passed `timeoutMs` (then it is ended). */
+  const next = async (state: Running, timeoutMs: number): Promise<RendererMessage | undefined> => {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const message = state.messages.shift();
+      if (message) return message;
+      if (state.exited !== undefined) return undefined;
+      const left = deadline - Date.now();
+      if (left <= 0) {
+        end(state);
+        return undefined;
+      }
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left);
+        state.wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      state.wake = undefined;
+    }
+  };
+
+  const end = (state: Running): void => {
+    if (running === state) running = undefined;
+    killGroup(state.child, 'SIGTERM');
+    setTimeout(() => state.exited === undefined && killGroup(state.child, 'SIGKILL'), 10_000).unref();
+  };
+
+  const fullBuild = async (): Promise<StepResult> => {
+    lastError = undefined;
+    const state = (running = start());
+    const built = await next(state, buildTimeoutMs);
+    if (built?.type === 'built') return { code: built.exitCode, lastError, timedOut: false };
+    return { code: state.exited ?? 1, lastError, timedOut: state.exited === undefined };
+  };
+
+  return {
+    async build() {
+      const state = running;
+      if (!state) return fullBuild();
+      lastError = undefined;
+      state.child.send({ type: 'change' } satisfies ChangeRequest);
+      const answer = await next(state, changeTimeoutMs);
+      if (answer?.type === 'changed') return { code: 0, lastError, timedOut: false };
+      if (answer?.type !== 'full') {
+        options.onLine(
+          `build: warm: the renderer ${state.exited === undefined ? `passed ${Math.round(changeTimeoutMs / 1000)} s and was ended` : `ended (exit ${state.exited})`}; building in full`,
+        );
+        end(state);
+      }
+      return fullBuild();
+    },
+    stop() {
+      if (running) end(running);
+    },
+  };
+}
