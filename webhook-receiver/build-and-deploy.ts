@@ -19,6 +19,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import type { BuildOutcome } from './build-queue.ts';
 import { notifyFromReport, type NotifySettings } from '../notify/notify.ts';
 import { warmBuilder } from './warm-builder.ts';
+import { forwardLines, killGroup } from './child-process-group.ts';
 
 export interface BuildAndDeployOptions {
   root: string;
@@ -134,14 +135,6 @@ export function buildAndDeploy({
   };
 }
 
-function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
-  try {
-    if (child.pid !== undefined) process.kill(-child.pid, signal);
-  } catch {
-    // already gone
-  }
-}
-
 function without(env: NodeJS.ProcessEnv, names: string[]): NodeJS.ProcessEnv {
   const copy = { ...env };
   for (const name of names) delete copy[name];
@@ -176,20 +169,10 @@ export function runChild(
       resolve({ code, lastError, timedOut });
     };
     let lastError: string | undefined;
-    const lines = (stream: NodeJS.ReadableStream, isError: boolean) => {
-      let rest = '';
-      stream.setEncoding('utf8');
-      stream.on('data', (text: string) => {
-        const parts = (rest + text).split('\n');
-        rest = parts.pop() ?? '';
-        for (const line of parts.map((l) => l.replace(/\x1b\[[0-9;]*m/g, '').trimEnd()).filter(Boolean)) {
-          if (isError) lastError = line;
-          onLine(line);
-        }
-      });
-    };
-    lines(child.stdout!, false);
-    lines(child.stderr!, true);
+    forwardLines(child, (line, isError) => {
+      if (isError) lastError = line;
+      onLine(line);
+    });
     child.on('error', (error) => done(127, error.message));
     child.on('close', (code) => done(code ?? 1, lastError));
   });

@@ -9,6 +9,7 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import type { ChangeRequest, RendererMessage } from '../scripts/warm/protocol.ts';
+import { forwardLines, killGroup } from './child-process-group.ts';
 
 export interface WarmBuilderOptions {
   root: string;
@@ -47,15 +48,6 @@ interface Running {
   exited?: number;
 }
 
-/** The child and what it started (Pagefind's process). */
-function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
-  try {
-    if (child.pid !== undefined) process.kill(-child.pid, signal);
-  } catch {
-    // already gone
-  }
-}
-
 export function warmBuilder(options: WarmBuilderOptions): WarmBuilder {
   const { buildTimeoutMs = 30 * 60_000, changeTimeoutMs = 120_000 } = options;
   let running: Running | undefined;
@@ -71,20 +63,10 @@ export function warmBuilder(options: WarmBuilderOptions): WarmBuilder {
       detached: true,
     });
     const state: Running = { child, messages: [] };
-    const lines = (stream: NodeJS.ReadableStream, isError: boolean) => {
-      let rest = '';
-      stream.setEncoding('utf8');
-      stream.on('data', (text: string) => {
-        const parts = (rest + text).split('\n');
-        rest = parts.pop() ?? '';
-        for (const line of parts.map((l) => l.replace(/\x1b\[[0-9;]*m/g, '').trimEnd()).filter(Boolean)) {
-          if (isError) lastError = line;
-          options.onLine(line);
-        }
-      });
-    };
-    lines(child.stdout!, false);
-    lines(child.stderr!, true);
+    forwardLines(child, (line, isError) => {
+      if (isError) lastError = line;
+      options.onLine(line);
+    });
     child.on('message', (message: RendererMessage) => {
       state.messages.push(message);
       state.wake?.();
