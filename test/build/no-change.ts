@@ -25,7 +25,7 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../emulator/server.ts';
-import { TEST_MEDIA_CACHE } from '../helpers/emulator.ts';
+import { TEST_MEDIA_CACHE, manageEmulator } from '../helpers/emulator.ts';
 import { CODE_PATHS, codeInputs, configurationOf } from '../../scripts/build-inputs.ts';
 import type { ChangeReport } from '../../scripts/change-report.ts';
 import { readFingerprint, type Fingerprint } from '../../scripts/fingerprint.ts';
@@ -120,14 +120,7 @@ export function noChangeTests(setup: () => { root: string; tmp: string }): void 
       );
     };
     const report = async (): Promise<ChangeReport> => JSON.parse(await readFile(`${out}.changes.json`, 'utf8')) as ChangeReport;
-    const manage = async (method: string, route: string, body?: unknown) => {
-      const response = await fetch(`${api.url}${route}`, {
-        method,
-        headers: { authorization: `Bearer ${api.managementKey}`, 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      expect(response.status, route).toBe(200);
-    };
+    const manage = (method: string, route: string, body?: unknown) => manageEmulator(api, method, route, body);
     const newestReleases = async () =>
       (
         (await (await fetch(`${api.url}/v1/pressrooms/${api.pressroom.id}/press_releases?limit=3`)).json()) as {

@@ -28,7 +28,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_NOW } from '../../emulator/defaults.ts';
 import { startEmulator, type RunningEmulator } from '../../emulator/server.ts';
-import { TEST_MEDIA_CACHE } from '../helpers/emulator.ts';
+import { TEST_MEDIA_CACHE, manageEmulator } from '../helpers/emulator.ts';
 import { fileDigests } from '../helpers/file-tree.ts';
 import { cleanBuildEnv } from '../site/global-setup.ts';
 import { SOURCE_CONDITION_FLAG } from '../../src/config/source-condition.ts';
@@ -72,14 +72,7 @@ async function build(out: string, args: string[] = [], extraEnv: Record<string, 
   return { stdout };
 }
 
-async function manage(method: string, route: string, body?: unknown): Promise<void> {
-  const response = await fetch(`${api.url}${route}`, {
-    method,
-    headers: { authorization: `Bearer ${api.managementKey}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (response.status !== 200) throw new Error(`${method} ${route}: ${response.status} ${await response.text()}`);
-}
+const manage = (method: string, route: string, body?: unknown): Promise<void> => manageEmulator(api, method, route, body);
 
 /** A console edit (emulator/admin/console-edits.ts): what the management API cannot change. */
 async function consoleEdit(method: 'PATCH' | 'DELETE', object: string, id: number, fields?: Record<string, unknown>): Promise<void> {

@@ -14,7 +14,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_NOW } from '../../emulator/defaults.ts';
 import { startEmulator, type RunningEmulator } from '../../emulator/server.ts';
-import { TEST_MEDIA_CACHE } from '../helpers/emulator.ts';
+import { TEST_MEDIA_CACHE, manageEmulator } from '../helpers/emulator.ts';
 import { fileDigests } from '../helpers/file-tree.ts';
 import { cleanBuildEnv } from '../site/global-setup.ts';
 import { SOURCE_CONDITION_FLAG } from '../../src/config/source-condition.ts';
@@ -45,14 +45,7 @@ const env = (): NodeJS.ProcessEnv => ({
   SOURCE_DATE_EPOCH: String(Date.parse(DEMO_NOW) / 1000),
 });
 
-async function manage(method: string, route: string, body?: unknown): Promise<void> {
-  const response = await fetch(`${api.url}${route}`, {
-    method,
-    headers: { authorization: `Bearer ${api.managementKey}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (response.status !== 200) throw new Error(`${method} ${route}: ${response.status} ${await response.text()}`);
-}
+const manage = (method: string, route: string, body?: unknown): Promise<void> => manageEmulator(api, method, route, body);
 
 async function listed(): Promise<Listed[]> {
   const response = await fetch(`${api.url}/v1/pressrooms/${api.pressroom.id}/press_releases?limit=50`);

@@ -45,3 +45,13 @@ export function useEmulator(options: EmulatorOptions = {}): () => RunningEmulato
     };
   };
 }
+
+/** A call to the emulator's management API (as a PR team's edit), which must answer 200. */
+export async function manageEmulator(emulator: RunningEmulator, method: string, route: string, body?: unknown): Promise<void> {
+  const response = await fetch(`${emulator.url}${route}`, {
+    method,
+    headers: { authorization: `Bearer ${emulator.managementKey}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (response.status !== 200) throw new Error(`${method} ${route}: ${response.status} ${await response.text()}`);
+}
