@@ -62,7 +62,8 @@ import { byPath, loadTree, readTree, storeTree, treeDifference, type Tree } from
 import { consoleLog, notifyAfterBuild } from '../notify/notify.ts';
 import { routeRecorder, type KeptPrerenderers, type PartialRendering, type RecordedRoutes } from '../src/integrations/route-recorder.ts';
 import { readRouteRecord, removeRouteRecord, routeRecordOf, writeRouteRecord } from './route-record-file.ts';
-import { StaleKeptPage, partialBuild } from './partial-build.ts';
+import { StaleKeptPage, partialBuild, reuseUnchangedSearchBundles } from './partial-build.ts';
+import { reuseSearchBundles } from '../src/integrations/search.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 /** What every build of this site writes: an existing --out without them is not replaced. */
@@ -221,6 +222,8 @@ async function renderAndPublish({
     const { build } = await import('astro');
     // astro.config.mjs reuses this configuration instead of parsing the environment again.
     openBuildSession(config, waitMs);
+    // Search bundles none of whose pages this build wrote anew are the previous site's (partial builds).
+    if (existsSync(out)) reuseSearchBundles((siteDir) => reuseUnchangedSearchBundles(out, siteDir));
     const integrations = [
       planned.integration,
       media.integration,

@@ -2,7 +2,8 @@
  * One change in a warm renderer: the content loaded again in this process, only the routes the
  * planner (route-plan.ts) proves changed rendered through the kept App, and a new site assembled in
  * a staging folder from them and hard links of the live site's other files (partial-build.ts: never
- * written to), then the sitemap from the route record, the search index (every page again, for now),
+ * written to), then the sitemap from the route record, the search index (the bundles whose pages it
+ * left alone linked from the live site, the others indexed again),
  * the site check, the swap, and the change report, fingerprint and route record written as a build
  * writes them. Anything it cannot prove is `{ full: why }` before the live site is touched: the
  * caller then builds in full.
@@ -27,7 +28,7 @@ import { changeReport, changeReportPath, changeSummary, writeChangeReport, type 
 import { readFingerprint, removeFingerprint } from '../fingerprint.ts';
 import type { OriginalOutcome } from '@pressroom-static/image-pipeline';
 import { loadTree, readTree, treeDifference } from '../output-tree.ts';
-import { partialBuild } from '../partial-build.ts';
+import { partialBuild, reuseUnchangedSearchBundles } from '../partial-build.ts';
 import { readRouteRecord, removeRouteRecord } from '../route-record-file.ts';
 import { routeCacheOf, runBuildDone, type KeptContentLayer } from './astro-internals.ts';
 import { refreshContent } from './content-refresh.ts';
@@ -104,7 +105,7 @@ export async function warmChange(site: WarmSite, app: KeptApp, layer: KeptConten
       step('assemble');
       await runBuildDone(app.sitemap()!, pathToFileURL(`${staging}/`), pagesOf(uses.keys()), quietLogger(log));
       await writeSearchController(staging);
-      await buildSearchIndex(staging);
+      const search = await buildSearchIndex(staging, { reuse: await reuseUnchangedSearchBundles(out, staging) });
       step('sitemap, search');
       await partial.finish(staging);
       await checkSite(staging, selection.routes);
@@ -130,7 +131,8 @@ export async function warmChange(site: WarmSite, app: KeptApp, layer: KeptConten
       const seconds = ((performance.now() - started) / 1000).toFixed(1);
       const took = steps.map(([name, ms]) => `${name} ${(ms / 1000).toFixed(1)}`).join(', ');
       const items = plan.changed.filter((key) => !/^(?:list|map|derived|site|props):/.test(key));
-      const summary = `${plan.render.length} of ${selection.routes.length} routes rendered (${items.length} changed items) in ${seconds} s (${took})`;
+      const searched = `search bundles: ${search.bundles - search.reusedBundles} indexed, ${search.reusedBundles} kept`;
+      const summary = `${plan.render.length} of ${selection.routes.length} routes rendered (${items.length} changed items) in ${seconds} s (${took}; ${searched})`;
       log(`build: warm: ${summary}; changes: ${changeSummary(changes)}`);
       return { changes, summary };
     } finally {

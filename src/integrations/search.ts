@@ -51,6 +51,7 @@ import {
 import { bundleMembership, type BundleMembership } from '../search/bundle-membership.ts';
 import { indexLanguage, words as pageWords } from '../search/terms.ts';
 import { wordShards } from '../search/word-masks.ts';
+import { sessionState } from '../config/session.ts';
 
 export interface SearchIndexOptions {
   /** Site paths never indexed (relative to the output folder, `/` separators). */
@@ -59,6 +60,33 @@ export interface SearchIndexOptions {
   outputPath?: string;
   /** The most pages one bundle holds (default PAGES_PER_BUNDLE). */
   pagesPerBundle?: number;
+}
+
+/** A bundle about to be written: its folder under the output, its pages' URLs and their HTML files (site paths). */
+export interface BundleToWrite {
+  dir: string;
+  urls: readonly string[];
+  files: readonly string[];
+}
+
+/**
+ * Puts a bundle in `outputDir` without indexing it, when it can prove the bundle would come out
+ * the same (a change that left its pages alone, scripts/partial-build.ts); false to index it.
+ */
+export type ReuseBundle = (bundle: BundleToWrite, outputDir: string) => Promise<boolean>;
+
+declare module '../config/session.ts' {
+  interface SessionState {
+    searchReuse: { make?: (siteDir: string) => Promise<ReuseBundle> };
+  }
+}
+
+/**
+ * The build command names how this build may take bundles from the site it replaces (a partial
+ * build links most pages from it: scripts/partial-build.ts); without it every bundle is indexed.
+ */
+export function reuseSearchBundles(make: (siteDir: string) => Promise<ReuseBundle>): void {
+  sessionState('searchReuse', () => ({})).make = make;
 }
 
 export default function search(options: SearchIndexOptions = {}): AstroIntegration {
@@ -93,7 +121,8 @@ export default function search(options: SearchIndexOptions = {}): AstroIntegrati
         const { beforeMiB, afterMiB } = releaseFreedMemory();
         logger.info(`memory: ${beforeMiB} MiB → ${afterMiB} MiB resident before indexing (freed pages returned)`);
         await writeSearchController(siteDir);
-        await buildSearchIndex(siteDir, { exclude: options.exclude, logger });
+        const reuse = await sessionState('searchReuse', () => ({})).make?.(siteDir);
+        await buildSearchIndex(siteDir, { exclude: options.exclude, logger, reuse });
       },
     },
   };
@@ -101,6 +130,9 @@ export default function search(options: SearchIndexOptions = {}): AstroIntegrati
 
 export interface IndexReport {
   pages: number;
+  bundles: number;
+  /** Of them, taken as they were (`reuse`), not indexed again. */
+  reusedBundles: number;
   files: number;
   /** The languages indexed (ISO 639-1), most pages first. */
   languages: string[];
@@ -120,7 +152,7 @@ type PagefindModule = typeof import('pagefind');
 /** Indexes the HTML pages of a built site into `<siteDir>/pagefind/<language>/` (split by URL hash past PAGES_PER_BUNDLE pages). */
 export async function buildSearchIndex(
   siteDir: string,
-  options: SearchIndexOptions & { logger?: AstroIntegrationLogger } = {},
+  options: SearchIndexOptions & { logger?: AstroIntegrationLogger; reuse?: ReuseBundle } = {},
 ): Promise<IndexReport> {
   const started = performance.now();
   const outputPath = options.outputPath ?? path.join(siteDir, PAGEFIND_DIR);
@@ -128,6 +160,7 @@ export async function buildSearchIndex(
   const pagefind = await import('pagefind');
   const manifest: PagefindManifest = { bundles: [], filters: {}, words: [] };
   const membership: PagefindMembership = {};
+  let reused = 0;
   let bundles: BundleMembership[];
   let site: SearchablePages;
   try {
@@ -136,7 +169,10 @@ export async function buildSearchIndex(
     bundles = bundleMembership(site.pages, options.pagesPerBundle ?? PAGES_PER_BUNDLE);
     await rm(outputPath, { recursive: true, force: true });
     for (const bundle of bundles) {
-      await unlessStalled(writeBundle(pagefind, siteDir, bundle, site.fileOf, path.join(outputPath, bundle.dir)), bundle.dir);
+      const target = path.join(outputPath, bundle.dir);
+      const files = bundle.urls.map(site.fileOf);
+      if (await options.reuse?.({ dir: bundle.dir, urls: bundle.urls, files }, target)) reused++;
+      else await unlessStalled(writeBundle(pagefind, siteDir, bundle, site.fileOf, target), bundle.dir);
       manifest.bundles.push({ dir: bundle.dir, language: bundle.language, pages: bundle.urls.length });
       membership[bundle.dir] = bundle.urls;
     }
@@ -153,13 +189,17 @@ export async function buildSearchIndex(
   const files = (await readdir(outputPath, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).length;
   const report = {
     pages: manifest.bundles.reduce((n, b) => n + b.pages, 0),
+    bundles: manifest.bundles.length,
+    reusedBundles: reused,
     files,
     languages: languagesByPages(manifest.bundles),
     ms: Math.round(performance.now() - started),
   };
   const perBundle = manifest.bundles.map((b) => `${b.dir} ${b.pages}`).join(', ');
+  const kept =
+    reused > 0 ? `, ${reused} of ${manifest.bundles.length} bundles kept from the previous site (none of their pages changed)` : '';
   options.logger?.info(
-    `search: ${report.pages} pages indexed, each language with its own stemming (${perBundle}), ${files} files in /${PAGEFIND_DIR}/, ${report.ms} ms`,
+    `search: ${report.pages} pages indexed, each language with its own stemming (${perBundle}), ${files} files in /${PAGEFIND_DIR}/${kept}, ${report.ms} ms`,
   );
   return report;
 }

@@ -115,6 +115,8 @@ describe('the warm renderer', () => {
       expect(Number(line![1])).toBeLessThan(Number(line![2]));
       // No new build: the kept App rendered it.
       expect(change.said.join('\n')).not.toMatch(/rendering: --force|rendering in full|building in full/);
+      // Search bundles whose pages it left alone are taken from the live site (test/site/built/search.test.ts).
+      expect(change.said.join('\n')).toMatch(/search bundles: [1-9]\d* indexed, \d+ kept/);
     }
   });
 

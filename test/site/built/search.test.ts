@@ -8,7 +8,7 @@
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readFile, mkdtemp, rm } from 'node:fs/promises';
+import { readFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -27,6 +27,8 @@ import { bundleMembership } from '../../../src/search/bundle-membership.ts';
 import { indexLanguage } from '../../../src/search/terms.ts';
 import { bundleUrls, elements, listFiles, loadPages, type BuiltPage } from '../helpers.ts';
 import { SOURCE_CONDITION_FLAG } from '../../../src/config/source-condition.ts';
+import { reuseUnchangedSearchBundles } from '../../../scripts/partial-build.ts';
+import { fileDigests } from '../../helpers/file-tree.ts';
 
 const siteDir = inject('siteDir');
 const bundle = path.join(siteDir, 'pagefind');
@@ -139,6 +141,38 @@ describe('the search index', () => {
     for (const p of ['/', '/releases/', '/archive/', '/tags/', '/search/', '/404.html']) {
       expect(byPath.has(p), p).toBe(true);
       expect(hasBody(byPath.get(p)!), p).toBe(false);
+    }
+  });
+
+  it('keeps, from the previous site, a bundle none of whose pages changed, byte for byte, and indexes the others again', async () => {
+    const tmp = await mkdtemp(path.join(os.tmpdir(), 'pressroom-pagefind-reuse-'));
+    const linkedCopy = async (from: string, to: string) => {
+      await promisify(execFile)('cp', ['-al', from, to]);
+      await rm(path.join(to, 'pagefind'), { recursive: true, force: true });
+    };
+    try {
+      // The site as built, its search split into bundles of a few pages.
+      const previous = path.join(tmp, 'previous');
+      await linkedCopy(siteDir, previous);
+      await buildSearchIndex(previous, { pagesPerBundle: 20 });
+      // The next site, as a partial build lays it out: every file the previous one's, but one page written anew.
+      const next = path.join(tmp, 'next');
+      await linkedCopy(previous, next);
+      const changed = pages.find((p) => hasBody(p) && p.path.endsWith('/') && !p.path.startsWith('/pages/'))!;
+      const file = path.join(next, changed.path, 'index.html');
+      const html = await readFile(file, 'utf8');
+      await rm(file);
+      await writeFile(file, html.replace('</main>', '<p>A sentence added after the site was built.</p></main>'));
+
+      const report = await buildSearchIndex(next, { pagesPerBundle: 20, reuse: await reuseUnchangedSearchBundles(previous, next) });
+      expect(report.bundles).toBeGreaterThan(2);
+      expect(report.reusedBundles).toBe(report.bundles - 1);
+      // What indexing every bundle of the next site writes.
+      const fresh = path.join(tmp, 'fresh');
+      await buildSearchIndex(next, { outputPath: fresh, pagesPerBundle: 20 });
+      expect(await fileDigests(path.join(next, 'pagefind'))).toEqual(await fileDigests(fresh));
+    } finally {
+      await rm(tmp, { recursive: true, force: true });
     }
   });
 
