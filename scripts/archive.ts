@@ -2,7 +2,7 @@
  * `npm run archive`: the entry of the archive command (archive-command.ts). It bounds the process's memory
  * (memory-bounds.ts) before anything else loads: the bound restarts the process, and a restart
  * after the command's modules had loaded would load them twice (about a second of CPU each time).
- * `--help` and a usage error answer first, without loading the command (Astro takes seconds).
+ * Then `--help` and a usage error answer without loading the command (Astro takes seconds).
  */
 import { exitUnlessSourceCondition } from '../src/config/source-condition.ts';
 import { boundBuildMemory } from './memory-bounds.ts';
@@ -10,9 +10,9 @@ import { parseCommandLine } from './cli.ts';
 import { ARCHIVE_COMMAND } from './archive-spec.ts';
 
 exitUnlessSourceCondition('archive');
+boundBuildMemory();
 const commandLine = parseCommandLine(ARCHIVE_COMMAND);
 if ('exit' in commandLine) process.exitCode = commandLine.exit;
 else {
-  boundBuildMemory();
   await import('./archive-command.ts');
 }
