@@ -8,7 +8,7 @@
  * for this delivery. The child's lines are passed through like a build's summary lines.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import type { ChangeRequest, RendererMessage } from '../scripts/warm/protocol.ts';
+import type { ChangeRequest, RendererMessage } from './warm-protocol.ts';
 import { forwardLines, killGroup } from './child-process-group.ts';
 
 export interface WarmBuilderOptions {

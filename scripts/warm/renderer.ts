@@ -5,7 +5,7 @@
  * demo instead of a new build process's 10–12 s floor. Whatever it cannot prove (other code or
  * configuration, an embargo lifting, a damaged site, an error, an Astro internal of another shape,
  * memory past its bound) it answers `full` and ends: the receiver then starts a new child, whose
- * first build is the full build. Protocol: protocol.ts.
+ * first build is the full build. Protocol: webhook-receiver/warm-protocol.ts.
  *
  *   node --conditions=source scripts/warm/renderer.ts --out DIR   (forked; not a command of its own)
  */
@@ -18,7 +18,7 @@ import { firstLine } from '../cli.ts';
 import { internalsMissing, keepContentLayer } from './astro-internals.ts';
 import { warmChange, type WarmSite } from './change.ts';
 import { keptApp } from './kept-app.ts';
-import type { ChangeRequest, RendererMessage } from './protocol.ts';
+import type { ChangeRequest, RendererMessage } from '../../webhook-receiver/warm-protocol.ts';
 
 exitUnlessSourceCondition('warm renderer');
 const root = path.resolve(import.meta.dirname, '..', '..');
