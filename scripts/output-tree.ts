@@ -35,7 +35,7 @@ async function hashFile(file: string, size: number): Promise<string> {
 }
 
 /** Every regular file under `dir` (site paths, sorted); none when `dir` does not exist. */
-async function filesOf(dir: string): Promise<string[]> {
+export async function filesOf(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return [];
     throw error;

@@ -15,7 +15,7 @@
  * removed route fails the build (StaleKeptPage): a withdrawn release is never left linked.
  */
 import { constants as fsConstants } from 'node:fs';
-import { copyFile, link, mkdir, readFile, readdir, stat } from 'node:fs/promises';
+import { copyFile, link, mkdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import pLimit from 'p-limit';
 import type { PartialRendering, RouteSelection } from '../src/integrations/route-recorder.ts';
@@ -25,6 +25,7 @@ import { PAGEFIND_MEMBERSHIP, type PagefindMembership } from '../src/search/page
 import { PAGEFIND_DIR } from '../src/search/vocabulary.ts';
 import type { RouteRecord } from './route-record-file.ts';
 import { planLine, planRoutes, type RoutePlan } from './route-plan.ts';
+import { filesOf } from './output-tree.ts';
 
 export interface PartialBuildOptions {
   previous: RouteRecord;
@@ -150,11 +151,6 @@ export async function reuseUnchangedSearchBundles(previousDir: string, siteDir: 
     await linkInto(from, outputDir, await filesOf(from));
     return true;
   };
-}
-
-async function filesOf(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  return entries.filter((e) => e.isFile()).map((e) => path.relative(dir, path.join(e.parentPath, e.name)).split(path.sep).join('/'));
 }
 
 export function partialBuild(options: PartialBuildOptions): PartialRendering & {

@@ -44,11 +44,15 @@ const sortedConfiguration = (configuration: RouteRecord['configuration']) =>
       .map((name) => [name, configuration[name]]),
   );
 
+/** Two configurations alike whatever the order of their names. */
+export const sameConfiguration = (a: RouteRecord['configuration'], b: RouteRecord['configuration']): boolean =>
+  sameJson(sortedConfiguration(a), sortedConfiguration(b));
+
 export function planRoutes(inputs: PlanInputs): RoutePlan {
   const { previous } = inputs;
   if ('missing' in previous) return { full: previous.missing };
   if (previous.code !== inputs.code) return { full: `the code changed since the site was rendered (${previous.code} → ${inputs.code})` };
-  if (!sameJson(sortedConfiguration(previous.configuration), sortedConfiguration(inputs.configuration)))
+  if (!sameConfiguration(previous.configuration, inputs.configuration))
     return { full: 'the configuration changed since the site was rendered' };
   if (!sameJson(previous.buildDay, inputs.buildDay))
     return { full: `the build day is ${inputs.buildDay?.day ?? 'unknown'}, the site's is ${previous.buildDay?.day ?? 'unknown'}` };

@@ -8,7 +8,7 @@
  * writes them. Anything it cannot prove is `{ full: why }` before the live site is touched: the
  * caller then builds in full.
  */
-import { copyFile, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { AstroIntegrationLogger } from 'astro';
@@ -25,11 +25,12 @@ import { recordFingerprint } from '../build-command.ts';
 import { codeDigest, codeInputs, type CodeInputs } from '../build-inputs.ts';
 import { writeDataReport } from '../data-report.ts';
 import { changeReport, changeReportPath, changeSummary, writeChangeReport, type ChangeReport } from '../change-report.ts';
-import { readFingerprint, removeFingerprint } from '../fingerprint.ts';
+import { readFingerprint, removeFingerprint, type Fingerprint } from '../fingerprint.ts';
 import type { OriginalOutcome } from '@pressroom-static/image-pipeline';
-import { loadTree, readTree, treeDifference } from '../output-tree.ts';
+import { filesOf, loadTree, readTree, treeDifference, type Tree } from '../output-tree.ts';
 import { partialBuild, reuseUnchangedSearchBundles } from '../partial-build.ts';
-import { readRouteRecord, removeRouteRecord } from '../route-record-file.ts';
+import { readRouteRecord, removeRouteRecord, type RouteRecord } from '../route-record-file.ts';
+import { sameConfiguration } from '../route-plan.ts';
 import { routeCacheOf, runBuildDone, type KeptContentLayer } from './astro-internals.ts';
 import { refreshContent } from './content-refresh.ts';
 import type { KeptApp } from './kept-app.ts';
@@ -55,11 +56,9 @@ export async function warmChange(site: WarmSite, app: KeptApp, layer: KeptConten
   const started = performance.now();
   const locks = await acquireLocks(buildLocks(root, out), { waitMs: site.waitMs, command: 'build', log });
   try {
-    const why = await whyFull(site);
-    if (why) return { full: why };
-    const recorded = await readFingerprint(out);
-    const previous = await readRouteRecord(out);
-    if ('missing' in recorded || 'missing' in previous) return { full: 'the fingerprint or route record went missing' };
+    const live = await liveSite(site);
+    if ('full' in live) return live;
+    const { recorded, previous, before } = live;
     log('build: warm: loading the change');
 
     const steps: Array<[string, number]> = [];
@@ -111,7 +110,6 @@ export async function warmChange(site: WarmSite, app: KeptApp, layer: KeptConten
       await checkSite(staging, selection.routes);
       await writeDataReport(out);
 
-      const before = (await readTree(out, loadTree(recorded.output))).tree;
       // The kept files are the live site's, hard-linked (same size and mtime): only what this change wrote is hashed.
       const built = (await readTree(staging, before)).tree;
       const changes = changeReport(before, built, site.config.siteUrl);
@@ -143,24 +141,34 @@ export async function warmChange(site: WarmSite, app: KeptApp, layer: KeptConten
   }
 }
 
-/** Why this change cannot be made warm, before anything loads: what a new build process would see differently. */
-async function whyFull({ root, out, code, configuration, config }: WarmSite): Promise<string | undefined> {
+/**
+ * The live site as recorded, read once: or why this change cannot be made warm, before anything
+ * loads (what a new build process would see differently).
+ */
+async function liveSite({ root, out, code, configuration }: WarmSite): Promise<{ full: string } | LiveSite> {
+  const full = (why: string) => ({ full: why });
   const now = codeDigest(await codeInputs(root));
-  if (now !== codeDigest(code)) return `the code changed since this renderer started (${codeDigest(code)} → ${now})`;
+  if (now !== codeDigest(code)) return full(`the code changed since this renderer started (${codeDigest(code)} → ${now})`);
   const recorded = await readFingerprint(out);
-  if ('missing' in recorded) return recorded.missing;
+  if ('missing' in recorded) return full(recorded.missing);
   const previous = await readRouteRecord(out);
-  if ('missing' in previous) return previous.missing;
-  if (previous.code !== now) return 'the site in --out was rendered by other code';
-  const sorted = (c: Record<string, string | null>) => JSON.stringify(Object.entries(c).sort(([a], [b]) => (a < b ? -1 : 1)));
-  if (sorted(previous.configuration) !== sorted(configuration)) return 'the site in --out was rendered with another configuration';
+  if ('missing' in previous) return full(previous.missing);
+  if (previous.code !== now) return full('the site in --out was rendered by other code');
+  if (!sameConfiguration(previous.configuration, configuration)) return full('the site in --out was rendered with another configuration');
   if (recorded.nextEmbargoLift && Date.parse(recorded.nextEmbargoLift) <= publicationInstant(process.env))
-    return `an embargo lifted at ${recorded.nextEmbargoLift}`;
+    return full(`an embargo lifted at ${recorded.nextEmbargoLift}`);
   const built = loadTree(recorded.output);
-  const damage = treeDifference(built, (await readTree(out, built)).tree);
-  if (damage) return `the site in ${out} is not as built: ${damage}`;
-  void config;
-  return undefined;
+  const before = (await readTree(out, built)).tree;
+  const damage = treeDifference(built, before);
+  if (damage) return full(`the site in ${out} is not as built: ${damage}`);
+  return { recorded, previous, before };
+}
+
+interface LiveSite {
+  recorded: Fingerprint;
+  previous: RouteRecord;
+  /** The site's files as they are (checked equal to the fingerprint's). */
+  before: Tree;
 }
 
 /** Every page of the site, as Astro hands them to `astro:build:done` (the sitemap lists them). */
@@ -180,7 +188,7 @@ async function emitNewMedia(staging: string, scratch: string): Promise<void> {
   await rm(scratch, { recursive: true, force: true });
   try {
     await pipeline.emit(scratch);
-    const have = new Set(await filesOf(path.join(staging, MEDIA_DIR)).catch(() => []));
+    const have = new Set(await filesOf(path.join(staging, MEDIA_DIR)));
     for (const file of await filesOf(scratch)) {
       if (have.has(file)) continue;
       const target = path.join(staging, MEDIA_DIR, file);
@@ -190,11 +198,6 @@ async function emitNewMedia(staging: string, scratch: string): Promise<void> {
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
-}
-
-async function filesOf(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  return entries.filter((e) => e.isFile()).map((e) => path.relative(dir, path.join(e.parentPath, e.name)).split(path.sep).join('/'));
 }
 
 /**
