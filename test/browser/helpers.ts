@@ -271,8 +271,12 @@ export interface AxeViolation {
 
 /** axe-core over the page for WCAG 2.0/2.1 A and AA. */
 export async function axeViolations(page: Page): Promise<AxeViolation[]> {
-  // Only violations are collected (passes and incomplete results cost as much again).
+  // Only violations are collected (passes and incomplete results cost as much again). A page without
+  // frames runs axe in its own document (legacy mode): the frame-merging mode opens a second page per
+  // call to combine frame results, 3.2 s against 1.0 s a page.
+  const framed = page.frames().length > 1;
   const results = await new AxeBuilder({ page })
+    .setLegacyMode(!framed)
     .options({ resultTypes: ['violations'] })
     .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
     .analyze();
