@@ -71,6 +71,13 @@ export function buildAndDeploy({
     PRESSROOM_CHANGES: changesFile,
   };
   let lineHandler: (line: string) => void = () => undefined;
+  const plainBuild = () =>
+    runChild(
+      process.execPath,
+      [...nodeFlags, buildScript, '--out', out],
+      { cwd: root, env: buildEnv, shell: false, timeoutMs, children },
+      (line) => lineHandler(line),
+    );
   const warm = warmRenderer
     ? warmBuilder({
         root,
@@ -80,6 +87,7 @@ export function buildAndDeploy({
         env: buildEnv,
         onLine: (line) => lineHandler(line),
         buildTimeoutMs: timeoutMs,
+        plainBuild,
       })
     : undefined;
   const run = async (): Promise<BuildOutcome> => {
@@ -92,14 +100,7 @@ export function buildAndDeploy({
       if (SUMMARY_LINE.test(line)) log(`build: ${line.replace(/^\S+ \[[^\]]+\] /, '').replace(/^build: /, '')}`);
     };
     lineHandler = onLine;
-    const build = warm
-      ? await warm.build()
-      : await runChild(
-          process.execPath,
-          [...nodeFlags, buildScript, '--out', out],
-          { cwd: root, env: buildEnv, shell: false, timeoutMs, children },
-          onLine,
-        );
+    const build = warm ? await warm.build() : await plainBuild();
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     const built = confirmed ? `confirmed ${out} (nothing changed)` : `built ${out}`;
     if (build.timedOut)

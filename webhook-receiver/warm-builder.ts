@@ -5,7 +5,10 @@
  * answered once the new site is swapped in. When the child answers `full` (it cannot prove the
  * change: other code or configuration, an embargo lifting, a damaged site, an error), crashes, or
  * passes its time bound (it is ended), a new child is started: its first build is the full build
- * for this delivery. The child's lines are passed through like a build's summary lines.
+ * for this delivery. When the child could not keep what a warm change needs (an Astro internal of
+ * another shape, scripts/warm/astro-internals.ts), every later delivery runs the plain build
+ * command instead (`plainBuild`: a partial build where it can prove one), as without the renderer.
+ * The child's lines are passed through like a build's summary lines.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import type { ChangeRequest, RendererMessage } from './warm-protocol.ts';
@@ -25,6 +28,8 @@ export interface WarmBuilderOptions {
   buildTimeoutMs?: number;
   /** A warm change past this is ended, and a full build follows (default 2 minutes). */
   changeTimeoutMs?: number;
+  /** The build command in a child of its own: what a delivery runs once the renderer cannot be kept warm. */
+  plainBuild: () => Promise<StepResult>;
 }
 
 /** A build step's result, as build-and-deploy.ts's child build gives it. */
@@ -52,6 +57,8 @@ export function warmBuilder(options: WarmBuilderOptions): WarmBuilder {
   const { buildTimeoutMs = 30 * 60_000, changeTimeoutMs = 120_000 } = options;
   let running: Running | undefined;
   let lastError: string | undefined;
+  /** Why this Astro cannot be kept warm, once a first build found out. */
+  let cannotKeep: string | undefined;
 
   const start = (): Running => {
     const child = fork(options.rendererScript, ['--out', options.out], {
@@ -112,12 +119,16 @@ export function warmBuilder(options: WarmBuilderOptions): WarmBuilder {
     lastError = undefined;
     const state = (running = start());
     const built = await next(state, buildTimeoutMs);
-    if (built?.type === 'built') return { code: built.exitCode, lastError, timedOut: false };
+    if (built?.type === 'built') {
+      if (!built.warm && built.why) cannotKeep = built.why;
+      return { code: built.exitCode, lastError, timedOut: false };
+    }
     return { code: state.exited ?? 1, lastError, timedOut: state.exited === undefined };
   };
 
   return {
     async build() {
+      if (cannotKeep) return options.plainBuild();
       const state = running;
       if (!state) return fullBuild();
       lastError = undefined;

@@ -1,7 +1,7 @@
 /**
  * Every Astro internal a renderer kept warm (scripts/warm/) relies on, in one module, each checked
  * when the renderer starts (`internalsMissing`): a shape that is not there is one warning line and
- * full builds, never a wrong site. Listed in docs/performance.md ("A renderer kept warm"); an
+ * the plain build command for every delivery (as without `--warm`), never a wrong site. Listed in docs/performance.md ("A renderer kept warm"); an
  * Astro update is checked against that list.
  *
  * - dist/content/instance.js `globalContentLayer.init`: wrapped to keep the ContentLayer the build

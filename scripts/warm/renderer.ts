@@ -3,9 +3,10 @@
  * the build command in full in its own process, keeps Astro's App and content layer, and then makes
  * each `change` message live by rendering only the routes it touches (change.ts), in 1–3 s at the
  * demo instead of a new build process's 10–12 s floor. Whatever it cannot prove (other code or
- * configuration, an embargo lifting, a damaged site, an error, an Astro internal of another shape,
- * memory past its bound) it answers `full` and ends: the receiver then starts a new child, whose
- * first build is the full build. Protocol: webhook-receiver/warm-protocol.ts.
+ * configuration, an embargo lifting, a damaged site, an error, memory past its bound) it answers
+ * `full` and ends: the receiver then starts a new child, whose first build is the full build. An
+ * Astro internal of another shape is said after the first build: the receiver then runs the build
+ * command for each delivery, as without `--warm`. Protocol: webhook-receiver/warm-protocol.ts.
  *
  *   node --conditions=source scripts/warm/renderer.ts --out DIR   (forked; not a command of its own)
  */
@@ -42,7 +43,7 @@ async function main(): Promise<void> {
   const kept = 'missing' in layer ? undefined : layer.layer();
   const why = 'missing' in layer ? layer.missing : internalsMissing({ layer: kept, inner: app.inner(), sitemap: app.sitemap() });
   if (exitCode !== 0 || why) {
-    if (exitCode === 0) console.log(`build: warm: WARNING: no warm renderer (${why}); every delivery builds in full`);
+    if (exitCode === 0) console.log(`build: warm: WARNING: no warm renderer (${why}); each delivery runs the build command`);
     await send({ type: 'built', exitCode, warm: false, ...(why ? { why } : {}) });
     process.exit(exitCode);
   }

@@ -14,6 +14,10 @@
  * 3. a release deleted for good (console delete), an embargo lifting (the upstream's clock passes a
  *    release date), an event moved to another place (console edit).
  *
+ * Beside it, the warm renderer (`npm run webhooks -- --warm`: webhook-receiver/warm-builder.ts and
+ * scripts/warm/) keeps a third folder: after its first full build, it makes each batch live in the
+ * process it kept, and its folder too is the full build's, byte for byte.
+ *
  * Then the webhook receiver (`scripts/webhooks.ts`, as the service runs it) over the same folder: a
  * delivery for one edited release renders that release's routes and the few that show it. That a
  * burst of deliveries shares one build: test/webhooks/receiver.test.ts.
@@ -34,6 +38,8 @@ import { cleanBuildEnv } from '../site/global-setup.ts';
 import { SOURCE_CONDITION_FLAG } from '../../src/config/source-condition.ts';
 import { spawnReceiver, subscribeReceiver } from '../helpers/receiver-process.ts';
 import { readRouteRecord, type RouteRecord } from '../../scripts/route-record-file.ts';
+import { buildAndDeploy, type BuildAndDeploy } from '../../webhook-receiver/build-and-deploy.ts';
+import type { BuildOutcome } from '../../webhook-receiver/build-queue.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const run = promisify(execFile);
@@ -44,6 +50,11 @@ let first: { stdout: string };
 let partial: { stdout: string };
 let forced: { stdout: string };
 let record: RouteRecord;
+let withdrawnPage: string;
+let warm: BuildAndDeploy;
+const warmLines: string[] = [];
+/** The warm renderer's delivery after each batch. */
+const warmChanges: Array<BuildOutcome & { said: string }> = [];
 
 /**
  * The builds' clock, pinned six hours after the emulator's (frozen at DEMO_NOW until batch 3 moves
@@ -73,6 +84,48 @@ async function build(out: string, args: string[] = [], extraEnv: Record<string, 
 }
 
 const manage = (method: string, route: string, body?: unknown): Promise<void> => manageEmulator(api, method, route, body);
+
+/** The warm renderer's folder: changed by the child it keeps, as `npm run webhooks -- --warm` does (without a deploy command). */
+const warmSite = (): string => path.join(tmp, 'warm');
+
+/** One delivery to the warm renderer: what it did, and the lines it printed meanwhile. */
+async function deliverWarm(): Promise<BuildOutcome & { said: string }> {
+  const from = warmLines.length;
+  const outcome = await warm.run();
+  return { ...outcome, said: warmLines.slice(from).join('\n') };
+}
+
+const WARM_LINE = /^build: warm: (\d+) of (\d+) routes rendered \(/m;
+
+/** The warm renderer made the change in the process it kept: some routes, not all, and no build of its own. */
+function expectWarm(change: BuildOutcome & { said: string }): void {
+  expect(change.ok, change.said).toBe(true);
+  const line = WARM_LINE.exec(change.said);
+  expect(line, change.said).not.toBeNull();
+  expect(Number(line![1])).toBeGreaterThan(0);
+  expect(Number(line![1])).toBeLessThan(Number(line![2]));
+  expect(change.said).not.toMatch(/rendering: --force|rendering in full|building in full/);
+  // Search bundles whose pages it left alone are taken from the live site (test/site/built/search.test.ts).
+  expect(change.said).toMatch(/search bundles: [1-9]\d* indexed, \d+ kept/);
+}
+
+/** What a build writes beside the site: the data report as is, the fingerprint but for its clock time and the files' mtimes. */
+async function besideTheSite(dir: string): Promise<{ dataReport: string; fingerprint: unknown }> {
+  const {
+    builtAt: _,
+    output,
+    media,
+    ...rest
+  } = JSON.parse(await readFile(`${dir}.fingerprint.json`, 'utf8')) as Record<string, unknown> & {
+    output: Record<string, [string, number, number]>;
+    media: Array<{ url: string; as: string }>;
+  };
+  const hashes = Object.fromEntries(Object.entries(output).map(([file, [sha256]]) => [file, sha256]));
+  return {
+    dataReport: await readFile(`${dir}.data-report.json`, 'utf8'),
+    fingerprint: { ...rest, hashes, media: [...media].sort((a, b) => (`${a.as} ${a.url}` < `${b.as} ${b.url}` ? -1 : 1)) },
+  };
+}
 
 /** A console edit (emulator/admin/console-edits.ts): what the management API cannot change. */
 async function consoleEdit(method: 'PATCH' | 'DELETE', object: string, id: number, fields?: Record<string, unknown>): Promise<void> {
@@ -180,21 +233,37 @@ beforeAll(async () => {
   const read = await readRouteRecord(path.join(tmp, 'site'));
   if ('missing' in read) throw new Error(read.missing);
   record = read;
+  warm = buildAndDeploy({
+    root,
+    out: warmSite(),
+    buildScript: path.join(root, 'scripts', 'build.ts'),
+    nodeFlags: [SOURCE_CONDITION_FLAG],
+    changesFile: `${warmSite()}.changes.json`,
+    env: buildEnv(),
+    log: (line) => warmLines.push(line),
+    warmRenderer: path.join(root, 'scripts', 'warm', 'renderer.ts'),
+  });
+  // Its first delivery builds in full in the child it then keeps.
+  const warmFirst = await deliverWarm();
+  if (!warmFirst.ok) throw new Error(`the warm renderer's first build failed: ${warmFirst.said}`);
 
   await manage('PUT', `/v1/campaigns/${retitled!.id}`, { campaign: { title: `${retitled!.title}, corrected` } });
   await manage('PUT', `/v1/campaigns/${retagged!.id}`, {
     campaign: { tags: [...(retagged!.tags ?? []).map((t) => t.name), 'A topic added after the build'] },
   });
   await manage('PUT', `/v1/campaigns/${withdrawn!.id}/cancel`);
+  withdrawnPage = pageOf(withdrawn!);
   await manage('PUT', `/v1/campaigns/${published!.id}`, { campaign: { publish_immediately: true } });
   const [kit] = await listed<{ id: number; title: string }>('media_kits');
   await manage('PUT', `/v1/media_kits/${kit!.id}`, { media_kit: { title: `${kit!.title} (renamed)` } });
 
   partial = await build(path.join(tmp, 'site'));
+  warmChanges.push(await deliverWarm());
   forced = await build(path.join(tmp, 'forced'), ['--force']);
 }, 600_000);
 
 afterAll(async () => {
+  warm?.stop();
   await api?.close();
   if (tmp) await rm(tmp, { recursive: true, force: true });
 });
@@ -211,6 +280,15 @@ describe('a partial build', () => {
   it('writes the same bytes, and the same route record, as a forced full build of the same upstream state', async () => {
     await expectSameSites(path.join(tmp, 'site'), path.join(tmp, 'forced'));
     expect(await readRouteRecord(path.join(tmp, 'site'))).toEqual(await readRouteRecord(path.join(tmp, 'forced')));
+  });
+
+  it('made live by the warm renderer in the process it kept, it is the forced full build too', async () => {
+    expectWarm(warmChanges[0]!);
+    await expectSameSites(warmSite(), path.join(tmp, 'forced'));
+    expect(await readRouteRecord(warmSite())).toEqual(await readRouteRecord(path.join(tmp, 'forced')));
+    expect(await besideTheSite(warmSite())).toEqual(await besideTheSite(path.join(tmp, 'forced')));
+    const changes = JSON.parse(await readFile(`${warmSite()}.changes.json`, 'utf8')) as { removed: Array<{ path: string }> };
+    expect(changes.removed.map((r) => r.path)).toContain(withdrawnPage);
   });
 
   it('recorded, in the first build, every _media/ file each page prints as that page’s: the context survives components, slots and awaits', async () => {
@@ -267,6 +345,7 @@ describe('a second batch: a body edited, a tag taken off, an image replaced, a c
 
     second = await build(path.join(tmp, 'site'));
     written = await writtenSince(path.join(tmp, 'site'), before);
+    warmChanges.push(await deliverWarm());
     // Not forced: the configuration changed since the folder was built, which must render in full.
     configured = await build(path.join(tmp, 'forced'), [], UNUSED_IMAGE_HOST);
   }, 600_000);
@@ -279,6 +358,11 @@ describe('a second batch: a body edited, a tag taken off, an image replaced, a c
 
   it('writes the same bytes, and the same route record, as a full build of the same upstream state', async () => {
     await expectSameSites(path.join(tmp, 'site'), path.join(tmp, 'forced'));
+  });
+
+  it('made live by the warm renderer in the process it kept, it is that full build too', async () => {
+    expectWarm(warmChanges[1]!);
+    await expectSameSites(warmSite(), path.join(tmp, 'forced'));
   });
 
   it('rendered the changed pages, with the change in them, and kept pages the batch does not touch', async () => {
@@ -335,6 +419,7 @@ describe('a third batch: a release deleted for good, an embargo lifting, an even
     if (clock.status !== 200) throw new Error(`clock: ${clock.status}`);
     third = await build(path.join(tmp, 'site'));
     written = await writtenSince(path.join(tmp, 'site'), before);
+    warmChanges.push(await deliverWarm());
     forcedAgain = await build(path.join(tmp, 'forced'), ['--force'], UNUSED_IMAGE_HOST);
   }, 600_000);
 
@@ -345,6 +430,11 @@ describe('a third batch: a release deleted for good, an embargo lifting, an even
 
   it('writes the same bytes, and the same route record, as a forced full build of the same upstream state', async () => {
     await expectSameSites(path.join(tmp, 'site'), path.join(tmp, 'forced'));
+  });
+
+  it('made live by the warm renderer in the process it kept, it is the forced full build too', async () => {
+    expectWarm(warmChanges[2]!);
+    await expectSameSites(warmSite(), path.join(tmp, 'forced'));
   });
 
   it('removed the deleted release everywhere, published the lifted one, and rendered the event page and its calendar file with the new place', async () => {
