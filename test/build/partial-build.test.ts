@@ -38,7 +38,8 @@ import { cleanBuildEnv } from '../site/global-setup.ts';
 import { SOURCE_CONDITION_FLAG } from '../../src/config/source-condition.ts';
 import { spawnReceiver, subscribeReceiver } from '../helpers/receiver-process.ts';
 import { readRouteRecord, type RouteRecord } from '../../scripts/route-record-file.ts';
-import { buildAndDeploy, type BuildAndDeploy } from '../../webhook-receiver/build-and-deploy.ts';
+import type { BuildAndDeploy } from '../../webhook-receiver/build-and-deploy.ts';
+import { warmReceiverBuilds } from '../helpers/warm-builds.ts';
 import type { BuildOutcome } from '../../webhook-receiver/build-queue.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -233,16 +234,7 @@ beforeAll(async () => {
   const read = await readRouteRecord(path.join(tmp, 'site'));
   if ('missing' in read) throw new Error(read.missing);
   record = read;
-  warm = buildAndDeploy({
-    root,
-    out: warmSite(),
-    buildScript: path.join(root, 'scripts', 'build.ts'),
-    nodeFlags: [SOURCE_CONDITION_FLAG],
-    changesFile: `${warmSite()}.changes.json`,
-    env: buildEnv(),
-    log: (line) => warmLines.push(line),
-    warmRenderer: path.join(root, 'scripts', 'warm', 'renderer.ts'),
-  });
+  warm = warmReceiverBuilds(warmSite(), buildEnv(), (line) => warmLines.push(line));
   // Its first delivery builds in full in the child it then keeps.
   const warmFirst = await deliverWarm();
   if (!warmFirst.ok) throw new Error(`the warm renderer's first build failed: ${warmFirst.said}`);

@@ -15,9 +15,9 @@ import { startEmulator, type RunningEmulator } from '../../emulator/server.ts';
 import { TEST_MEDIA_CACHE, manageEmulator } from '../helpers/emulator.ts';
 import { fileDigests } from '../helpers/file-tree.ts';
 import { cleanBuildEnv } from '../site/global-setup.ts';
-import { SOURCE_CONDITION_FLAG } from '../../src/config/source-condition.ts';
 import { routeRecordPath } from '../../scripts/route-record-file.ts';
-import { buildAndDeploy, type BuildAndDeploy } from '../../webhook-receiver/build-and-deploy.ts';
+import type { BuildAndDeploy } from '../../webhook-receiver/build-and-deploy.ts';
+import { warmReceiverBuilds } from '../helpers/warm-builds.ts';
 import type { BuildOutcome } from '../../webhook-receiver/build-queue.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -67,18 +67,9 @@ beforeAll(async () => {
   api = await startEmulator({ scale: 12, frozenClock: true, cacheDir: TEST_MEDIA_CACHE });
   releases = await listed();
   // As `npm run webhooks -- --warm` runs its builds (without a deploy command).
-  builder = buildAndDeploy({
-    root,
-    out: site(),
-    buildScript: path.join(root, 'scripts', 'build.ts'),
-    nodeFlags: [SOURCE_CONDITION_FLAG],
-    changesFile: `${site()}.changes.json`,
-    env: env(),
-    log: (line) => {
-      lines.push(line);
-      onLine(line);
-    },
-    warmRenderer: path.join(root, 'scripts', 'warm', 'renderer.ts'),
+  builder = warmReceiverBuilds(site(), env(), (line) => {
+    lines.push(line);
+    onLine(line);
   });
   first = await deliver();
 }, 600_000);
@@ -143,15 +134,8 @@ describe('an Astro whose internals cannot be kept warm', () => {
   it('says so once after the first build, then runs the build command for each delivery, as without --warm', async () => {
     const out = path.join(tmp, 'plain');
     const said: string[] = [];
-    const plain = buildAndDeploy({
-      root,
-      out,
-      buildScript: path.join(root, 'scripts', 'build.ts'),
-      nodeFlags: [SOURCE_CONDITION_FLAG, '--import', path.join(root, 'test', 'helpers', 'unkept-content-layer.ts')],
-      changesFile: `${out}.changes.json`,
-      env: env(),
-      log: (line) => said.push(line),
-      warmRenderer: path.join(root, 'scripts', 'warm', 'renderer.ts'),
+    const plain = warmReceiverBuilds(out, env(), (line) => said.push(line), {
+      nodeFlags: ['--import', path.join(root, 'test', 'helpers', 'unkept-content-layer.ts')],
     });
     try {
       const first = await plain.run();
