@@ -11,6 +11,8 @@ import { sourceCondition } from './src/integrations/source-condition.ts';
  */
 // test/deploy and test/scale-out read: a site in a temp folder, s3rver and Redis on port 0.
 const BUILDS = ['test/build/**', 'test/packages/**', 'test/webhooks/**', 'test/archive/**', 'test/bench/**'];
+// Files of those folders that only read: no build, no lock on the checkout (cli.test's commands stop before either).
+const READERS_IN_BUILDS = ['test/build/cli.test.ts', 'test/build/staged-output.test.ts'];
 const BUILDS_IN_BROWSER = ['test/browser/brand.test.ts', 'test/browser/dev-server.test.ts'];
 const builds = { sequence: { groupOrder: 0 }, maxWorkers: 1 };
 const readers = { sequence: { groupOrder: 1 }, maxWorkers: 2 };
@@ -33,13 +35,20 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'builds', include: BUILDS.map((dir) => `${dir}/*.test.ts`), ...unit, ...builds },
+        test: {
+          name: 'builds',
+          include: BUILDS.map((dir) => `${dir}/*.test.ts`),
+          ...unit,
+          exclude: [...unit.exclude, ...READERS_IN_BUILDS],
+          ...builds,
+        },
       },
       { extends: true, test: { name: 'browser-builds', include: BUILDS_IN_BROWSER, ...browser, ...builds } },
       {
         extends: true,
         test: { name: 'unit', include: ['test/**/*.test.ts'], ...unit, exclude: [...unit.exclude, ...BUILDS], ...readers },
       },
+      { extends: true, test: { name: 'unit-cli', include: READERS_IN_BUILDS, ...unit, ...readers } },
       { extends: true, test: { name: 'site', include: ['test/site/built/**/*.test.ts'], ...builtSite, ...readers } },
       // Debian's Chromium over the same built site.
       {
