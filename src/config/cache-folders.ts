@@ -6,8 +6,8 @@
 import path from 'node:path';
 import type { PressroomConfig } from './environment.ts';
 
-/** The caches a build writes: API answers, release bodies (kept out of Astro's data store), media originals/renditions/zips, the icons derived from the logo, the bodies' Markdown. */
-export type CacheFolder = 'pressroom-http' | 'bodies' | 'images' | 'site-icons' | 'markdown';
+/** The caches a build writes: API answers, release bodies (kept out of Astro's data store), media originals/renditions/zips, the icons derived from the logo, the bodies' Markdown, Node's compiled code (compile-cache.ts). */
+export type CacheFolder = 'pressroom-http' | 'bodies' | 'images' | 'site-icons' | 'markdown' | 'node-compile';
 
 /** `<PRESSROOM_CACHE_DIR or .cache>/<folder>`, a relative PRESSROOM_CACHE_DIR taken from `root`. */
 export function cacheFolder(root: string, config: Pick<PressroomConfig, 'cacheDir'>, folder: CacheFolder): string {

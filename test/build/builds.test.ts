@@ -193,6 +193,8 @@ describe('building from a snapshot', () => {
       firstDone.output.match(/images: \d+\/\d+ files encoded so far \(\d+\.\d\/s[^)]*\), \d+ reused; \d+\/\d+ originals fetched/g) ?? [];
     expect(progress.length, firstDone.output).toBeGreaterThan(1);
     expect(firstDone.output).toMatch(/images: 148 originals \(148 downloaded, [^;]*; 0 not modified\), [1-9]\d* files encoded/);
+    // Node's compiled code is kept with the build's other caches (src/config/compile-cache.ts).
+    expect((await readdir(path.join(env.PRESSROOM_CACHE_DIR, 'node-compile'), { recursive: true })).length).toBeGreaterThan(0);
     const home = await readFile(path.join(out, 'index.html'), 'utf8');
     expect(home).toContain('<meta name="robots" content="noindex, nofollow">');
     expect(home).toMatch(/<p class="demo-note" role="note"[^>]*>Demo press room: a fictional company/);
