@@ -1,8 +1,8 @@
 /**
  * Every Astro internal a renderer kept warm (scripts/warm/) relies on, in one module, each checked
  * when the renderer starts (`internalsMissing`): a shape that is not there is one warning line and
- * the plain build command for every delivery (as without `--warm`), never a wrong site. Listed in docs/performance.md ("A renderer kept warm"); an
- * Astro update is checked against that list.
+ * the plain build command for every delivery (as without `--warm`), never a wrong site. Listed in
+ * docs/performance.md ("A renderer kept warm"); an Astro update is checked against that list.
  *
  * - dist/content/instance.js `globalContentLayer.init`: wrapped to keep the ContentLayer the build
  *   synced with; its `sync()` runs the loaders again after the build disposed it (the collections
