@@ -7,8 +7,7 @@
  */
 import os from 'node:os';
 import path from 'node:path';
-import { SOURCE_CONDITION_FLAG } from '../src/config/source-condition.ts';
-import { buildAndDeploy } from '../webhook-receiver/build-and-deploy.ts';
+import { warmReceiverBuilds } from '../test/helpers/warm-builds.ts';
 import { measure } from './measure.ts';
 import { siteDifferences } from './publish-check.ts';
 
@@ -37,16 +36,7 @@ export async function publishEditWarm({
 }): Promise<WarmPublish> {
   const site = path.join(work, 'warm-site');
   const lines: string[] = [];
-  const receiver = buildAndDeploy({
-    root,
-    out: site,
-    buildScript: path.join(root, 'scripts', 'build.ts'),
-    nodeFlags: [SOURCE_CONDITION_FLAG],
-    changesFile: `${site}.changes.json`,
-    env,
-    log: (line) => lines.push(line),
-    warmRenderer: path.join(root, 'scripts', 'warm', 'renderer.ts'),
-  });
+  const receiver = warmReceiverBuilds(site, env, (line) => lines.push(line));
   try {
     const first = await receiver.run();
     if (!first.ok) throw new Error(`bench: the warm renderer's first build failed: ${first.summary}`);

@@ -18,15 +18,20 @@ export interface KeptContentLayer {
   sync(): Promise<void>;
 }
 
-interface ContentLayerSingleton {
+export interface ContentLayerSingleton {
   init(options: unknown): KeptContentLayer;
+}
+
+/** Astro's content-layer singleton (dist/content/instance.js `globalContentLayer`), if that module is there. */
+export async function contentLayerSingleton(): Promise<Partial<ContentLayerSingleton> | undefined> {
+  const instanceUrl = new URL('./dist/content/instance.js', import.meta.resolve('astro/package.json'));
+  const instance = (await import(instanceUrl.href).catch(() => undefined)) as { globalContentLayer?: ContentLayerSingleton } | undefined;
+  return instance?.globalContentLayer;
 }
 
 /** Wraps Astro's content-layer singleton before the build: the layer the build syncs with is kept. */
 export async function keepContentLayer(): Promise<{ layer(): KeptContentLayer | undefined } | { missing: string }> {
-  const instanceUrl = new URL('./dist/content/instance.js', import.meta.resolve('astro/package.json'));
-  const instance = (await import(instanceUrl.href).catch(() => undefined)) as { globalContentLayer?: ContentLayerSingleton } | undefined;
-  const singleton = instance?.globalContentLayer;
+  const singleton = await contentLayerSingleton();
   if (typeof singleton?.init !== 'function') return { missing: 'astro/dist/content/instance.js has no globalContentLayer.init' };
   let kept: KeptContentLayer | undefined;
   const init = singleton.init.bind(singleton);

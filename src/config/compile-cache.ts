@@ -9,15 +9,14 @@
  * front of ours. It must be on before the command's modules load, so PRESSROOM_CACHE_DIR is read
  * here from the environment or `.env`, ahead of the configuration.
  */
-import { existsSync, readFileSync } from 'node:fs';
 import module from 'node:module';
-import path from 'node:path';
-import { parseEnv } from 'node:util';
 import { cacheFolder } from './cache-folders.ts';
+import { loadDotEnv } from './dot-env.ts';
 
 export function enableCompileCache(root: string, env: NodeJS.ProcessEnv = process.env): void {
-  const dotEnv = path.join(root, '.env');
-  const fromFile = () => (existsSync(dotEnv) ? parseEnv(readFileSync(dotEnv, 'utf8')).PRESSROOM_CACHE_DIR : undefined);
-  const cacheDir = (env.PRESSROOM_CACHE_DIR ?? fromFile())?.trim() || undefined;
+  // The file's variables into a copy, not into the environment: the command loads `.env` itself.
+  const withFile = { ...env };
+  loadDotEnv(root, withFile);
+  const cacheDir = withFile.PRESSROOM_CACHE_DIR?.trim() || undefined;
   module.enableCompileCache?.(cacheFolder(root, { cacheDir }, 'node-compile'));
 }

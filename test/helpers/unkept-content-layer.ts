@@ -4,7 +4,9 @@
  * longer be wrapped (the assignment is ignored), so the layer the build syncs with is not kept,
  * while Astro itself builds as ever.
  */
-const instanceUrl = new URL('./dist/content/instance.js', import.meta.resolve('astro/package.json'));
-const { globalContentLayer } = (await import(instanceUrl.href)) as { globalContentLayer: { init: unknown } };
-const init = globalContentLayer.init;
-Object.defineProperty(globalContentLayer, 'init', { get: () => init, set: () => undefined, configurable: true });
+import { contentLayerSingleton } from '../../scripts/warm/astro-internals.ts';
+
+const singleton = await contentLayerSingleton();
+if (!singleton) throw new Error('unkept-content-layer: Astro has no content-layer singleton to hold');
+const init = singleton.init;
+Object.defineProperty(singleton, 'init', { get: () => init, set: () => undefined, configurable: true });
