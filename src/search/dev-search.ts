@@ -6,10 +6,11 @@
  * server itself, written into a temporary folder the way a build writes them,
  * and indexed by the build's own `buildSearchIndex`. It is made once per dev
  * server (restart it to search changed content); the folder goes when the
- * server stops.
+ * server stops. A dev server killed without stopping (SIGTERM, SIGKILL) cannot remove it, so each
+ * folder carries its server's process id, and the next index made removes those of servers gone.
  */
 import { createReadStream } from 'node:fs';
-import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -24,6 +25,10 @@ const CRAWL_CONCURRENCY = 4;
 const MAX_PAGES = 20_000;
 /** Site paths that are files of the site, never pages to follow. */
 const NOT_PAGES = /^(?:_media|_astro|_search|pagefind|@)\/|\.(?:xml|json|txt|ics|vcf|zip|pdf|md|png|jpe?g|webp|avif|gif|ico|svg|css|js)$/i;
+
+/** `pressroom-dev-search-<pid>-<random>`: the pid tells whose folder it is. */
+const FOLDER_PREFIX = 'pressroom-dev-search-';
+const FOLDER_NAME = /^pressroom-dev-search-(\d+)-/;
 
 const TYPES: Record<string, string> = { '.js': 'text/javascript; charset=utf-8', '.json': 'application/json', '.css': 'text/css' };
 
@@ -73,6 +78,27 @@ async function crawl(origin: string, base: string, siteDir: string): Promise<num
   return pages;
 }
 
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it runs, as another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The index folders in `tmp` left by dev servers that no longer run. */
+async function removeOrphanedIndexes(tmp: string): Promise<string[]> {
+  const names = await readdir(tmp).catch(() => [] as string[]);
+  const orphans = names.filter((name) => {
+    const pid = Number(FOLDER_NAME.exec(name)?.[1]);
+    return pid > 0 && pid !== process.pid && !processAlive(pid);
+  });
+  await Promise.all(orphans.map((name) => rm(path.join(tmp, name), { recursive: true, force: true })));
+  return orphans;
+}
+
 export function createDevSearch({ base, origin, log }: DevSearchOptions): DevSearch {
   let work: Promise<string> | undefined;
   let folder: string | undefined;
@@ -82,7 +108,8 @@ export function createDevSearch({ base, origin, log }: DevSearchOptions): DevSea
       const at = origin();
       if (!at) throw new Error('the dev server is not listening yet');
       const started = performance.now();
-      folder = await mkdtemp(path.join(os.tmpdir(), 'pressroom-dev-search-'));
+      await removeOrphanedIndexes(os.tmpdir());
+      folder = await mkdtemp(path.join(os.tmpdir(), `${FOLDER_PREFIX}${process.pid}-`));
       const siteDir = path.join(folder, 'site');
       const pages = await crawl(at, base, siteDir);
       // Imported here: the dev server never loads Pagefind until someone searches.

@@ -2,9 +2,12 @@
  * `npm run dev` works as the site: the dev server (`astro dev`, the bundled demo press room) in
  * Chromium. Every page type answers and loads what it asks for (images from the pipeline's cache,
  * styles, scripts), and the search page searches: its controller is served and the pages the dev
- * server renders are indexed on the first search (src/search/dev-search.ts).
+ * server renders are indexed on the first search (src/search/dev-search.ts), in a temporary folder
+ * that also clears those left by dev servers killed before they could.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
+import os from 'node:os';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
@@ -19,6 +22,9 @@ let dev: ChildProcess | undefined;
 let origin = '';
 let browser: Browser;
 let log = '';
+// The dev server's TMPDIR, holding the index folder of a dev server that no longer runs.
+let tmp = '';
+let orphan = '';
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -31,12 +37,16 @@ async function freePort(): Promise<number> {
 beforeAll(async () => {
   if (!hasChromium) return;
   const port = await freePort();
+  tmp = await mkdtemp(path.join(os.tmpdir(), 'dev-server-test-'));
+  orphan = `pressroom-dev-search-${spawnSync(process.execPath, ['-e', '']).pid}-killed`;
+  await mkdir(path.join(tmp, orphan, 'site'), { recursive: true });
   const env: NodeJS.ProcessEnv = { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' };
   // The demo press room, as a developer starts it: no PRESSROOM_*, and none of the test runner's own
   // variables (under NODE_ENV=test the dev server answers "Cannot GET /").
   for (const name of Object.keys(env))
     if (name.startsWith('PRESSROOM_') || name.startsWith('VITEST') || ['SOURCE_DATE_EPOCH', 'NODE_ENV', 'TEST'].includes(name))
       delete env[name];
+  env.TMPDIR = tmp;
   dev = spawn(
     process.execPath,
     [
@@ -74,6 +84,7 @@ afterAll(async () => {
     dev.kill('SIGTERM');
     await exited;
   }
+  if (tmp) await rm(tmp, { recursive: true, force: true });
 });
 
 describe.skipIf(!hasChromium)('the dev server', () => {
@@ -147,6 +158,9 @@ describe.skipIf(!hasChromium)('the dev server', () => {
       expect(w.failed).toEqual([]);
       expect(w.pageErrors).toEqual([]);
       expect(log).toMatch(/search \(dev\): \d+ of \d+ pages indexed/);
+      const folders = await readdir(tmp);
+      expect(folders).not.toContain(orphan);
+      expect(folders.filter((name) => name.startsWith(`pressroom-dev-search-${dev!.pid}-`))).toHaveLength(1);
     } finally {
       await w.context.close();
     }
