@@ -129,7 +129,7 @@ export async function warmChange(site: WarmSite, app: KeptApp, layer: KeptConten
       const seconds = ((performance.now() - started) / 1000).toFixed(1);
       const took = steps.map(([name, ms]) => `${name} ${(ms / 1000).toFixed(1)}`).join(', ');
       const items = plan.changed.filter((key) => !/^(?:list|map|derived|site|props):/.test(key));
-      const searched = `search bundles: ${search.bundles - search.reusedBundles} indexed, ${search.reusedBundles} kept`;
+      const searched = `search bundles: ${search.bundles - search.reusedBundles} indexed, ${search.reusedBundles} kept; ${search.pagesRead} pages read`;
       const summary = `${plan.render.length} of ${selection.routes.length} routes rendered (${items.length} changed items) in ${seconds} s (${took}; ${searched})`;
       log(`build: warm: ${summary}; changes: ${changeSummary(changes)}`);
       return { changes, summary };

@@ -19,6 +19,7 @@ import { firstLine } from '../cli.ts';
 import { internalsMissing, keepContentLayer } from './astro-internals.ts';
 import { warmChange, type WarmSite } from './change.ts';
 import { keptApp } from './kept-app.ts';
+import { keepSearchablePages } from '../../src/search/searchable-pages.ts';
 import type { ChangeRequest, RendererMessage } from '../../webhook-receiver/warm-protocol.ts';
 
 exitUnlessSourceCondition('warm renderer');
@@ -34,6 +35,7 @@ async function main(): Promise<void> {
   const out = path.resolve(args[args.indexOf('--out') + 1] ?? path.join(root, 'dist'));
   const code = await codeInputs(root);
   const layer = await keepContentLayer();
+  keepSearchablePages();
   const app = keptApp();
   const exitCode = await runBuildCommand(['--out', out, '--force'], {
     integrations: [app.integration],

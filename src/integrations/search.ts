@@ -32,13 +32,13 @@ import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration, AstroIntegrationLogger } from 'astro';
-import { detached } from '../lib/detached.ts';
 import { releaseFreedMemory } from '../lib/freed-memory.ts';
 import { PAGEFIND_DIR } from '../search/vocabulary.ts';
 import { settledOrStalled } from '../lib/stall-guard.ts';
 import { searchScripts } from '../search/bundle.ts';
 import { createDevSearch, type DevSearch } from '../search/dev-search.ts';
-import { NOT_SEARCHED, searchDocument, sitePathOf } from '../search/documents.ts';
+import { NOT_SEARCHED } from '../search/documents.ts';
+import { readSearchablePages, type SearchablePages } from '../search/searchable-pages.ts';
 import { SEARCH_DIR, type PageMeta } from '../search/format.ts';
 import {
   PAGEFIND_MANIFEST,
@@ -49,7 +49,6 @@ import {
   type PagefindMembership,
 } from '../search/pagefind-bundles.ts';
 import { bundleMembership, type BundleMembership } from '../search/bundle-membership.ts';
-import { indexLanguage, words as pageWords } from '../search/terms.ts';
 import { wordShards } from '../search/word-masks.ts';
 import { sessionState } from '../config/session.ts';
 
@@ -133,6 +132,8 @@ export interface IndexReport {
   bundles: number;
   /** Of them, taken as they were (`reuse`), not indexed again. */
   reusedBundles: number;
+  /** Of the site's HTML files, those read now (the others kept from the last index: src/search/searchable-pages.ts). */
+  pagesRead: number;
   files: number;
   /** The languages indexed (ISO 639-1), most pages first. */
   languages: string[];
@@ -191,6 +192,7 @@ export async function buildSearchIndex(
     pages: manifest.bundles.reduce((n, b) => n + b.pages, 0),
     bundles: manifest.bundles.length,
     reusedBundles: reused,
+    pagesRead: site.read,
     files,
     languages: languagesByPages(manifest.bundles),
     ms: Math.round(performance.now() - started),
@@ -227,83 +229,6 @@ async function unlessStalled<T>(work: Promise<T>, bundle: string): Promise<T> {
     // What Pagefind's client says when its process was gone as a request was sent.
     throw error instanceof Error && error.message === 'Pagefind backend closed' ? stopped() : error;
   }
-}
-
-interface SearchablePages {
-  /** Every page that marks content to search, with its language: what bundle membership is decided on. */
-  pages: Array<{ url: string; language: string }>;
-  documents: PageMeta[];
-  /** A page's HTML file (site-relative). */
-  fileOf: (url: string) => string;
-  /** Every word of these pages, lower-cased, once. */
-  wordsOf: (urls: readonly string[]) => Set<string>;
-}
-
-/**
- * Reads every page that marks content to search (`data-pagefind-body`) once: finds its language,
- * what it says it is and its words. Only those pages go into an index: Pagefind would index a whole
- * page when none of its index's pages marks any content. A page's words are kept as numbers into
- * one list of the site's words (a press room repeats its words: 10,000 releases keep some
- * 100,000 words, not every page's).
- */
-async function readSearchablePages(siteDir: string, skip: readonly string[]): Promise<SearchablePages> {
-  const excluded = new Set(skip);
-  const files = (await readdir(siteDir, { recursive: true }))
-    .map((f) => f.split(path.sep).join('/'))
-    .filter((f) => f.endsWith('.html') && !f.startsWith(`${PAGEFIND_DIR}/`) && !excluded.has(f))
-    .sort();
-  const pages: SearchablePages['pages'] = [];
-  const documents: PageMeta[] = [];
-  const fileByUrl = new Map<string, string>();
-  const wordIds = new Map<string, number>();
-  const wordList: string[] = [];
-  const pageWordIds = new Map<string, Uint32Array>();
-  for (const file of files) {
-    const document = searchDocument(await readFile(path.join(siteDir, file), 'utf8'), sitePathOf(file));
-    if (!document) continue;
-    const { text, ...meta } = document;
-    const kept = keptMeta(meta);
-    pages.push({ url: kept.url, language: indexLanguage(kept.lang) });
-    documents.push(kept);
-    fileByUrl.set(kept.url, file);
-    const ids = new Set<number>();
-    for (const word of pageWords(`${meta.title} ${meta.tags.join(' ')} ${text}`)) {
-      const lower = word.toLowerCase();
-      let id = wordIds.get(lower);
-      if (id === undefined) {
-        id = wordList.push(detached(lower)) - 1;
-        wordIds.set(wordList[id]!, id);
-      }
-      ids.add(id);
-    }
-    pageWordIds.set(kept.url, Uint32Array.from(ids));
-  }
-  return {
-    pages,
-    documents,
-    fileOf: (url) => fileByUrl.get(url)!,
-    wordsOf: (urls) => {
-      const out = new Set<string>();
-      for (const url of urls) for (const id of pageWordIds.get(url)!) out.add(wordList[id]!);
-      return out;
-    },
-  };
-}
-
-/**
- * What is kept of a page until every page is indexed, as copies of its own: the parser's values are
- * views of the page's whole HTML, and at 10,000 releases keeping them held every page read (400 MB).
- */
-function keptMeta(meta: PageMeta): PageMeta {
-  return {
-    url: detached(meta.url),
-    title: detached(meta.title),
-    type: detached(meta.type),
-    lang: detached(meta.lang),
-    date: meta.date === null ? null : detached(meta.date),
-    year: meta.year === null ? null : detached(meta.year),
-    tags: meta.tags.map(detached),
-  };
 }
 
 /** How many pages have each filter value, as Pagefind counts them (keys sorted: the same pages give the same bytes). */

@@ -29,6 +29,8 @@ import { bundleUrls, elements, listFiles, loadPages, type BuiltPage } from '../h
 import { SOURCE_CONDITION_FLAG } from '../../../src/config/source-condition.ts';
 import { reuseUnchangedSearchBundles } from '../../../scripts/partial-build.ts';
 import { fileDigests } from '../../helpers/file-tree.ts';
+import { keepSearchablePages } from '../../../src/search/searchable-pages.ts';
+import { NOT_SEARCHED } from '../../../src/search/documents.ts';
 
 const siteDir = inject('siteDir');
 const bundle = path.join(siteDir, 'pagefind');
@@ -144,18 +146,16 @@ describe('the search index', () => {
     }
   });
 
-  it('keeps, from the previous site, a bundle none of whose pages changed, byte for byte, and indexes the others again', async () => {
+  it('keeps, from the previous site, a bundle none of whose pages changed, byte for byte, and indexes the others again; a process that keeps pages reads only the page written anew', async () => {
     const tmp = await mkdtemp(path.join(os.tmpdir(), 'pressroom-pagefind-reuse-'));
     const linkedCopy = async (from: string, to: string) => {
       await promisify(execFile)('cp', ['-al', from, to]);
       await rm(path.join(to, 'pagefind'), { recursive: true, force: true });
     };
     try {
-      // The site as built, its search split into bundles of a few pages.
+      // The site as built, and the next site as a partial build lays it out: every file the previous one's, but one page written anew.
       const previous = path.join(tmp, 'previous');
       await linkedCopy(siteDir, previous);
-      await buildSearchIndex(previous, { pagesPerBundle: 20 });
-      // The next site, as a partial build lays it out: every file the previous one's, but one page written anew.
       const next = path.join(tmp, 'next');
       await linkedCopy(previous, next);
       const changed = pages.find((p) => hasBody(p) && p.path.endsWith('/') && !p.path.startsWith('/pages/'))!;
@@ -163,15 +163,23 @@ describe('the search index', () => {
       const html = await readFile(file, 'utf8');
       await rm(file);
       await writeFile(file, html.replace('</main>', '<p>A sentence added after the site was built.</p></main>'));
+      // What indexing every bundle of the next site writes, every page read.
+      const fresh = path.join(tmp, 'fresh');
+      await buildSearchIndex(next, { outputPath: fresh, pagesPerBundle: 20 });
 
+      // As the warm renderer does (scripts/warm/renderer.ts): the previous site indexed, its pages kept.
+      keepSearchablePages(true);
+      const htmlFiles = (await listFiles(previous))
+        .map((f) => path.relative(previous, f))
+        .filter((f) => f.endsWith('.html') && !NOT_SEARCHED.includes(f));
+      expect((await buildSearchIndex(previous, { pagesPerBundle: 20 })).pagesRead).toBe(htmlFiles.length);
       const report = await buildSearchIndex(next, { pagesPerBundle: 20, reuse: await reuseUnchangedSearchBundles(previous, next) });
       expect(report.bundles).toBeGreaterThan(2);
       expect(report.reusedBundles).toBe(report.bundles - 1);
-      // What indexing every bundle of the next site writes.
-      const fresh = path.join(tmp, 'fresh');
-      await buildSearchIndex(next, { outputPath: fresh, pagesPerBundle: 20 });
+      expect(report.pagesRead).toBe(1);
       expect(await fileDigests(path.join(next, 'pagefind'))).toEqual(await fileDigests(fresh));
     } finally {
+      keepSearchablePages(false);
       await rm(tmp, { recursive: true, force: true });
     }
   });
