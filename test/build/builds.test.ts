@@ -115,13 +115,14 @@ describe('building from a snapshot', () => {
       expect(await tree(path.join(tmp, 'a'))).toEqual(a);
     }
 
-    // A part of the build that never answers (a child process gone, here the search manifest's write)
-    // fails the build with a message instead of Node's silent exit 13: staging removed, site kept.
+    // A part of the build that never answers (a child process gone, here the write of a page, early
+    // in route generation) fails the build with a message instead of Node's silent exit 13: staging
+    // removed, site kept.
     type Outcome = { code: number; stdout: string; stderr: string };
     const stalled: Outcome = await run(
       node,
       [SOURCE_CONDITION_FLAG, '--import', './test/helpers/stalled-write.ts', 'scripts/build.ts', '--out', path.join(tmp, 'a'), '--force'],
-      { cwd: root, env: { ...offline, STALLED_WRITE_ENDING: path.join('pagefind', 'bundles.json') }, timeout: 300_000 },
+      { cwd: root, env: { ...offline, STALLED_WRITE_ENDING: 'index.html' }, timeout: 300_000 },
     ).then(
       ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
       (e: Outcome) => e,
