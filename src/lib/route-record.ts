@@ -129,7 +129,9 @@ export function lookupIndex(name: string): ((site: object) => LookupIndex) | und
 }
 
 export function noteKey(key: string): void {
-  holder().storage.getStore()?.keys.add(canonical(key));
+  const keys = holder().storage.getStore()?.keys;
+  // A page reads many fields of one item: only its first read of a key looks the key up among all names.
+  if (keys && !keys.has(key)) keys.add(canonical(key));
 }
 
 /** Notes the `_media/` files named by the URLs in `value` (a picture, a download, a zip, a srcset…). */
