@@ -4,12 +4,17 @@
  * for and the dependency keys it read, and each key's digest (src/integrations/route-recorder.ts).
  * The planner (route-plan.ts) reads it to tell which routes a change touches. No secret and no
  * clock time: the same input gives the same bytes.
+ *
+ * On disk every key and file name is written once, in one sorted list, and each route names them by
+ * their place in it: at L some 40,000 routes name about 1.8 million keys and files, most of them the
+ * same few thousand, and written out in full they made a JSON text the build's heap could not hold
+ * after the site was published (the cold L build ended out of memory there).
  */
 import { readFile, rm } from 'node:fs/promises';
 import type { RecordedRoutes } from '../src/integrations/route-recorder.ts';
 import { writeJsonAtomically } from './json-beside.ts';
 
-export const ROUTE_RECORD_FORMAT = 'pressroom-routes/1';
+export const ROUTE_RECORD_FORMAT = 'pressroom-routes/2';
 
 export interface RouteRecord {
   format: typeof ROUTE_RECORD_FORMAT;
@@ -56,19 +61,54 @@ export async function readRouteRecord(out: string): Promise<RouteRecord | { miss
     return { missing: `no route record beside ${out} (${file})` };
   }
   try {
-    const parsed = JSON.parse(text) as Partial<RouteRecord>;
+    const parsed = JSON.parse(text) as Partial<StoredRouteRecord>;
     if (parsed.format !== ROUTE_RECORD_FORMAT) return { missing: `${file} is not a ${ROUTE_RECORD_FORMAT} file` };
     for (const field of ['configuration', 'routes', 'digests'] as const)
       if (!parsed[field] || typeof parsed[field] !== 'object') return { missing: `${file} has no usable ${field}` };
     if (typeof parsed.code !== 'string') return { missing: `${file} has no code digest` };
-    return parsed as RouteRecord;
+    if (!Array.isArray(parsed.names) || parsed.names.some((name) => typeof name !== 'string'))
+      return { missing: `${file} has no usable names` };
+    const names = parsed.names;
+    const named = (places: unknown): string[] => {
+      if (!Array.isArray(places)) throw new Error('a route without its list of names');
+      return places.map((place) => {
+        const name = names[place as number];
+        if (name === undefined) throw new Error(`a route names place ${String(place)} of ${names.length}`);
+        return name;
+      });
+    };
+    const routes: RouteRecord['routes'] = {};
+    for (const [route, [keys, files] = []] of Object.entries(parsed.routes!)) routes[route] = { keys: named(keys), files: named(files) };
+    const { names: _, routes: __, ...rest } = parsed as StoredRouteRecord;
+    return { ...rest, routes };
   } catch (error) {
     return { missing: `${file} is unreadable (${(error as Error).message.split('\n')[0]})` };
   }
 }
 
+/** As written: each route's keys and files as places in `names` (sorted, so sorted places are sorted names). */
+interface StoredRouteRecord extends Omit<RouteRecord, 'routes'> {
+  names: string[];
+  routes: Record<string, [number[], number[]]>;
+}
+
 export async function writeRouteRecord(out: string, record: RouteRecord): Promise<void> {
-  await writeJsonAtomically(routeRecordPath(out), record);
+  const all = new Set<string>();
+  for (const { keys, files } of Object.values(record.routes)) {
+    for (const key of keys) all.add(key);
+    for (const file of files) all.add(file);
+  }
+  const names = [...all].sort();
+  const place = new Map(names.map((name, i) => [name, i]));
+  const placesOf = (values: readonly string[]): number[] => values.map((value) => place.get(value)!).sort((a, b) => a - b);
+  const { routes, digests, ...rest } = record;
+  const stored: StoredRouteRecord = {
+    ...rest,
+    names,
+    routes: Object.fromEntries(Object.entries(routes).map(([route, { keys, files }]) => [route, [placesOf(keys), placesOf(files)]])),
+    digests,
+  };
+  await writeJsonAtomically(routeRecordPath(out), stored);
 }
 
 /** Before a new site is swapped in: the old record must never stand beside it. */

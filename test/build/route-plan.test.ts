@@ -7,6 +7,9 @@
  * change is applied to the data and the plan must render every route whose reads changed, and no
  * other. The same over a real build: test/build/hostile-upstream.test.ts.
  */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { recordingSite } from '../../src/lib/recorded-site.ts';
 import { mediaByRenditionUrl, type MediaInput } from '@pressroom-static/image-pipeline';
@@ -18,7 +21,14 @@ import { siteNav } from '../../src/lib/site-nav.ts';
 import type { Clipping, Release, Tag } from '../../src/lib/data-types.ts';
 import type { SiteData } from '../../src/lib/data.ts';
 import { planLine, planRoutes, type RoutePlan } from '../../scripts/route-plan.ts';
-import { ROUTE_RECORD_FORMAT, routeRecordOf, type RouteRecord } from '../../scripts/route-record-file.ts';
+import {
+  ROUTE_RECORD_FORMAT,
+  readRouteRecord,
+  routeRecordOf,
+  routeRecordPath,
+  writeRouteRecord,
+  type RouteRecord,
+} from '../../scripts/route-record-file.ts';
 
 const ZONE = 'Europe/Amsterdam';
 
@@ -213,6 +223,21 @@ describe('the route record', () => {
     expect(first.routes['2-release/index.html']!.keys).toContain('derived:sectionsShown');
     expect(first.routes['2-release/index.html']!.keys).not.toContain('list:clippings');
     expect(JSON.stringify(await record(START))).toBe(JSON.stringify(first));
+  });
+
+  it('is written with each key and file named once and read back as it was', async () => {
+    const first = await record(START);
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'pressroom-route-record-'));
+    try {
+      const out = path.join(dir, 'site');
+      await writeRouteRecord(out, first);
+      expect(await readRouteRecord(out)).toEqual(first);
+      // Several routes read release 2: on disk it is one name (and the key of its digest).
+      expect(Object.values(first.routes).filter((use) => use.keys.includes('release:2')).length).toBeGreaterThan(1);
+      expect((await readFile(routeRecordPath(out), 'utf8')).split('"release:2"').length - 1).toBe(2);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('notes, for a body with inline images, the library entry each `<img src>` names, not the whole library', async () => {
