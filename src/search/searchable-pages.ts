@@ -6,8 +6,8 @@
  * A process that indexes the same site again and again (the webhook receiver's warm renderer:
  * scripts/warm/) calls `keepSearchablePages()` first: each page file is then kept with what it gave,
  * and a file that is the same file the next time (device, inode, size and mtime: the hard link of the
- * live site's a change leaves alone) is not read or parsed again. Reading every page is most of what
- * a change costs at 10,000 releases; a one-off build keeps nothing.
+ * live site's a change leaves alone) is not read or parsed again. Reading every page took about 1 s
+ * of a 3 s demo change, and an L site has some 15,000 pages; a one-off build keeps nothing.
  */
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
