@@ -6,9 +6,8 @@
  * clock time: the same input gives the same bytes.
  *
  * On disk every key and file name is written once, in one sorted list, and each route names them by
- * their place in it: at L some 40,000 routes name about 1.8 million keys and files, most of them the
- * same few thousand, and written out in full they made a JSON text the build's heap could not hold
- * after the site was published (the cold L build ended out of memory there).
+ * their place in it: a full L build's 39,636 routes name 41 million keys and files, of 155,625
+ * distinct names (the demo's record: 680 KB written out in full, 238 KB so).
  */
 import { readFile, rm } from 'node:fs/promises';
 import type { RecordedRoutes } from '../src/integrations/route-recorder.ts';

@@ -28,7 +28,7 @@ const NOT_PAGES = /^(?:_media|_astro|_search|pagefind|@)\/|\.(?:xml|json|txt|ics
 
 /** `pressroom-dev-search-<pid>-<random>`: the pid tells whose folder it is. */
 const FOLDER_PREFIX = 'pressroom-dev-search-';
-const FOLDER_NAME = /^pressroom-dev-search-(\d+)-/;
+const FOLDER_NAME = new RegExp(`^${FOLDER_PREFIX}(\\d+)-`);
 
 const TYPES: Record<string, string> = { '.js': 'text/javascript; charset=utf-8', '.json': 'application/json', '.css': 'text/css' };
 
