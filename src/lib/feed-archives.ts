@@ -98,8 +98,23 @@ export function feedDocument(
   archiveUrls: (n: number) => FeedUrls,
   budget: FeedBudget = FEED_BUDGET,
 ): FeedDocument {
-  const items = documentItems(feed.items, archive, budget);
-  const last = archiveCount(feed.items.length, budget);
+  return documentOf(feed, feed.items.length, archive, documentItems(feed.items, archive, budget), archiveUrls, budget);
+}
+
+/**
+ * One document made from its own items alone (`documentItems` of the feed's), so that it needs no
+ * other item of the feed: `feed`'s items are ignored, its `updated` is the date of a document
+ * without items, and `total` is how many items the feed has in all (for the archive links).
+ */
+export function documentOf(
+  feed: Omit<Feed, 'items'>,
+  total: number,
+  archive: number | null,
+  items: FeedItem[],
+  archiveUrls: (n: number) => FeedUrls,
+  budget: FeedBudget = FEED_BUDGET,
+): FeedDocument {
+  const last = archiveCount(total, budget);
   const history: FeedHistory | undefined =
     archive === null
       ? last > 0

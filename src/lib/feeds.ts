@@ -16,7 +16,9 @@
  * absolute (links and images point at this site's URL, so they work in a feed
  * reader); its featured image is the same JPEG/PNG the page's Open Graph tag
  * names, its PDF the same file the page offers. Items are built once per build
- * and shared by every feed that lists them.
+ * and shared by every feed that lists them; a document notes only the items it
+ * holds (src/lib/route-record.ts), so an edited release renders again only the
+ * documents that hold it.
  *
  * With PRESSROOM_WEBSUB_HUB every subscription document names the hub
  * (feed-formats.ts); notify/ announces the feeds a build changed to it.
@@ -29,9 +31,9 @@ import { stat } from 'node:fs/promises';
 import { sessionConfig } from '../config/session.ts';
 import { getImagePipeline, shareImage } from './image-pipeline.ts';
 import { detached } from './detached.ts';
-import { awaitShared, derivedKey, shareWork, usedShared, withoutRecording, type SharedWork } from './route-record.ts';
+import { awaitShared, derivedKey, lookupKey, shareWork, usedShared, withoutRecording, type SharedWork } from './route-record.ts';
 import { getSite, pressroomUrl, tagsOf, type Release, type SiteData } from './data.ts';
-import { archiveCount, feedDocument } from './feed-archives.ts';
+import { archiveCount, documentItems, documentOf } from './feed-archives.ts';
 import { feedHref, type FeedScope } from './feed-paths.ts';
 import {
   FEED_FILES,
@@ -199,23 +201,60 @@ export function feedTitle(siteData: SiteData, scope: FeedScope): string {
   return `${name}: ${scope.tag.name}`;
 }
 
-// One feed per scope per data generation (once per build), rendered as RSS, Atom and JSON Feed.
-const feedsOfGeneration = perDataGeneration(() => new Map<string, SharedWork<Promise<Feed>>>());
+/** A feed's own fields, shared by its documents: everything but its items and their date. */
+type FeedHead = Omit<Feed, 'items' | 'updated'>;
 
-function feedOf(scope: FeedScope, siteUrl: URL): Promise<Feed> {
+// One head per scope per data generation (once per build), shared by every document of the scope in every format.
+const headsOfGeneration = perDataGeneration(() => new Map<string, SharedWork<Promise<FeedHead>>>());
+
+function feedHeadOf(scope: FeedScope, siteUrl: URL): Promise<FeedHead> {
   const key = `${siteUrl.href}|${scopeKeyOf(scope)}`;
-  const feeds = feedsOfGeneration();
-  let feed = feeds.get(key);
-  if (!feed) {
-    feed = shareWork(() => buildFeed(scope, siteUrl));
-    feeds.set(key, feed);
-    feed.value.catch(() => feeds.delete(key));
+  const heads = headsOfGeneration();
+  let head = heads.get(key);
+  if (!head) {
+    head = shareWork(() => buildFeedHead(scope, siteUrl));
+    heads.set(key, head);
+    head.value.catch(() => heads.delete(key));
   }
-  return awaitShared(feed);
+  return awaitShared(head);
 }
 
 const scopeKeyOf = (scope: FeedScope): string =>
   scope.kind === 'all' ? 'all' : scope.kind === 'language' ? `language/${scope.language}` : `tag/${scope.tag.id}`;
+
+/** The releases of the scope a `scopeKeyOf` names, in the site's raw data (for the digest of a document's entry). */
+function releasesOfScopeKey(siteData: Pick<SiteData, 'releases' | 'releasesByLanguage' | 'releasesByTag'>, scopeKey: string): Release[] {
+  if (scopeKey === 'all') return siteData.releases;
+  const slash = scopeKey.indexOf('/');
+  const kind = scopeKey.slice(0, slash);
+  const name = scopeKey.slice(slash + 1);
+  if (kind === 'language') return siteData.releasesByLanguage.get(name) ?? [];
+  return siteData.releasesByTag.get(Number(name)) ?? [];
+}
+
+/**
+ * What one document depends on besides its own items (which it notes one by one): which releases
+ * it holds, in order, and whether archives come before or after it. Not the scope's whole list: a
+ * new release changes the subscription document and the newest archive, not every archive, and a
+ * document must not depend on the 10,000 items of the others. A document without items prints the
+ * newest date of the whole feed, so it depends on every item of it.
+ */
+const noteFeedDocument = lookupKey('feedDocument', (site) => ({
+  get: (entry: string) => {
+    const bar = entry.lastIndexOf('|');
+    const releases = releasesOfScopeKey(site as SiteData, entry.slice(0, bar));
+    const document = entry.slice(bar + 1);
+    const archive = document === 'current' ? null : Number(document);
+    const last = archiveCount(releases.length);
+    if (archive !== null && !(Number.isInteger(archive) && archive >= 1 && archive <= last)) return undefined;
+    const ids = documentItems(releases, archive).map((release) => release.id);
+    return {
+      ids,
+      links: archive === null ? last : archive < last,
+      ...(ids.length === 0 ? { every: releases.map((release) => release.id) } : {}),
+    };
+  },
+}));
 
 /** The absolute URLs of one document of a scope's feed in every format. */
 function documentUrls(scope: FeedScope, siteUrl: URL, archive: number | null): FeedUrls {
@@ -223,12 +262,9 @@ function documentUrls(scope: FeedScope, siteUrl: URL, archive: number | null): F
   return { rss: abs('rss.xml'), atom: abs('atom.xml'), json: abs('feed.json') };
 }
 
-/** The feed of one scope as a whole, with every release of it (its documents are cut from it). */
-async function buildFeed(scope: FeedScope, siteUrl: URL): Promise<Feed> {
+async function buildFeedHead(scope: FeedScope, siteUrl: URL): Promise<FeedHead> {
   const siteData = await getSite();
   const ctx = contextOf(siteData, siteUrl);
-  const list = await Promise.all(releasesOf(siteData, scope).map((release) => itemOf(ctx, release)));
-  const updated = list.reduce((newest, item) => later(newest, item.updated), list.length > 0 ? EPOCH : ctx.fallbackDate());
   const about = truncate(htmlToText(siteData.pressroom.description), 300);
   const scopeKey = scopeKeyOf(scope);
   const home = scope.kind === 'all' ? releasesHref() : scope.kind === 'language' ? languageHref(scope.language) : scope.tag.href;
@@ -240,14 +276,36 @@ async function buildFeed(scope: FeedScope, siteUrl: URL): Promise<Feed> {
     homeUrl: abs(home),
     urls: documentUrls(scope, siteUrl, null),
     language: scope.kind === 'language' ? scope.language : siteData.pressroom.language,
-    updated,
     author: ctx.author,
     logo: await feedImage(logoMedia(siteData.pressroom.logo), siteUrl, home),
     categoryScheme: abs(tagsHref),
     generator: 'pressroom-static',
-    items: list,
     hub: sessionConfig().websubHub,
   };
+}
+
+/** The date of a feed: its newest item's, or the fallback date of a feed without items. */
+async function feedUpdated(ctx: Context, releases: Release[]): Promise<string> {
+  if (releases.length === 0) return ctx.fallbackDate();
+  const every = await Promise.all(releases.map((release) => itemOf(ctx, release)));
+  return every.reduce((newest, item) => later(newest, item.updated), EPOCH);
+}
+
+/**
+ * One document of a scope's feed in every format, made from its own items only. Its date when it
+ * has none is the feed's: the newest of every item, or the fallback date of a feed without items.
+ */
+async function renderDocument(scope: FeedScope, siteUrl: URL, archive: number | null): Promise<Map<FeedFile, Uint8Array<ArrayBuffer>>> {
+  const siteData = await getSite();
+  const ctx = contextOf(siteData, siteUrl);
+  const head = await feedHeadOf(scope, siteUrl);
+  const releases = withoutRecording(() => releasesOf(siteData, scope));
+  noteFeedDocument(`${scopeKeyOf(scope)}|${archive ?? 'current'}`);
+  const items = await Promise.all(documentItems(releases, archive).map((release) => itemOf(ctx, release)));
+  // With items, the document's date is its own newest item's (documentOf).
+  const updated = items.length > 0 ? items[0]!.updated : await feedUpdated(ctx, releases);
+  const document = documentOf({ ...head, updated }, releases.length, archive, items, (n) => documentUrls(scope, siteUrl, n));
+  return new Map(Object.entries(document.bodies) as Array<[FeedFile, Uint8Array<ArrayBuffer>]>);
 }
 
 /** One feed file to write: a scope's subscription document (`archive` null) or one of its archives, in one format. */
@@ -288,14 +346,7 @@ const renderedOfGeneration = perDataGeneration(() => new Map<string, SharedWork<
 
 async function documentBody(scope: FeedScope, file: FeedFile, siteUrl: URL, archive: number | null): Promise<Uint8Array<ArrayBuffer>> {
   const key = `${siteUrl.href}|${scopeKeyOf(scope)}|${archive ?? 'current'}`;
-  const render = async () => {
-    const feed = await feedOf(scope, siteUrl);
-    return new Map(
-      Object.entries(feedDocument(feed, archive, (n) => documentUrls(scope, siteUrl, n)).bodies) as Array<
-        [FeedFile, Uint8Array<ArrayBuffer>]
-      >,
-    );
-  };
+  const render = () => renderDocument(scope, siteUrl, archive);
   const rendered = renderedOfGeneration();
   let bodies = rendered.get(key);
   if (!bodies) {
