@@ -25,7 +25,7 @@
  * The planner's cases one by one, without rendering: route-plan.test.ts.
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -33,7 +33,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_NOW } from '../../emulator/defaults.ts';
 import { startEmulator, type RunningEmulator } from '../../emulator/server.ts';
 import { TEST_MEDIA_CACHE, manageEmulator } from '../helpers/emulator.ts';
-import { fileDigests } from '../helpers/file-tree.ts';
+import { fileDigests, writtenSince, inodes } from '../helpers/file-tree.ts';
 import { cleanBuildEnv } from '../site/global-setup.ts';
 import { SOURCE_CONDITION_FLAG } from '../../src/config/source-condition.ts';
 import { spawnReceiver, subscribeReceiver } from '../helpers/receiver-process.ts';
@@ -154,23 +154,6 @@ interface Listed {
 
 /** A release's or event's page in the site, from its permalink (`/100028-…` → `100028-…/index.html`). */
 const pageOf = (item: Pick<Listed, 'permalink'>): string => `${item.permalink.replace(/^\//, '')}/index.html`;
-
-/** Each file of a folder by its inode: a file the partial build kept is the previous one, hard-linked. */
-async function inodes(dir: string): Promise<Map<string, number>> {
-  const found = new Map<string, number>();
-  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true }))
-    if (entry.isFile()) {
-      const file = path.join(entry.parentPath, entry.name);
-      found.set(path.relative(dir, file).split(path.sep).join('/'), (await stat(file)).ino);
-    }
-  return found;
-}
-
-/** The files of `dir` that are not the ones `before` names (rewritten or new). */
-async function writtenSince(dir: string, before: Map<string, number>): Promise<Set<string>> {
-  const now = await inodes(dir);
-  return new Set([...now].filter(([file, ino]) => before.get(file) !== ino).map(([file]) => file));
-}
 
 const PARTIAL_LINE = /^build: partial: (\d+) of (\d+) routes rendered \((\d+) changed items(?:: [^)]+)?\)$/m;
 
