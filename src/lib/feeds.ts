@@ -136,16 +136,19 @@ async function buildItem(ctx: Context, release: Release): Promise<FeedItem> {
 // What an item read is noted for every route using it (src/lib/route-record.ts).
 const itemsOfGeneration = perDataGeneration(() => new Map<string, SharedWork<Promise<FeedItem>>>());
 
-function itemOf(ctx: Context, release: Release): Promise<FeedItem> {
-  const key = `${ctx.siteUrl.href}|${release.id}`;
-  const items = itemsOfGeneration();
-  let item = items.get(key);
-  if (!item) {
-    item = shareWork(() => buildItem(ctx, release));
-    items.set(key, item);
-    item.value.catch(() => items.delete(key));
+/** The shared work of `key` in `made`, made now if it is not there; one that failed is made again when next asked. */
+function sharedIn<T>(made: Map<string, SharedWork<Promise<T>>>, key: string, make: () => Promise<T>): SharedWork<Promise<T>> {
+  let work = made.get(key);
+  if (!work) {
+    work = shareWork(make);
+    made.set(key, work);
+    work.value.catch(() => made.delete(key));
   }
-  return awaitShared(item);
+  return work;
+}
+
+function itemOf(ctx: Context, release: Release): Promise<FeedItem> {
+  return awaitShared(sharedIn(itemsOfGeneration(), `${ctx.siteUrl.href}|${release.id}`, () => buildItem(ctx, release)));
 }
 
 /**
@@ -208,15 +211,7 @@ type FeedHead = Omit<Feed, 'items' | 'updated'>;
 const headsOfGeneration = perDataGeneration(() => new Map<string, SharedWork<Promise<FeedHead>>>());
 
 function feedHeadOf(scope: FeedScope, siteUrl: URL): Promise<FeedHead> {
-  const key = `${siteUrl.href}|${scopeKeyOf(scope)}`;
-  const heads = headsOfGeneration();
-  let head = heads.get(key);
-  if (!head) {
-    head = shareWork(() => buildFeedHead(scope, siteUrl));
-    heads.set(key, head);
-    head.value.catch(() => heads.delete(key));
-  }
-  return awaitShared(head);
+  return awaitShared(sharedIn(headsOfGeneration(), `${siteUrl.href}|${scopeKeyOf(scope)}`, () => buildFeedHead(scope, siteUrl)));
 }
 
 const scopeKeyOf = (scope: FeedScope): string =>
@@ -348,12 +343,7 @@ async function documentBody(scope: FeedScope, file: FeedFile, siteUrl: URL, arch
   const key = `${siteUrl.href}|${scopeKeyOf(scope)}|${archive ?? 'current'}`;
   const render = () => renderDocument(scope, siteUrl, archive);
   const rendered = renderedOfGeneration();
-  let bodies = rendered.get(key);
-  if (!bodies) {
-    bodies = shareWork(render);
-    rendered.set(key, bodies);
-    bodies.value.catch(() => rendered.delete(key));
-  }
+  const bodies = sharedIn(rendered, key, render);
   const waiting = await awaitShared(bodies);
   const body = waiting.get(file);
   // Asked for twice (a dev server): cut and render it again.
