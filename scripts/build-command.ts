@@ -217,7 +217,8 @@ async function renderAndPublish({
   const staging = (current.staging = await createStaging(root, id));
   const planned = plannedOutput();
   const media = originalsRecorder();
-  const routes = routeRecorder(partial ?? hooks.observer, hooks.keep);
+  const rendering = partial && hooks.observer ? partialThenObserver(partial, hooks.observer) : undefined;
+  const routes = routeRecorder(rendering ?? partial ?? hooks.observer, hooks.keep);
   try {
     const { build } = await import('astro');
     // astro.config.mjs reuses this configuration instead of parsing the environment again.
@@ -232,6 +233,7 @@ async function renderAndPublish({
       ...(hooks.integrations ?? []),
     ];
     await settledOrStalled(build({ root, outDir: staging, integrations }), stalledBuild);
+    rendering?.built();
     await partial?.finish(staging);
     await checkSite(staging, planned.files());
     // The build's last lines: what the data policy did, and where its report is.
@@ -267,6 +269,20 @@ async function renderAndPublish({
     const left = await removeFolder(staging);
     if (left) console.error(`build: could not remove the staging folder ${staging} (${firstLine(left)}); the next build removes it`);
   }
+}
+
+/**
+ * A partial build's rendering while the build runs, then a warm renderer's observer: the kept
+ * recorder's later getStaticPaths serve the renderer's own changes, which plan for themselves.
+ */
+function partialThenObserver(partial: PartialRendering, observer: PartialRendering): PartialRendering & { built(): void } {
+  let now = partial;
+  return {
+    select: (selection) => now.select(selection),
+    generated: (outDir) => now.generated(outDir),
+    kept: () => now.kept(),
+    built: () => void (now = observer),
+  };
 }
 
 /**
@@ -307,7 +323,8 @@ export async function runBuildCommand(args: string[] = process.argv.slice(2), ho
     const code = await codeInputs(root);
     const { siteUrl } = plan.config;
     const recorded = await readFingerprint(out);
-    if (await confirmedUnchanged({ plan, code, recorded, siteUrl, started })) return EXIT.ok;
+    // A warm renderer keeps the Astro its build ran: it renders (nothing, when nothing changed) instead of confirming.
+    if (!hooks.keep && (await confirmedUnchanged({ plan, code, recorded, siteUrl, started }))) return EXIT.ok;
     const partial = plan.force ? undefined : await partialOf(out, recorded, code, plan);
     const rendered = await renderAndPublish({
       out,

@@ -1,11 +1,11 @@
 /**
  * The webhook receiver's warm renderer (scripts/warm/renderer.ts) as a build step: a child process
  * (`child_process.fork`, IPC) kept between deliveries. The first delivery starts it: its first
- * build is a full build through the build command. Each later delivery is one `change` message,
- * answered once the new site is swapped in. When the child answers `full` (it cannot prove the
- * change: other code or configuration, an embargo lifting, a damaged site, an error), crashes, or
- * passes its time bound (it is ended), a new child is started: its first build is the full build
- * for this delivery. When the child could not keep what a warm change needs (an Astro internal of
+ * build is the build command's (partial when the site in `--out` allows it, else full). Each later
+ * delivery is one `change` message, answered once the new site is swapped in. When the child
+ * answers `full` (it cannot prove the change: other code or configuration, an embargo lifting, a
+ * damaged site, an error), crashes, or passes its time bound (it is ended), a new child is started:
+ * its first build, the build command's again, serves this delivery. When the child could not keep what a warm change needs (an Astro internal of
  * another shape, scripts/warm/astro-internals.ts), every later delivery runs the plain build
  * command instead (`plainBuild`: a partial build where it can prove one), as without the renderer.
  * The child's lines are passed through like a build's summary lines.
@@ -40,7 +40,7 @@ export interface StepResult {
 }
 
 export interface WarmBuilder {
-  /** Makes the upstream's state live in `out`: a warm change, or a full build in a new child. */
+  /** Makes the upstream's state live in `out`: a warm change, or the build command's build in a new child. */
   build(): Promise<StepResult>;
   /** Ends the child. */
   stop(): void;
@@ -115,7 +115,7 @@ export function warmBuilder(options: WarmBuilderOptions): WarmBuilder {
     setTimeout(() => state.exited === undefined && killGroup(state.child, 'SIGKILL'), 10_000).unref();
   };
 
-  const fullBuild = async (): Promise<StepResult> => {
+  const newRenderer = async (): Promise<StepResult> => {
     lastError = undefined;
     const state = (running = start());
     const built = await next(state, buildTimeoutMs);
@@ -130,18 +130,18 @@ export function warmBuilder(options: WarmBuilderOptions): WarmBuilder {
     async build() {
       if (cannotKeep) return options.plainBuild();
       const state = running;
-      if (!state) return fullBuild();
+      if (!state) return newRenderer();
       lastError = undefined;
       state.child.send({ type: 'change' } satisfies ChangeRequest);
       const answer = await next(state, changeTimeoutMs);
       if (answer?.type === 'changed') return { code: 0, lastError, timedOut: false };
       if (answer?.type !== 'full') {
         options.onLine(
-          `build: warm: the renderer ${state.exited === undefined ? `passed ${Math.round(changeTimeoutMs / 1000)} s and was ended` : `ended (exit ${state.exited})`}; building in full`,
+          `build: warm: the renderer ${state.exited === undefined ? `passed ${Math.round(changeTimeoutMs / 1000)} s and was ended` : `ended (exit ${state.exited})`}; a new one builds`,
         );
         end(state);
       }
-      return fullBuild();
+      return newRenderer();
     },
     stop() {
       if (running) end(running);

@@ -11,6 +11,12 @@
  * - the prerenderer's `render()` answering a Response (or `{ response }`), as generate.js writes it;
  *   a 3xx (a redirect page in generate.js) is not replicated: the change falls back to a full build.
  * - an integration's `astro:build:done` hook (the sitemap's) called again with `dir` and `pages`.
+ * - the prerenderer's `app.manifest`: its `pageMap` (component → `() => import(page)`) and lazy
+ *   `middleware`, `actions`, `sessionDriver`, `serverIslandMappings` imports
+ *   (manifest/serialized.js). Their modules are in `<outDir>/.prerender/` until generation is done
+ *   (core/build/static-build.js removes the folder after `astro:build:generated`), and Node resolves
+ *   a dynamic import's file anew for each importer and specifier: each is called once then, so the
+ *   routes the build did not render (a partial first build) find them resolved later.
  */
 import type { AstroIntegration, AstroIntegrationLogger, AstroPrerenderer } from 'astro';
 
@@ -49,13 +55,37 @@ export function routeCacheOf(prerenderer: AstroPrerenderer): RouteCache | undefi
   return typeof cache?.clearAll === 'function' ? (cache as RouteCache) : undefined;
 }
 
+/** The manifest's lazy imports this Astro is known to have besides `pageMap` (manifest/serialized.js). */
+const LAZY_MANIFEST_IMPORTS = ['middleware', 'actions', 'sessionDriver', 'serverIslandMappings'] as const;
+
+/**
+ * Calls every lazy import of the prerenderer's manifest while its files are there (at
+ * `astro:build:generated`), so the kept prerenderer can render any route once the folder is gone.
+ * How many it called; none when the manifest is not of the shape relied on.
+ */
+export async function resolveLazyImports(prerenderer: AstroPrerenderer | undefined): Promise<number> {
+  type Lazy = () => Promise<unknown>;
+  const manifest = (prerenderer as { app?: { manifest?: { pageMap?: Map<string, Lazy> } & Record<string, unknown> } } | undefined)?.app
+    ?.manifest;
+  if (!(manifest?.pageMap instanceof Map)) return 0;
+  const lazy = [
+    ...manifest.pageMap.values(),
+    ...LAZY_MANIFEST_IMPORTS.map((name) => manifest[name]).filter((value): value is Lazy => typeof value === 'function'),
+  ];
+  for (const load of lazy) await load();
+  return lazy.length;
+}
+
 /** What the kept build does not have of the internals above; undefined when all are there. */
 export function internalsMissing(kept: {
   layer: KeptContentLayer | undefined;
   inner: AstroPrerenderer | undefined;
   sitemap: AstroIntegration | undefined;
+  /** Lazy imports of the prerenderer's manifest called while their files were there (resolveLazyImports). */
+  lazyImports: number;
 }): string | undefined {
   if (typeof kept.layer?.sync !== 'function') return "Astro's content layer was not kept (no ContentLayer with sync())";
+  if (kept.lazyImports === 0) return "Astro's prerenderer has no app.manifest.pageMap to load before the build removes its modules";
   if (!kept.inner || typeof kept.inner.getStaticPaths !== 'function' || typeof kept.inner.render !== 'function')
     return "Astro's prerenderer was not kept";
   if (!routeCacheOf(kept.inner)) return "Astro's prerenderer has no app.routeCache.clearAll()";

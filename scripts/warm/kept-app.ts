@@ -1,15 +1,16 @@
 /**
- * What a warm renderer keeps of the full build it ran in its own process: Astro's prerenderer and
- * the route recorder's wrapper (src/integrations/route-recorder.ts `keep`), the selection the
- * recorder hands over at each getStaticPaths (the recorder's `PartialRendering`, observed: it
- * always renders in full), the URL each route was rendered at, the sitemap integration and the
- * site's base. Per change it gives every route of the new data and renders the chosen ones,
+ * What a warm renderer keeps of the build it ran in its own process (in full, or partial when the
+ * site in `--out` allowed it): Astro's prerenderer and the route recorder's wrapper
+ * (src/integrations/route-recorder.ts `keep`), the selection the recorder hands over at each
+ * getStaticPaths once the build is done (the recorder's `PartialRendering`, observed: it always
+ * renders in full), the URL each route was rendered at, the sitemap integration and the site's
+ * origin and base. Per change it gives every route of the new data and renders the chosen ones,
  * recording what each read, as the build did.
  */
 import type { AstroIntegration, AstroPrerenderer } from 'astro';
 import { routeFile, type KeptPrerenderers, type PartialRendering, type RouteSelection } from '../../src/integrations/route-recorder.ts';
 import { currentRoute, type RouteUse } from '../../src/lib/route-record.ts';
-import { renderedBytes, type RouteData } from './astro-internals.ts';
+import { renderedBytes, resolveLazyImports, type RouteData } from './astro-internals.ts';
 
 export interface RenderedRoute {
   body: Buffer;
@@ -24,6 +25,8 @@ export interface KeptApp {
   integration: AstroIntegration;
   inner(): AstroPrerenderer | undefined;
   sitemap(): AstroIntegration | undefined;
+  /** How many lazy imports of the prerenderer's manifest were called before the build removed their files. */
+  lazyImports(): number;
   /** Every route of the data loaded now (getStaticPaths through the recorder) and the recorder's selection. */
   routes(): Promise<{ selection: RouteSelection; byFile: Map<string, RouteData> }>;
   /** Renders one route of `routes()` in its recording context. */
@@ -43,6 +46,9 @@ export function keptApp(): KeptApp {
   let selection: RouteSelection | undefined;
   let sitemap: AstroIntegration | undefined;
   let base = '/';
+  let lazyImports = 0;
+  /** Where Astro's build renders routes: the site's origin (a build that rendered no route shows none). */
+  let origin = '';
   const urls = new Map<string, string>();
   const uses = new Map<string, RouteUse>();
   const fileOf = (url: string, type: string): string => {
@@ -73,12 +79,19 @@ export function keptApp(): KeptApp {
       hooks: {
         'astro:config:done': ({ config }) => {
           base = config.base.endsWith('/') ? config.base : `${config.base}/`;
+          // As Astro's build makes its request URLs (core/build: the site's origin, else localhost).
+          origin = config.site ? new URL(config.site).origin : `http://localhost:${config.server.port}`;
           sitemap = config.integrations.find((integration) => integration.name === '@astrojs/sitemap');
+        },
+        // Before Astro removes their files: routes the build did not render (a partial build) need them later.
+        'astro:build:generated': async () => {
+          lazyImports = await resolveLazyImports(kept?.inner);
         },
       },
     },
     inner: () => kept?.inner,
     sitemap: () => sitemap,
+    lazyImports: () => lazyImports,
     async routes() {
       if (!kept) throw new Error('warm: no prerenderer was kept from the build');
       selection = undefined;
@@ -89,9 +102,7 @@ export function keptApp(): KeptApp {
     },
     async render(file, route) {
       if (!kept) throw new Error('warm: no prerenderer was kept from the build');
-      const sample = urls.values().next().value;
-      if (!sample) throw new Error('warm: the build rendered no route');
-      const url = urls.get(file) ?? routeUrl(file, route.type, new URL(sample).origin, base);
+      const url = urls.get(file) ?? routeUrl(file, route.type, origin, base);
       uses.delete(file);
       const body = await renderedBytes(kept.outer, url, route);
       const use = uses.get(file);

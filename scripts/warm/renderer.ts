@@ -1,10 +1,12 @@
 /**
  * The warm renderer: a child process of the webhook receiver (`child_process.fork`, IPC) that runs
- * the build command in full in its own process, keeps Astro's App and content layer, and then makes
- * each `change` message live by rendering only the routes it touches (change.ts), in 1–3 s at the
- * demo instead of a new build process's 10–12 s floor. Whatever it cannot prove (other code or
- * configuration, an embargo lifting, a damaged site, an error, memory past its bound) it answers
- * `full` and ends: the receiver then starts a new child, whose first build is the full build. An
+ * the build command in its own process (partial when the site in `--out` allows it, as a plain build
+ * would be; the no-change check aside: this process needs the Astro it runs), keeps Astro's App and
+ * content layer, and then makes each `change` message live by rendering only the routes it touches
+ * (change.ts), in 1–3 s at the demo instead of a new build process's 10–12 s floor. Whatever it
+ * cannot prove (other code or configuration, an embargo lifting, a damaged site, an error, memory
+ * past its bound) it answers `full` and ends: the receiver then starts a new child, whose first
+ * build decides for itself, as the build command does. An
  * Astro internal of another shape is said after the first build: the receiver then runs the build
  * command for each delivery, as without `--warm`. Protocol: webhook-receiver/warm-protocol.ts.
  *
@@ -37,13 +39,16 @@ async function main(): Promise<void> {
   const layer = await keepContentLayer();
   keepSearchablePages();
   const app = keptApp();
-  const exitCode = await runBuildCommand(['--out', out, '--force'], {
+  const exitCode = await runBuildCommand(['--out', out], {
     integrations: [app.integration],
     observer: app.observer,
     keep: (prerenderers) => app.keep(prerenderers),
   });
   const kept = 'missing' in layer ? undefined : layer.layer();
-  const why = 'missing' in layer ? layer.missing : internalsMissing({ layer: kept, inner: app.inner(), sitemap: app.sitemap() });
+  const why =
+    'missing' in layer
+      ? layer.missing
+      : internalsMissing({ layer: kept, inner: app.inner(), sitemap: app.sitemap(), lazyImports: app.lazyImports() });
   if (exitCode !== 0 || why) {
     if (exitCode === 0) console.log(`build: warm: WARNING: no warm renderer (${why}); each delivery runs the build command`);
     await send({ type: 'built', exitCode, warm: false, ...(why ? { why } : {}) });

@@ -1,14 +1,17 @@
 /**
  * The warm renderer (scripts/warm/) as the webhook receiver runs it (webhook-receiver/warm-builder.ts),
  * where things go wrong: a child killed in the middle of a change leaves the live site as it was,
- * and that delivery is served by a full build in a new child; a site rendered with another
+ * and that delivery is served by a new child's first build, a partial one; a child started over the
+ * site as built renders nothing before its first warm change; a site rendered with another
  * configuration is not changed warm; an Astro whose internals cannot be kept is said once, and each
  * delivery then runs the build command. That its changes are a full build's, byte for byte, for every
  * kind of change: test/build/partial-build.test.ts.
  */
+import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_NOW } from '../../emulator/defaults.ts';
 import { startEmulator, type RunningEmulator } from '../../emulator/server.ts';
@@ -16,11 +19,13 @@ import { TEST_MEDIA_CACHE, manageEmulator } from '../helpers/emulator.ts';
 import { fileDigests } from '../helpers/file-tree.ts';
 import { cleanBuildEnv } from '../site/global-setup.ts';
 import { routeRecordPath } from '../../scripts/route-record-file.ts';
+import { SOURCE_CONDITION_FLAG } from '../../src/config/source-condition.ts';
 import type { BuildAndDeploy } from '../../webhook-receiver/build-and-deploy.ts';
 import { warmReceiverBuilds } from '../helpers/warm-builds.ts';
 import type { BuildOutcome } from '../../webhook-receiver/build-queue.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
+const run = promisify(execFile);
 
 let tmp: string;
 let api: RunningEmulator;
@@ -81,12 +86,12 @@ afterAll(async () => {
 });
 
 describe('the warm renderer', () => {
-  it('builds in full first, in the child it then keeps', () => {
+  it('builds first as the build command decides (in full: --out is empty), in the child it then keeps', () => {
     expect(first.ok, first.summary).toBe(true);
-    expect(first.said.join('\n')).toMatch(/^build: rendering: --force was given$/m);
+    expect(first.said.join('\n')).toMatch(/^build: rendering in full: no fingerprint beside /m);
   });
 
-  it('killed in the middle of a change, it leaves the live site as it was; a full build in a new child serves the delivery', async () => {
+  it('killed in the middle of a change, it leaves the live site as it was; a new child serves the delivery with a partial build', async () => {
     const before = await fileDigests(site());
     await manage('PUT', `/v1/campaigns/${releases[3]!.id}`, { campaign: { title: `${releases[3]!.title}, killed mid-change` } });
     let intact: Promise<Record<string, string>> | undefined;
@@ -102,11 +107,31 @@ describe('the warm renderer', () => {
     expect(intact, served.said.join('\n')).toBeDefined();
     expect(await intact).toEqual(before);
     expect(served.ok, served.summary).toBe(true);
-    expect(served.said.join('\n')).toMatch(/building in full/);
-    expect(served.said.join('\n')).toMatch(/^build: rendering: --force was given$/m);
+    expect(served.said.join('\n')).toMatch(/^build: warm: the renderer ended \(exit .*\); a new one builds$/m);
+    expect(served.said.join('\n')).toMatch(/^build: partial: [1-9]\d* of \d+ routes rendered \(1 changed items: release:/m);
     expect(await readFile(path.join(site(), `${releases[3]!.permalink.replace(/^\//, '')}/index.html`), 'utf8')).toContain(
       'killed mid-change',
     );
+  });
+
+  it('restarted over the site as built, its first build renders nothing; its next change is warm, in that child', async () => {
+    builder.stop();
+    const restarted = await deliver();
+    expect(restarted.ok, restarted.summary).toBe(true);
+    expect(restarted.said.join('\n')).toMatch(/^build: partial: 0 of \d+ routes rendered \(0 changed items\)$/m);
+    await manage('PUT', `/v1/campaigns/${releases[4]!.id}`, { campaign: { title: `${releases[4]!.title}, after a restart` } });
+    const changed = await deliver();
+    expect(changed.ok, changed.summary).toBe(true);
+    expect(
+      changed.said.some((line) => WARM_LINE.test(line)),
+      changed.said.join('\n'),
+    ).toBe(true);
+    const moved = (await listed()).find((release) => release.id === releases[4]!.id)!;
+    expect(await readFile(path.join(site(), `${moved.permalink.replace(/^\//, '')}/index.html`), 'utf8')).toContain('after a restart');
+    // What the child kept of a build that rendered nothing makes the site a full build makes.
+    const forced = path.join(tmp, 'forced');
+    await run(process.execPath, [SOURCE_CONDITION_FLAG, 'scripts/build.ts', '--out', forced, '--force'], { cwd: root, env: env() });
+    expect(await fileDigests(site())).toEqual(await fileDigests(forced));
   });
 
   it('a site rendered with another configuration is not changed warm: a new child builds it in full', async () => {
@@ -116,7 +141,7 @@ describe('the warm renderer', () => {
     // The full build that follows is the one the kill above already showed: ended once it starts, to spare the CPU.
     let started = false;
     onLine = (line) => {
-      if (!started && line === 'build: rendering: --force was given') {
+      if (!started && line === 'build: rendering in full: the configuration changed since the site was rendered') {
         started = true;
         builder.stop();
       }
@@ -144,7 +169,7 @@ describe('an Astro whose internals cannot be kept warm', () => {
         /^build: warm: WARNING: no warm renderer \(Astro's content layer was not kept.*\); each delivery runs the build command$/m,
       );
       const from = said.length;
-      // Nothing changed upstream: only the build command has a no-change check (a new renderer would build in full).
+      // Nothing changed upstream: only the build command has a no-change check (a renderer renders, if nothing).
       const second = await plain.run();
       expect(second.ok, said.join('\n')).toBe(true);
       expect(second.summary).toMatch(/nothing changed/);
