@@ -19,8 +19,10 @@
  * process it kept, and its folder too is the full build's, byte for byte.
  *
  * Then the webhook receiver (`scripts/webhooks.ts`, as the service runs it) over the same folder: a
- * delivery for one edited release renders that release's routes and the few that show it. That a
- * burst of deliveries shares one build: test/webhooks/receiver.test.ts.
+ * delivery for one edited release renders that release's routes and the few that show it; and the
+ * receiver with `--warm`, started over that folder: its child's first build is partial, the next
+ * delivery is a warm change, and the site is a forced full build's. That a burst of deliveries
+ * shares one build: test/webhooks/receiver.test.ts.
  *
  * The planner's cases one by one, without rendering: route-plan.test.ts.
  */
@@ -477,5 +479,52 @@ describe('the webhook receiver, when one release is edited upstream', () => {
     expect(showing).toContain(pageOf(later.reimaged));
     expect(showing).toHaveLength(rendered!);
     expect(Object.keys(record.routes).filter((route) => written.has(route))).toEqual(showing);
+  });
+});
+
+describe('the webhook receiver with --warm, started over the site', () => {
+  const SECRET = `whsec_${Buffer.from('pressroom-static warm receiver').toString('base64')}`;
+  const MARKS = ['A sentence the warm child’s first build brought in', 'A sentence a warm change brought in'];
+  const DONE = /^webhooks: (?:done|FAILED): .*$/gm;
+  let output = '';
+  let forcedAfter: { stdout: string };
+
+  beforeAll(async () => {
+    const receiver = spawnReceiver(process.execPath, path.join(tmp, 'site'), buildEnv({ PRESSROOM_WEBHOOK_SECRET: SECRET }), ['--warm']);
+    const delivered = async (count: number): Promise<void> => {
+      const deadline = Date.now() + 300_000;
+      while ((receiver.output().match(DONE) ?? []).length < count) {
+        if (Date.now() > deadline || receiver.process.exitCode !== null)
+          throw new Error(`no delivery ${count} done:\n${receiver.output()}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    };
+    try {
+      await subscribeReceiver(receiver, api.url, SECRET);
+      for (const [i, release] of [later.bodyEdited, later.untagged].entries()) {
+        const body = api.store().world.pressReleases.find((r) => r.id === release.id)!.body_html;
+        await consoleEdit('PATCH', 'press_release', release.id, { body_html: `${body}<p>${MARKS[i]}.</p>` });
+        await delivered(i + 1);
+      }
+    } finally {
+      output = receiver.output();
+      receiver.process.kill('SIGTERM');
+      if (receiver.process.exitCode === null) await new Promise((resolve) => receiver.process.once('exit', resolve));
+    }
+    forcedAfter = await build(path.join(tmp, 'forced-after-warm'), ['--force']);
+  }, 600_000);
+
+  it('builds first in its child as the build command decides (partial), then makes the next delivery live warm: the full build, byte for byte', async () => {
+    expect(output).toMatch(/builds go to .* through a warm renderer/);
+    expect(output.match(DONE), output).toEqual([expect.stringMatching(/^webhooks: done: /), expect.stringMatching(/^webhooks: done: /)]);
+    expect(output).toMatch(
+      new RegExp(`^build: partial: [1-9]\\d* of \\d+ routes rendered \\(1 changed items: release:${later.bodyEdited.id}\\)$`, 'm'),
+    );
+    expect(output).toMatch(/^build: warm: [1-9]\d* of \d+ routes rendered \(1 changed items\)/m);
+    expect(output).not.toMatch(/rendering in full|--force/);
+    expect(await readSite(pageOf(later.bodyEdited))).toContain(MARKS[0]);
+    expect(await readSite(pageOf(later.untagged))).toContain(MARKS[1]);
+    expect(forcedAfter.stdout).toMatch(/^build: rendering: --force was given$/m);
+    await expectSameSites(path.join(tmp, 'site'), path.join(tmp, 'forced-after-warm'));
   });
 });

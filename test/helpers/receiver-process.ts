@@ -16,13 +16,17 @@ export interface ReceiverProcess {
   waitFor(pattern: RegExp, ms: number): Promise<RegExpExecArray>;
 }
 
-/** Starts the receiver on port 0 with a 200 ms debounce, building into `out`; `node` is the Node binary to run it with. */
-export function spawnReceiver(node: string, out: string, env: NodeJS.ProcessEnv): ReceiverProcess {
-  const receiver = spawn(node, [SOURCE_CONDITION_FLAG, 'scripts/webhooks.ts', '--port', '0', '--out', out, '--debounce-ms', '200'], {
-    cwd: root,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+/** Starts the receiver on port 0 with a 200 ms debounce, building into `out`; `node` is the Node binary to run it with; `args` more options (`--warm`). */
+export function spawnReceiver(node: string, out: string, env: NodeJS.ProcessEnv, args: string[] = []): ReceiverProcess {
+  const receiver = spawn(
+    node,
+    [SOURCE_CONDITION_FLAG, 'scripts/webhooks.ts', '--port', '0', '--out', out, '--debounce-ms', '200', ...args],
+    {
+      cwd: root,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   receiver.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   receiver.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
