@@ -19,6 +19,8 @@ import { buildSearchIndex, writeSearchController } from '../../src/integrations/
 import { currentImagePipeline } from '../../src/lib/image-pipeline.ts';
 import type { RouteUse } from '../../src/lib/route-record.ts';
 import { checkSite } from '../../src/output/site-check.ts';
+import { forgetSiteIcons } from '../../src/lib/site-icons.ts';
+import { writeSiteIcons } from '../../src/integrations/site-icons.ts';
 import { createStaging, publish, removeFolder, runId } from '../../src/output/staged-output.ts';
 import { acquireLocks, buildLocks } from '../build-lock.ts';
 import { recordFingerprint } from '../build-command.ts';
@@ -70,6 +72,7 @@ export async function warmChange(site: WarmSite, app: KeptApp, layer: KeptConten
     };
     step('checks');
     await refreshContent({ layer, routeCache: routeCacheOf(app.inner()!)! });
+    forgetSiteIcons();
     step('content');
     const { selection, byFile } = await app.routes();
     let planSaid = '';
@@ -101,6 +104,8 @@ export async function warmChange(site: WarmSite, app: KeptApp, layer: KeptConten
       step('render');
       await partial.generated(staging);
       await emitNewMedia(staging, path.join(root, '.building', `${id}-media`));
+      // Pages that render ask for the icons of this data's logo and colour; else the live site's stay (finish links them).
+      await writeSiteIcons(staging, path.join(root, 'public'));
       step('assemble');
       await runBuildDone(app.sitemap()!, pathToFileURL(`${staging}/`), pagesOf(uses.keys()), quietLogger(log));
       await writeSearchController(staging);

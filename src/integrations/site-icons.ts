@@ -5,6 +5,7 @@
  * A build that rendered no page (a partial build of a change no page shows)
  * does not know the logo: it leaves no icons, and the partial build takes the
  * previous site's (scripts/partial-build.ts links what this build did not write).
+ * A warm renderer's change puts them in the same way (scripts/warm/change.ts).
  */
 import { copyFile, rm } from 'node:fs/promises';
 import path from 'node:path';
@@ -28,21 +29,26 @@ export default function siteIcons({ config: pressroomConfig }: { config: Pressro
         configureSiteIcons(cacheDir);
       },
       'astro:build:done': async ({ dir, logger }) => {
-        const outDir = fileURLToPath(dir);
-        const asked = builtSiteIcons();
-        if (!asked) {
-          for (const file of ICON_FILES) await rm(path.join(outDir, file), { force: true });
-          logger.info(`icons: no page was rendered, so ${ICON_FILES.join(', ')} are the previous site's`);
-          return;
-        }
-        const icons = await asked;
-        if (!icons) {
-          logger.info(`icons: no usable logo, the neutral ${ICON_FILES.join(', ')} from public/`);
-          return;
-        }
-        for (const file of ICON_FILES) await copyFile(path.join(icons.dir, file), path.join(outDir, file));
-        logger.info(`icons: ${ICON_FILES.join(', ')} from the press room's logo (${icons.derived ? 'derived' : 'reused from cache'})`);
+        logger.info(await writeSiteIcons(fileURLToPath(dir)));
       },
     },
   };
+}
+
+/**
+ * Puts this build's icons into `outDir` as its pages asked for them; the line to log. With
+ * `publicDir` the neutral ones are copied from it too (a warm change: nothing copies public/ there);
+ * in a build, Astro already did. A file there is removed first, never written into (it may be a hard
+ * link to the live site's).
+ */
+export async function writeSiteIcons(outDir: string, publicDir?: string): Promise<string> {
+  const asked = builtSiteIcons();
+  for (const file of ICON_FILES) if (!asked || publicDir) await rm(path.join(outDir, file), { force: true });
+  if (!asked) return `icons: no page was rendered, so ${ICON_FILES.join(', ')} are the previous site's`;
+  const icons = await asked;
+  const from = icons?.dir ?? publicDir;
+  if (from) for (const file of ICON_FILES) await copyFile(path.join(from, file), path.join(outDir, file));
+  return icons
+    ? `icons: ${ICON_FILES.join(', ')} from the press room's logo (${icons.derived ? 'derived' : 'reused from cache'})`
+    : `icons: no usable logo, the neutral ${ICON_FILES.join(', ')} from public/`;
 }

@@ -75,6 +75,11 @@ export function configureSiteIcons(cacheDir: string): void {
   Object.assign(holder(), { cacheDir, icons: undefined });
 }
 
+/** Forgets the icons a page asked for: a warm renderer's next change asks again, for the logo and colour of its data. */
+export function forgetSiteIcons(): void {
+  holder().icons = undefined;
+}
+
 /** The folder holding this build's icons, if a page asked for them (src/integrations/site-icons.ts copies them). */
 export function builtSiteIcons(): Promise<BuiltIcons | null> | undefined {
   return holder().icons;

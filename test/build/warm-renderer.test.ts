@@ -134,6 +134,25 @@ describe('the warm renderer', () => {
     expect(await fileDigests(site())).toEqual(await fileDigests(forced));
   });
 
+  it('makes the icons anew in a warm change when the header colour they are made on changed, as a full build makes them', async () => {
+    const before = await fileDigests(site());
+    // No console edit reaches the press room's design: set in the emulator's store, whose answers then change.
+    api.store().world.pressroom.design.header_color = '#7a1f3d';
+    api.store().touch();
+    const changed = await deliver();
+    expect(changed.ok, changed.summary).toBe(true);
+    expect(
+      changed.said.some((line) => WARM_LINE.test(line)),
+      changed.said.join('\n'),
+    ).toBe(true);
+    const after = await fileDigests(site());
+    // The apple-touch icon is the logo on that colour.
+    expect(after['apple-touch-icon.png']).not.toBe(before['apple-touch-icon.png']);
+    const forced = path.join(tmp, 'forced-colour');
+    await run(process.execPath, [SOURCE_CONDITION_FLAG, 'scripts/build.ts', '--out', forced, '--force'], { cwd: root, env: env() });
+    expect(after).toEqual(await fileDigests(forced));
+  });
+
   it('a site rendered with another configuration is not changed warm: a new child builds it in full', async () => {
     const record = JSON.parse(await readFile(routeRecordPath(site()), 'utf8')) as { configuration: Record<string, string | null> };
     record.configuration.PRESSROOM_IMAGE_HOSTS = 'images.other.example';
