@@ -178,6 +178,8 @@ interface RenderRun {
   waitMs: number;
   /** Render only the routes a change touches, when the planner can prove which (partial-build.ts). */
   partial: ReturnType<typeof partialBuild> | undefined;
+  /** The site in `out` as the partial build checked it (its previous files, for the change report). */
+  before: Tree | undefined;
   hooks: BuildHooks;
 }
 
@@ -212,6 +214,7 @@ async function renderAndPublish({
   config,
   waitMs,
   partial,
+  before,
   hooks,
 }: RenderRun): Promise<Rendered | number> {
   const staging = (current.staging = await createStaging(root, id));
@@ -240,9 +243,8 @@ async function renderAndPublish({
     const report = await writeDataReport(out);
     if (report) console.log(`${report.summary}\ndata report: ${report.file}`);
     const built = (await readTree(staging)).tree;
-    const previous = existsSync(out)
-      ? (await readTree(out, 'missing' in recorded ? undefined : loadTree(recorded.output))).tree
-      : undefined;
+    const previous =
+      before ?? (existsSync(out) ? (await readTree(out, 'missing' in recorded ? undefined : loadTree(recorded.output))).tree : undefined);
     const changes = changeReport(previous, built, siteUrl);
     locks.assertHeld();
     // What described the previous site must never stand beside the new one.
@@ -325,7 +327,7 @@ export async function runBuildCommand(args: string[] = process.argv.slice(2), ho
     const recorded = await readFingerprint(out);
     // A warm renderer keeps the Astro its build ran: it renders (nothing, when nothing changed) instead of confirming.
     if (!hooks.keep && (await confirmedUnchanged({ plan, code, recorded, siteUrl, started }))) return EXIT.ok;
-    const partial = plan.force ? undefined : await partialOf(out, recorded, code, plan);
+    const assembled = plan.force ? undefined : await partialOf(out, recorded, code, plan);
     const rendered = await renderAndPublish({
       out,
       id,
@@ -336,7 +338,8 @@ export async function runBuildCommand(args: string[] = process.argv.slice(2), ho
       code,
       config: plan.config,
       waitMs: plan.waitMs,
-      partial,
+      partial: assembled?.partial,
+      before: assembled?.before,
       hooks,
     });
     if (typeof rendered === 'number') return rendered;
@@ -377,26 +380,30 @@ async function partialOf(
   recorded: Fingerprint | { missing: string },
   code: CodeInputs,
   { configuration, config }: Pick<BuildPlan, 'configuration' | 'config'>,
-): Promise<ReturnType<typeof partialBuild> | undefined> {
+): Promise<{ partial: ReturnType<typeof partialBuild>; before: Tree } | undefined> {
   const full = (why: string) => void console.log(`build: rendering in full: ${why}`);
   if ('missing' in recorded) return full(recorded.missing);
   const previous = await readRouteRecord(out);
   if ('missing' in previous) return full(previous.missing);
+  let before: Tree;
   try {
     const built = loadTree(recorded.output);
-    const damage = treeDifference(built, (await readTree(out, built)).tree);
+    before = (await readTree(out, built)).tree;
+    const damage = treeDifference(built, before);
     if (damage) return full(`the site in ${out} is not as built: ${damage}`);
   } catch (error) {
     return full(`${out} cannot be read back (${firstLine(error)})`);
   }
-  return partialBuild({
+  const partial = partialBuild({
     previous,
     previousDir: out,
+    previousFiles: before.keys(),
     code: codeDigest(code),
     configuration,
     site: { origin: config.siteOrigin, base: config.basePath },
     log: (line) => console.log(line),
   });
+  return { partial, before };
 }
 
 /**

@@ -31,6 +31,12 @@ export interface PartialBuildOptions {
   previous: RouteRecord;
   /** The site the record describes (--out), checked as built. */
   previousDir: string;
+  /**
+   * Its files as the check read them (the build holds the lock, so they are still those): the
+   * assembly takes the ones nobody wrote from it instead of walking the folder again (2.3 s for
+   * the 120,424 files of an L site under load).
+   */
+  previousFiles: Iterable<string>;
   code: string;
   configuration: RouteRecord['configuration'];
   /** Where the site is served: a kept page naming a removed route's address fails the build. */
@@ -203,7 +209,7 @@ export function partialBuild(options: PartialBuildOptions): PartialRendering & {
     async finish(outDir) {
       if (!plan) return;
       const owned = new Set(Object.entries(previous.routes).flatMap(([route, use]) => [route, ...use.files]));
-      const others = (await filesOf(previousDir)).filter((file) => !owned.has(file) && !isRebuiltEveryTime(file));
+      const others = [...options.previousFiles].filter((file) => !owned.has(file) && !isRebuiltEveryTime(file));
       await linkInto(previousDir, outDir, others);
       const kept = Object.keys(previous.routes).filter((route) => !leaving.has(route));
       const stale = await staleKeptRoute(outDir, kept, plan.remove, options.site);

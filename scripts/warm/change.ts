@@ -79,6 +79,7 @@ export async function warmChange(site: WarmSite, app: KeptApp, layer: KeptConten
     const partial = partialBuild({
       previous,
       previousDir: out,
+      previousFiles: before.keys(),
       code: codeDigest(site.code),
       configuration: site.configuration,
       site: { origin: site.config.siteOrigin, base: site.config.basePath },

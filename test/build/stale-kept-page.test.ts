@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StaleKeptPage, partialBuild, staleKeptRoute } from '../../scripts/partial-build.ts';
 import { writeFiles } from '../helpers/file-tree.ts';
+import { filesOf } from '../../scripts/output-tree.ts';
 import { ROUTE_RECORD_FORMAT, type RouteRecord } from '../../scripts/route-record-file.ts';
 
 const SITE = { origin: 'https://press.example.com', base: '/' };
@@ -61,7 +62,15 @@ describe('a kept page naming a removed route', () => {
       routes: { 'index.html': { keys: ['frame'], files: [] }, '100-gone/index.html': { keys: ['release:100'], files: [] } },
       digests: { frame: 'f1', 'release:100': 'r1' },
     };
-    const partial = partialBuild({ previous, previousDir, code: 'c', configuration: {}, site: SITE, log: () => {} });
+    const partial = partialBuild({
+      previous,
+      previousDir,
+      previousFiles: await filesOf(previousDir),
+      code: 'c',
+      configuration: {},
+      site: SITE,
+      log: () => {},
+    });
     const selected = partial.select({
       routes: ['index.html'],
       digest: (key) => previous.digests[key],
