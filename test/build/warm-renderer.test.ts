@@ -64,6 +64,23 @@ async function deliver(): Promise<BuildOutcome & { said: string[] }> {
 const site = () => path.join(tmp, 'site');
 const WARM_LINE = /^build: warm: (\d+) of (\d+) routes rendered \(/;
 
+/** One delivery the kept child made live warm. */
+async function deliverWarm(): Promise<void> {
+  const changed = await deliver();
+  expect(changed.ok, changed.summary).toBe(true);
+  expect(
+    changed.said.some((line) => WARM_LINE.test(line)),
+    changed.said.join('\n'),
+  ).toBe(true);
+}
+
+/** The files of a `--force` build of the upstream's state now into `folder`, by digest. */
+async function forcedBuild(folder: string): Promise<Record<string, string>> {
+  const forced = path.join(tmp, folder);
+  await run(process.execPath, [SOURCE_CONDITION_FLAG, 'scripts/build.ts', '--out', forced, '--force'], { cwd: root, env: env() });
+  return fileDigests(forced);
+}
+
 let releases: Listed[];
 let first: BuildOutcome & { said: string[] };
 
@@ -120,18 +137,11 @@ describe('the warm renderer', () => {
     expect(restarted.ok, restarted.summary).toBe(true);
     expect(restarted.said.join('\n')).toMatch(/^build: partial: 0 of \d+ routes rendered \(0 changed items\)$/m);
     await manage('PUT', `/v1/campaigns/${releases[4]!.id}`, { campaign: { title: `${releases[4]!.title}, after a restart` } });
-    const changed = await deliver();
-    expect(changed.ok, changed.summary).toBe(true);
-    expect(
-      changed.said.some((line) => WARM_LINE.test(line)),
-      changed.said.join('\n'),
-    ).toBe(true);
+    await deliverWarm();
     const moved = (await listed()).find((release) => release.id === releases[4]!.id)!;
     expect(await readFile(path.join(site(), `${moved.permalink.replace(/^\//, '')}/index.html`), 'utf8')).toContain('after a restart');
     // What the child kept of a build that rendered nothing makes the site a full build makes.
-    const forced = path.join(tmp, 'forced');
-    await run(process.execPath, [SOURCE_CONDITION_FLAG, 'scripts/build.ts', '--out', forced, '--force'], { cwd: root, env: env() });
-    expect(await fileDigests(site())).toEqual(await fileDigests(forced));
+    expect(await fileDigests(site())).toEqual(await forcedBuild('forced'));
   });
 
   it('makes the icons anew in a warm change when the header colour they are made on changed, as a full build makes them', async () => {
@@ -139,18 +149,11 @@ describe('the warm renderer', () => {
     // No console edit reaches the press room's design: set in the emulator's store, whose answers then change.
     api.store().world.pressroom.design.header_color = '#7a1f3d';
     api.store().touch();
-    const changed = await deliver();
-    expect(changed.ok, changed.summary).toBe(true);
-    expect(
-      changed.said.some((line) => WARM_LINE.test(line)),
-      changed.said.join('\n'),
-    ).toBe(true);
+    await deliverWarm();
     const after = await fileDigests(site());
     // The apple-touch icon is the logo on that colour.
     expect(after['apple-touch-icon.png']).not.toBe(before['apple-touch-icon.png']);
-    const forced = path.join(tmp, 'forced-colour');
-    await run(process.execPath, [SOURCE_CONDITION_FLAG, 'scripts/build.ts', '--out', forced, '--force'], { cwd: root, env: env() });
-    expect(after).toEqual(await fileDigests(forced));
+    expect(after).toEqual(await forcedBuild('forced-colour'));
   });
 
   it('a site rendered with another configuration is not changed warm: a new child builds it in full', async () => {
