@@ -85,10 +85,10 @@ export function internalsMissing(kept: {
   lazyImports: number;
 }): string | undefined {
   if (typeof kept.layer?.sync !== 'function') return "Astro's content layer was not kept (no ContentLayer with sync())";
-  if (kept.lazyImports === 0) return "Astro's prerenderer has no app.manifest.pageMap to load before the build removes its modules";
   if (!kept.inner || typeof kept.inner.getStaticPaths !== 'function' || typeof kept.inner.render !== 'function')
     return "Astro's prerenderer was not kept";
   if (!routeCacheOf(kept.inner)) return "Astro's prerenderer has no app.routeCache.clearAll()";
+  if (kept.lazyImports === 0) return "Astro's prerenderer has no app.manifest.pageMap to load before the build removes its modules";
   if (typeof kept.sitemap?.hooks['astro:build:done'] !== 'function') return 'the sitemap integration has no astro:build:done hook';
   return undefined;
 }
