@@ -188,13 +188,6 @@ function fallbackDateOf(siteData: SiteData): () => string {
   };
 }
 
-/** The releases of a scope, newest first (the same order as the listings). */
-function releasesOf(siteData: SiteData, scope: FeedScope): Release[] {
-  if (scope.kind === 'all') return siteData.releases;
-  if (scope.kind === 'language') return siteData.releasesByLanguage.get(scope.language) ?? [];
-  return siteData.releasesByTag.get(scope.tag.id) ?? [];
-}
-
 /** The title of a scope's feeds, in the scope's language ("Northwind Mobility: Persberichten in het Nederlands"). */
 export function feedTitle(siteData: SiteData, scope: FeedScope): string {
   const name = siteData.pressroom.name;
@@ -217,8 +210,11 @@ function feedHeadOf(scope: FeedScope, siteUrl: URL): Promise<FeedHead> {
 const scopeKeyOf = (scope: FeedScope): string =>
   scope.kind === 'all' ? 'all' : scope.kind === 'language' ? `language/${scope.language}` : `tag/${scope.tag.id}`;
 
-/** The releases of the scope a `scopeKeyOf` names, in the site's raw data (for the digest of a document's entry). */
-function releasesOfScopeKey(siteData: Pick<SiteData, 'releases' | 'releasesByLanguage' | 'releasesByTag'>, scopeKey: string): Release[] {
+/**
+ * The releases of the scope `scopeKeyOf` names, newest first (the same order as the listings): from
+ * the recording view for a document, from the raw data for the digest of its lookup entry.
+ */
+function releasesOf(siteData: Pick<SiteData, 'releases' | 'releasesByLanguage' | 'releasesByTag'>, scopeKey: string): Release[] {
   if (scopeKey === 'all') return siteData.releases;
   const slash = scopeKey.indexOf('/');
   const kind = scopeKey.slice(0, slash);
@@ -237,7 +233,7 @@ function releasesOfScopeKey(siteData: Pick<SiteData, 'releases' | 'releasesByLan
 const noteFeedDocument = lookupKey('feedDocument', (site) => ({
   get: (entry: string) => {
     const bar = entry.lastIndexOf('|');
-    const releases = releasesOfScopeKey(site as SiteData, entry.slice(0, bar));
+    const releases = releasesOf(site as SiteData, entry.slice(0, bar));
     const document = entry.slice(bar + 1);
     const archive = document === 'current' ? null : Number(document);
     const last = archiveCount(releases.length);
@@ -294,7 +290,7 @@ async function renderDocument(scope: FeedScope, siteUrl: URL, archive: number | 
   const siteData = await getSite();
   const ctx = contextOf(siteData, siteUrl);
   const head = await feedHeadOf(scope, siteUrl);
-  const releases = withoutRecording(() => releasesOf(siteData, scope));
+  const releases = withoutRecording(() => releasesOf(siteData, scopeKeyOf(scope)));
   noteFeedDocument(`${scopeKeyOf(scope)}|${archive ?? 'current'}`);
   const items = await Promise.all(documentItems(releases, archive).map((release) => itemOf(ctx, release)));
   // With items, the document's date is its own newest item's (documentOf).
@@ -325,7 +321,7 @@ function scopesOf(siteData: SiteData): FeedScope[] {
 export async function feedRoutes(): Promise<FeedRoute[]> {
   const siteData = await getSite();
   return scopesOf(siteData).flatMap((scope) => {
-    const archives = archiveCount(releasesOf(siteData, scope).length);
+    const archives = archiveCount(releasesOf(siteData, scopeKeyOf(scope)).length);
     return [null, ...Array.from({ length: archives }, (_, i) => i + 1)].flatMap((archive) =>
       FEED_FILES.map((file) => ({ scope, file, archive, href: feedHref(scope, file, archive) })),
     );
