@@ -43,11 +43,17 @@ export default function siteIcons({ config: pressroomConfig }: { config: Pressro
  */
 export async function writeSiteIcons(outDir: string, publicDir?: string): Promise<string> {
   const asked = builtSiteIcons();
-  for (const file of ICON_FILES) if (!asked || publicDir) await rm(path.join(outDir, file), { force: true });
-  if (!asked) return `icons: no page was rendered, so ${ICON_FILES.join(', ')} are the previous site's`;
+  if (!asked) {
+    for (const file of ICON_FILES) await rm(path.join(outDir, file), { force: true });
+    return `icons: no page was rendered, so ${ICON_FILES.join(', ')} are the previous site's`;
+  }
   const icons = await asked;
   const from = icons?.dir ?? publicDir;
-  if (from) for (const file of ICON_FILES) await copyFile(path.join(from, file), path.join(outDir, file));
+  if (from)
+    for (const file of ICON_FILES) {
+      await rm(path.join(outDir, file), { force: true });
+      await copyFile(path.join(from, file), path.join(outDir, file));
+    }
   return icons
     ? `icons: ${ICON_FILES.join(', ')} from the press room's logo (${icons.derived ? 'derived' : 'reused from cache'})`
     : `icons: no usable logo, the neutral ${ICON_FILES.join(', ')} from public/`;
