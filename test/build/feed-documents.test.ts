@@ -57,7 +57,7 @@ async function itemUrls(site: string, file: string): Promise<string[]> {
   return feed.items.map((item) => item.url);
 }
 
-/** The releases a route's record notes, by id. */
+/** The release keys (`release:<id>`) a route's record notes. */
 const releaseKeys = (route: string): string[] => record.routes[route]!.keys.filter((key) => key.startsWith('release:'));
 
 /** A release's id in the emulator, from its page URL in the site. */
