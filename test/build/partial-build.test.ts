@@ -269,6 +269,8 @@ describe('a partial build', () => {
     expect(await besideTheSite(warmSite())).toEqual(await besideTheSite(path.join(tmp, 'forced')));
     const changes = JSON.parse(await readFile(`${warmSite()}.changes.json`, 'utf8')) as { removed: Array<{ path: string }> };
     expect(changes.removed.map((r) => r.path)).toContain(withdrawnPage);
+    // Both went from the same site to the same site: the partial build's report (from the tree its check read) is the warm one's.
+    expect(JSON.parse(await readFile(path.join(tmp, 'site.changes.json'), 'utf8'))).toEqual(changes);
   });
 
   it('recorded, in the first build, every _media/ file each page prints as that page’s: the context survives components, slots and awaits', async () => {
