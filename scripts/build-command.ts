@@ -226,8 +226,8 @@ async function renderAndPublish({
     const { build } = await import('astro');
     // astro.config.mjs reuses this configuration instead of parsing the environment again.
     openBuildSession(config, waitMs);
-    // Search bundles none of whose pages this build wrote anew are the previous site's (partial builds).
-    if (existsSync(out)) reuseSearchBundles((siteDir) => reuseUnchangedSearchBundles(out, siteDir));
+    // A partial build takes the search bundles whose input did not change from the site it replaces.
+    reuseSearchBundles(() => (partial?.plan() ? reuseUnchangedSearchBundles(out) : undefined));
     const integrations = [
       planned.integration,
       media.integration,

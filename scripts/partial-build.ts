@@ -15,13 +15,13 @@
  * removed route fails the build (StaleKeptPage): a withdrawn release is never left linked.
  */
 import { constants as fsConstants } from 'node:fs';
-import { copyFile, link, mkdir, readFile, stat } from 'node:fs/promises';
+import { copyFile, link, mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import pLimit from 'p-limit';
 import type { PartialRendering, RouteSelection } from '../src/integrations/route-recorder.ts';
 import type { RouteUse } from '../src/lib/route-record.ts';
 import type { ReuseBundle } from '../src/integrations/search.ts';
-import { PAGEFIND_MEMBERSHIP, type PagefindMembership } from '../src/search/pagefind-bundles.ts';
+import { PAGEFIND_MEMBERSHIP } from '../src/search/pagefind-bundles.ts';
 import { PAGEFIND_DIR } from '../src/search/vocabulary.ts';
 import type { RouteRecord } from './route-record-file.ts';
 import { planLine, planRoutes, type RoutePlan } from './route-plan.ts';
@@ -135,24 +135,21 @@ async function linkInto(from: string, to: string, files: Iterable<string>): Prom
 }
 
 /**
- * Search bundles taken from the previous site where nothing they index changed: the same pages (a
- * bundle's membership is a hash of its URLs) whose HTML files in `siteDir` are the previous site's
- * own, hard-linked (the same inode). A bundle is its own Pagefind index of those files alone, so it
- * would come out byte for byte the same; linking it spares indexing it (1.2 s of a demo change).
+ * Search bundles taken from the previous site where Pagefind would be given what it was given then:
+ * the same language, pages and, of each page, the same parts (src/search/documents.ts
+ * `pagefindInput`), as the previous site's membership file records them. A bundle is its own
+ * Pagefind index of those pages alone, so it would come out byte for byte the same; linking it spares
+ * indexing it (a page rendered again whose searchable parts did not change — a release that lists a
+ * retitled one among its related releases — no longer costs its bundle). Only for a site rendered
+ * by the same code (the planner checks it), whose Pagefind wrote those bundles.
  */
-export async function reuseUnchangedSearchBundles(previousDir: string, siteDir: string): Promise<ReuseBundle> {
+export async function reuseUnchangedSearchBundles(previousDir: string): Promise<ReuseBundle> {
   const previousSearch = path.join(previousDir, PAGEFIND_DIR);
   const membership = await readFile(path.join(previousSearch, PAGEFIND_MEMBERSHIP), 'utf8')
-    .then((text) => JSON.parse(text) as PagefindMembership)
-    .catch(() => ({}) as PagefindMembership);
-  const sameFile = async (file: string): Promise<boolean> => {
-    const [now, before] = await Promise.all([stat(path.join(siteDir, file)), stat(path.join(previousDir, file)).catch(() => undefined)]);
-    return before !== undefined && now.ino === before.ino && now.dev === before.dev;
-  };
+    .then((text) => JSON.parse(text) as Record<string, { input?: string } | undefined>)
+    .catch(() => ({}) as Record<string, undefined>);
   return async (bundle, outputDir) => {
-    const before = membership[bundle.dir];
-    if (!before || before.length !== bundle.urls.length || before.some((url, i) => url !== bundle.urls[i])) return false;
-    for (const file of bundle.files) if (!(await sameFile(file))) return false;
+    if (membership[bundle.dir]?.input !== bundle.input) return false;
     const from = path.join(previousSearch, bundle.dir);
     await linkInto(from, outputDir, await filesOf(from));
     return true;

@@ -110,7 +110,7 @@ export async function warmChange(site: WarmSite, app: KeptApp, layer: KeptConten
       step('assemble');
       await runBuildDone(app.sitemap()!, pathToFileURL(`${staging}/`), pagesOf(uses.keys()), quietLogger(log));
       await writeSearchController(staging);
-      const search = await buildSearchIndex(staging, { reuse: await reuseUnchangedSearchBundles(out, staging) });
+      const search = await buildSearchIndex(staging, { reuse: await reuseUnchangedSearchBundles(out) });
       step('sitemap, search');
       await partial.finish(staging);
       await checkSite(staging, selection.routes);

@@ -28,6 +28,7 @@
  *   archive adds the script-file index beside it (src/search/index-files.ts),
  *   which a page opened from a folder can load where Pagefind cannot.
  */
+import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -61,22 +62,23 @@ export interface SearchIndexOptions {
   pagesPerBundle?: number;
 }
 
-/** A bundle about to be written: its folder under the output, its pages' URLs and their HTML files (site paths). */
+/** A bundle about to be written: its folder under the output, and a digest of everything Pagefind would read for it. */
 export interface BundleToWrite {
   dir: string;
-  urls: readonly string[];
-  files: readonly string[];
+  /** Its language, its pages' URLs in order and what Pagefind reads of each (`pagefindInput`), digested. */
+  input: string;
 }
 
 /**
  * Puts a bundle in `outputDir` without indexing it, when it can prove the bundle would come out
- * the same (a change that left its pages alone, scripts/partial-build.ts); false to index it.
+ * the same (the site it replaces has this bundle from the same input: scripts/partial-build.ts);
+ * false to index it.
  */
 export type ReuseBundle = (bundle: BundleToWrite, outputDir: string) => Promise<boolean>;
 
 declare module '../config/session.ts' {
   interface SessionState {
-    searchReuse: { make?: (siteDir: string) => Promise<ReuseBundle> };
+    searchReuse: { make?: () => Promise<ReuseBundle> | undefined };
   }
 }
 
@@ -84,7 +86,7 @@ declare module '../config/session.ts' {
  * The build command names how this build may take bundles from the site it replaces (a partial
  * build links most pages from it: scripts/partial-build.ts); without it every bundle is indexed.
  */
-export function reuseSearchBundles(make: (siteDir: string) => Promise<ReuseBundle>): void {
+export function reuseSearchBundles(make: () => Promise<ReuseBundle> | undefined): void {
   sessionState('searchReuse', () => ({})).make = make;
 }
 
@@ -120,7 +122,7 @@ export default function search(options: SearchIndexOptions = {}): AstroIntegrati
         const { beforeMiB, afterMiB } = releaseFreedMemory();
         logger.info(`memory: ${beforeMiB} MiB → ${afterMiB} MiB resident before indexing (freed pages returned)`);
         await writeSearchController(siteDir);
-        const reuse = await sessionState('searchReuse', () => ({})).make?.(siteDir);
+        const reuse = await sessionState('searchReuse', () => ({})).make?.();
         await buildSearchIndex(siteDir, { exclude: options.exclude, logger, reuse });
       },
     },
@@ -171,11 +173,11 @@ export async function buildSearchIndex(
     await rm(outputPath, { recursive: true, force: true });
     for (const bundle of bundles) {
       const target = path.join(outputPath, bundle.dir);
-      const files = bundle.urls.map(site.fileOf);
-      if (await options.reuse?.({ dir: bundle.dir, urls: bundle.urls, files }, target)) reused++;
+      const input = bundleInput(bundle, site.pagefindInputOf);
+      if (await options.reuse?.({ dir: bundle.dir, input }, target)) reused++;
       else await unlessStalled(writeBundle(pagefind, siteDir, bundle, site.fileOf, target), bundle.dir);
       manifest.bundles.push({ dir: bundle.dir, language: bundle.language, pages: bundle.urls.length });
-      membership[bundle.dir] = bundle.urls;
+      membership[bundle.dir] = { input, pages: bundle.urls };
     }
   } finally {
     await pagefind.close();
@@ -204,6 +206,13 @@ export async function buildSearchIndex(
     `search: ${report.pages} pages indexed, each language with its own stemming (${perBundle}), ${files} files in /${PAGEFIND_DIR}/${kept}, ${report.ms} ms`,
   );
   return report;
+}
+
+/** What Pagefind is given for a bundle: its language (the stemmer), then its pages in order, each as it reads them. */
+function bundleInput(bundle: BundleMembership, pagefindInputOf: (url: string) => string): string {
+  const hash = createHash('sha256').update(bundle.language);
+  for (const url of bundle.urls) hash.update('\0').update(url).update('\0').update(pagefindInputOf(url));
+  return hash.digest('hex');
 }
 
 /** The bundles' languages, most pages first. */

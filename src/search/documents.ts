@@ -5,6 +5,7 @@
  * <SearchMeta> (type, language, year, date, tags); `data-pagefind-ignore`
  * leaves a part out (breadcrumbs, datelines, the header's search box).
  */
+import { createHash } from 'node:crypto';
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { DomUtils, parseDocument } from 'htmlparser2';
@@ -17,6 +18,8 @@ type Element = ReturnType<typeof DomUtils.getElementsByTagName>[number];
 export interface SearchDocument extends PageMeta {
   /** The page's searchable text, whitespace collapsed. */
   text: string;
+  /** A digest of every part of the page Pagefind reads (`pagefindInput`): equal digests, equal index entries. */
+  pagefindInput: string;
 }
 
 /** Site paths never searched: the search page itself and the 404. */
@@ -44,7 +47,7 @@ export function sitePathOf(file: string): string {
 
 /** The page as a search document, or null when it marks no content. */
 export function searchDocument(html: string, url: string): SearchDocument | null {
-  const doc = parseDocument(html);
+  const doc = parseDocument(html, { withStartIndices: true, withEndIndices: true });
   const bodies = DomUtils.findAll((el) => el.attribs['data-pagefind-body'] !== undefined, doc.children);
   if (bodies.length === 0) return null;
   const meta = new Map<string, string[]>();
@@ -67,7 +70,38 @@ export function searchDocument(html: string, url: string): SearchDocument | null
     year: first('year'),
     tags: [...new Set((meta.get('tag') ?? []).map((t) => t.trim()).filter(Boolean))],
     text: collapse(bodies.map(indexedText).join(' ')),
+    pagefindInput: pagefindInput(html, url, doc, bodies),
   };
+}
+
+/**
+ * A digest of what Pagefind reads of a page, so that a bundle whose pages all have the digests they
+ * had can be taken as it was instead of being indexed again. Pagefind takes the marked regions whole
+ * (text, ids as anchors, headings as weights), `data-pagefind-*` attributes anywhere on the page
+ * (filters, metadata and sorts in the head), the first `h1` and `<title>` as the title, the first
+ * `img` after a title as the result's image (an aside's image too), and `<html lang>`. The digest
+ * covers more than that rather than less: a part left out would keep a bundle whose page changed.
+ */
+function pagefindInput(html: string, url: string, doc: ReturnType<typeof parseDocument>, bodies: Element[]): string {
+  const hash = createHash('sha256').update(url);
+  const part = (el: Element) => hash.update('\0').update(html.slice(el.startIndex!, el.endIndex! + 1));
+  const html0 = DomUtils.getElementsByTagName('html', doc, true)[0];
+  hash.update('\0').update(html0?.attribs.lang ?? '');
+  for (const el of DomUtils.getElementsByTagName('title', doc, true)) part(el);
+  for (const el of bodies) part(el);
+  const marked = DomUtils.findAll((el) => Object.keys(el.attribs).some((name) => name.startsWith('data-pagefind-')), doc.children);
+  for (const el of marked) if (el.attribs['data-pagefind-body'] === undefined) part(el);
+  const images = DomUtils.getElementsByTagName('img', doc, true);
+  const titles = [
+    ...DomUtils.getElementsByTagName('h1', doc, true),
+    ...marked.filter((el) => el.attribs['data-pagefind-meta'] !== undefined),
+  ];
+  for (const title of titles) {
+    part(title);
+    const image = images.find((img) => img.startIndex! > title.startIndex!);
+    if (image) part(image);
+  }
+  return hash.digest('hex');
 }
 
 const SKIPPED = new Set(['script', 'style', 'template', 'noscript', 'svg', 'select', 'button']);

@@ -13,8 +13,9 @@
 export const PAGEFIND_MANIFEST = 'bundles.json';
 
 /**
- * Which pages each bundle holds (`{ "<dir>": ["/url/", …] }`, sorted): what a partial build reads to
- * know the one bundle a changed page makes it write again. The search page never loads it.
+ * Which pages each bundle holds and what Pagefind read of them (`{ "<dir>": { "input": digest,
+ * "pages": ["/url/", …] } }`, sorted): what a partial build reads to take the bundles whose input did
+ * not change from the site it replaces. The search page never loads it.
  */
 export const PAGEFIND_MEMBERSHIP = 'pages.json';
 
@@ -36,7 +37,7 @@ export interface PagefindManifest {
   words: string[];
 }
 
-export type PagefindMembership = Record<string, string[]>;
+export type PagefindMembership = Record<string, { input: string; pages: string[] }>;
 
 /**
  * The most pages one bundle holds. Pagefind writes a bundle from memory it

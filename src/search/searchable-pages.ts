@@ -24,6 +24,8 @@ export interface SearchablePages {
   documents: PageMeta[];
   /** A page's HTML file (site-relative). */
   fileOf: (url: string) => string;
+  /** A digest of what Pagefind reads of a page (documents.ts `pagefindInput`). */
+  pagefindInputOf: (url: string) => string;
   /** Every word of these pages, lower-cased, once. */
   wordsOf: (urls: readonly string[]) => Set<string>;
   /** Of the HTML files, those read and parsed now (the others were kept as they were). */
@@ -31,7 +33,7 @@ export interface SearchablePages {
 }
 
 /** A page as the index sees it; null for an HTML file that marks nothing to search. */
-type PageRead = { meta: PageMeta; language: string; wordIds: Uint32Array } | null;
+type PageRead = { meta: PageMeta; language: string; wordIds: Uint32Array; pagefindInput: string } | null;
 
 /**
  * The site's words, each once: a page's words are kept as numbers into it (a press room repeats its
@@ -71,6 +73,7 @@ export async function readSearchablePages(siteDir: string, skip: readonly string
   const documents: PageMeta[] = [];
   const fileByUrl = new Map<string, string>();
   const pageWordIds = new Map<string, Uint32Array>();
+  const pagefindInputs = new Map<string, string>();
   let read = 0;
   for (const [n, file] of files.entries()) {
     const identity = identities[n];
@@ -87,12 +90,14 @@ export async function readSearchablePages(siteDir: string, skip: readonly string
     documents.push(page.meta);
     fileByUrl.set(page.meta.url, file);
     pageWordIds.set(page.meta.url, page.wordIds);
+    pagefindInputs.set(page.meta.url, page.pagefindInput);
   }
   if (kept) kept.files = keptNow;
   return {
     pages,
     documents,
     fileOf: (url) => fileByUrl.get(url)!,
+    pagefindInputOf: (url) => pagefindInputs.get(url)!,
     wordsOf: (urls) => {
       const out = new Set<string>();
       for (const url of urls) for (const id of pageWordIds.get(url)!) out.add(vocabulary.list[id]!);
@@ -111,7 +116,7 @@ async function identityOf(file: string): Promise<string> {
 function readPage(html: string, file: string, vocabulary: Vocabulary): PageRead {
   const document = searchDocument(html, sitePathOf(file));
   if (!document) return null;
-  const { text, ...meta } = document;
+  const { text, pagefindInput, ...meta } = document;
   const ids = new Set<number>();
   for (const word of pageWords(`${meta.title} ${meta.tags.join(' ')} ${text}`)) {
     const lower = word.toLowerCase();
@@ -123,7 +128,7 @@ function readPage(html: string, file: string, vocabulary: Vocabulary): PageRead 
     ids.add(id);
   }
   const keptMeta = detachedMeta(meta);
-  return { meta: keptMeta, language: indexLanguage(keptMeta.lang), wordIds: Uint32Array.from(ids) };
+  return { meta: keptMeta, language: indexLanguage(keptMeta.lang), wordIds: Uint32Array.from(ids), pagefindInput };
 }
 
 /**

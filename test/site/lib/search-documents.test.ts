@@ -16,3 +16,29 @@ it("keeps the words of neighbouring blocks and the site's dates apart, and leave
   expect(document?.text).toBe('2 oktober 2026 nl Title Amsterdam Berlin After');
   expect(searchDocument('<html><body><p>Unmarked</p></body></html>', '/x/')).toBeNull();
 });
+
+it('digests what Pagefind reads of a page: the marked part, its metadata anywhere, the title and the first image after it, not the rest', () => {
+  const full = (head: string, body: string, aside: string, lang = 'en') =>
+    `<html lang="${lang}"><head><title>T</title>${head}</head><body><nav>Menu</nav><main><article data-pagefind-body><h1>Title</h1>${body}</article>` +
+    `<aside>${aside}</aside></main></body></html>`;
+  const input = (html: string) => searchDocument(html, '/releases/x/')!.pagefindInput;
+  const meta = '<meta name="pagefind:type" data-pagefind-filter="type[content]" content="release" />';
+  const base = input(full(meta, '<p>Body</p>', '<p>Related: Old title</p><img src="a.jpg" alt="Old title">'));
+  expect(input(full(meta, '<p>Body</p>', '<p>Related: Old title</p><img src="a.jpg" alt="Old title">'))).toBe(base);
+  // Outside the marked part and its metadata, text is not read.
+  expect(input(full(meta, '<p>Body</p>', '<p>Related: New title</p><img src="a.jpg" alt="Old title">'))).toBe(base);
+  // Each of these is.
+  expect(input(full(meta, '<p>Body changed</p>', '<p>Related: Old title</p><img src="a.jpg" alt="Old title">'))).not.toBe(base);
+  expect(
+    input(full(meta.replace('release', 'page'), '<p>Body</p>', '<p>Related: Old title</p><img src="a.jpg" alt="Old title">')),
+  ).not.toBe(base);
+  // The article has no image, so the aside's first one is the result's image.
+  expect(input(full(meta, '<p>Body</p>', '<p>Related: Old title</p><img src="a.jpg" alt="New title">'))).not.toBe(base);
+  expect(input(full(meta, '<p>Body</p>', '<p>Related: Old title</p><img src="a.jpg" alt="Old title">', 'nl'))).not.toBe(base);
+  expect(
+    input(full(meta, '<p>Body</p>', '<p>Related: Old title</p><img src="a.jpg" alt="Old title">').replace('<title>T<', '<title>U<')),
+  ).not.toBe(base);
+  expect(searchDocument(full(meta, '<p>Body</p>', ''), '/releases/y/')!.pagefindInput).not.toBe(
+    searchDocument(full(meta, '<p>Body</p>', ''), '/releases/x/')!.pagefindInput,
+  );
+});
