@@ -201,7 +201,7 @@ export async function buildSearchIndex(
   };
   const perBundle = manifest.bundles.map((b) => `${b.dir} ${b.pages}`).join(', ');
   const kept =
-    reused > 0 ? `, ${reused} of ${manifest.bundles.length} bundles kept from the previous site (none of their pages changed)` : '';
+    reused > 0 ? `, ${reused} of ${manifest.bundles.length} bundles kept from the previous site (their pages read as before)` : '';
   options.logger?.info(
     `search: ${report.pages} pages indexed, each language with its own stemming (${perBundle}), ${files} files in /${PAGEFIND_DIR}/${kept}, ${report.ms} ms`,
   );
