@@ -89,6 +89,7 @@ export async function warmChange(site: WarmSite, app: KeptApp, layer: KeptConten
     const plan = partial.plan();
     if (!chosen || !plan)
       return { full: planSaid.replace(/^build: rendering in full: /, '') || 'the planner cannot prove which routes changed' };
+    step('plan');
 
     const id = runId();
     const staging = await createStaging(root, id);
@@ -119,19 +120,21 @@ export async function warmChange(site: WarmSite, app: KeptApp, layer: KeptConten
       // The kept files are the live site's, hard-linked (same size and mtime): only what this change wrote is hashed.
       const built = (await readTree(staging, before)).tree;
       const changes = changeReport(before, built, site.config.siteUrl);
+      step('check');
       locks.assertHeld();
       await removeFingerprint(out);
       await removeRouteRecord(out);
       await rm(changeReportPath(out), { force: true });
       await publish(staging, out, id);
       await writeChangeReport(out, changes);
+      step('swap');
       await recordFingerprint(out, built, {
         code: site.code,
         configuration: site.configuration,
         originals: carriedOriginals(recorded.media, await (await currentImagePipeline()?.catch(() => undefined))?.originals()),
         routes: recordOf(uses, selection.digest),
       });
-      step('check, swap, record');
+      step('record');
       const seconds = ((performance.now() - started) / 1000).toFixed(1);
       const took = steps.map(([name, ms]) => `${name} ${(ms / 1000).toFixed(1)}`).join(', ');
       const items = plan.changed.filter((key) => !/^(?:list|map|derived|site|props):/.test(key));
