@@ -21,7 +21,7 @@ import type { RouteUse } from '../../src/lib/route-record.ts';
 import { checkSite } from '../../src/output/site-check.ts';
 import { forgetSiteIcons } from '../../src/lib/site-icons.ts';
 import { writeSiteIcons } from '../../src/integrations/site-icons.ts';
-import { createStaging, publish, removeFolder, runId } from '../../src/output/staged-output.ts';
+import { createStaging, removeFolder, runId, swapIn } from '../../src/output/staged-output.ts';
 import { acquireLocks, buildLocks } from '../build-lock.ts';
 import { recordFingerprint } from '../build-command.ts';
 import { codeDigest, codeInputs, type CodeInputs } from '../build-inputs.ts';
@@ -53,7 +53,18 @@ export type ChangeOutcome = { full: string } | { changes: ChangeReport; summary:
 
 const MEDIA_DIR = '_media';
 
-export async function warmChange(site: WarmSite, app: KeptApp, layer: KeptContentLayer): Promise<ChangeOutcome> {
+/**
+ * `answer` is called once the new site is swapped in, with the summary (timed to the swap): the
+ * delivery is answered then. What follows (removing the previous site's folder, writing the
+ * fingerprint and route record) is bookkeeping for the next change, done under the same locks; if
+ * it fails the site stays live without a record, and the next build renders in full.
+ */
+export async function warmChange(
+  site: WarmSite,
+  app: KeptApp,
+  layer: KeptContentLayer,
+  answer: (summary: string) => Promise<void> = async () => {},
+): Promise<ChangeOutcome> {
   const { root, out, log } = site;
   const started = performance.now();
   const locks = await acquireLocks(buildLocks(root, out), { waitMs: site.waitMs, command: 'build', log });
@@ -125,22 +136,28 @@ export async function warmChange(site: WarmSite, app: KeptApp, layer: KeptConten
       await removeFingerprint(out);
       await removeRouteRecord(out);
       await rm(changeReportPath(out), { force: true });
-      await publish(staging, out, id);
+      const replaced = await swapIn(staging, out, id);
       await writeChangeReport(out, changes);
       step('swap');
-      await recordFingerprint(out, built, {
-        code: site.code,
-        configuration: site.configuration,
-        originals: carriedOriginals(recorded.media, await (await currentImagePipeline()?.catch(() => undefined))?.originals()),
-        routes: recordOf(uses, selection.digest),
-      });
-      step('record');
       const seconds = ((performance.now() - started) / 1000).toFixed(1);
       const took = steps.map(([name, ms]) => `${name} ${(ms / 1000).toFixed(1)}`).join(', ');
       const items = plan.changed.filter((key) => !/^(?:list|map|derived|site|props):/.test(key));
       const searched = `search bundles: ${search.bundles - search.reusedBundles} indexed, ${search.reusedBundles} kept; ${search.pagesRead} pages read`;
       const summary = `${plan.render.length} of ${selection.routes.length} routes rendered (${items.length} changed items) in ${seconds} s (${took}; ${searched})`;
       log(`build: warm: ${summary}; changes: ${changeSummary(changes)}`);
+      await answer(summary);
+
+      const swapped = performance.now();
+      if (replaced) await removeFolder(replaced);
+      await recordFingerprint(out, built, {
+        code: site.code,
+        configuration: site.configuration,
+        originals: carriedOriginals(recorded.media, await (await currentImagePipeline()?.catch(() => undefined))?.originals()),
+        routes: recordOf(uses, selection.digest),
+      });
+      log(
+        `build: warm: the previous site removed, the fingerprint and route record written in ${((performance.now() - swapped) / 1000).toFixed(1)} s`,
+      );
       return { changes, summary };
     } finally {
       await removeFolder(staging);

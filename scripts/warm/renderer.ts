@@ -66,19 +66,30 @@ async function main(): Promise<void> {
     log: (line) => console.log(line),
   };
   await send({ type: 'built', exitCode, warm: true });
+  /** While a change that is live writes its record: an end asked for then waits for it (the next build would render in full). */
+  let recording: Promise<void> | undefined;
+  const endOnceRecorded = (code: number) => void (recording ?? Promise.resolve()).finally(() => process.exit(code));
   let queue = Promise.resolve();
   process.on('message', (message: ChangeRequest) => {
     if (message?.type !== 'change') return;
     queue = queue.then(async () => {
-      const outcome = await warmChange(site, app, kept!).catch((error: unknown) => ({
-        full: `the warm change failed (${firstLine(error)})`,
-      }));
+      let recorded = () => {};
+      const outcome = await warmChange(site, app, kept!, async (summary) => {
+        recording = new Promise((resolve) => (recorded = resolve));
+        await send({ type: 'changed', summary });
+      }).catch((error: unknown) => ({ full: `the warm change failed (${firstLine(error)})` }));
+      const answered = recording !== undefined;
+      recorded();
+      recording = undefined;
+      if ('full' in outcome && answered) {
+        console.log(`build: warm: the change is live, but ${outcome.full} after it: the next build renders in full; this renderer ends`);
+        process.exit(1);
+      }
       if ('full' in outcome) {
         console.log(`build: warm: rendering in full: ${outcome.full}`);
         await send({ type: 'full', why: outcome.full });
         process.exit(0);
       }
-      await send({ type: 'changed', summary: outcome.summary });
       // Measured once the change's garbage is collected and handed back (the delivery is answered by then):
       // what this process keeps between changes, not the peak of the last one.
       const { afterMiB } = releaseFreedMemory();
@@ -90,7 +101,8 @@ async function main(): Promise<void> {
       }
     });
   });
-  process.on('disconnect', () => process.exit(0));
+  process.on('disconnect', () => endOnceRecorded(0));
+  process.on('SIGTERM', () => endOnceRecorded(143));
 }
 
 await main();

@@ -78,6 +78,15 @@ export async function sweepBeside(out: string): Promise<string[]> {
 
 /** Moves the finished `staging` folder into `out`; on any failure the previous output stays (or is put back) and nothing is left beside it. */
 export async function publish(staging: string, out: string, id: string): Promise<void> {
+  const previous = await swapIn(staging, out, id);
+  if (previous) await removeFolder(previous);
+}
+
+/**
+ * `publish` up to the swap: the previous output is left beside `out` (its folder is returned) for the
+ * caller to remove once it has answered whoever waits for the swap (the next run sweeps it otherwise).
+ */
+export async function swapIn(staging: string, out: string, id: string): Promise<string | undefined> {
   const incoming = `${out}${INCOMING}${id}`;
   const previous = `${out}${PREVIOUS}${id}`;
   await mkdir(path.dirname(out), { recursive: true });
@@ -106,7 +115,7 @@ export async function publish(staging: string, out: string, id: string): Promise
     await removeFolder(incoming);
     throw error;
   }
-  await removeFolder(previous);
+  return hadPrevious ? previous : undefined;
 }
 
 /** Removes a folder, retrying while something still finishes writing into it; never throws. Returns the error, if any. */
