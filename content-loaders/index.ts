@@ -5,8 +5,8 @@
  * client's retry and fetch types for their own downloads, byte formatting,
  * cache pruning, slugs, media URLs, snapshots).
  */
-export { pressroomLoaders, newsroomLoader, formatReport } from './loaders/index.ts';
-export type { PressroomLoaders } from './loaders/index.ts';
+export { pressroomLoaders, newsroomLoader, formatReport, createAdmissionMemo } from './loaders/index.ts';
+export type { AdmissionMemo, PressroomLoaders } from './loaders/index.ts';
 export type { NewsroomLoaderOptions } from './loaders/newsroom-loader.ts';
 
 export { loaderOptionsSchema, parseLoaderOptions, LoaderOptionsError } from './options.ts';

@@ -8,8 +8,9 @@
  *
  * The file is written only when it is not there yet (same bytes, same name),
  * through a temp file and a rename, so a reader never sees half a body and
- * builds sharing the folder never clash. Every body a build stores is noted;
- * `prune` removes the files no build has used for a while.
+ * builds sharing the folder never clash. Every body a build stores (or reuses,
+ * as a process that keeps entries between loads does) is noted; `prune`
+ * removes the files no build has used for a while.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -24,6 +25,11 @@ export interface BodyFiles {
   readonly dir: string;
   /** The body as its file in `dir` (written unless it is there already); an empty body stays inline. */
   store(html: string): Promise<StoredBody>;
+  /**
+   * A body file an earlier load stored, used as it is (its entry was kept, not made again): noted as
+   * used by this build like a stored one. False when the file is gone: the body must be stored again.
+   */
+  reuse(file: string): Promise<boolean>;
   /** Once every page is rendered: removes body files no build has used for `maxAgeMs`. */
   prune(maxAgeMs: number): Promise<PruneResult>;
   /**
@@ -78,6 +84,20 @@ export function createBodyFiles(folder: string): BodyFiles {
       }
       await done;
       return { file };
+    },
+    async reuse(file) {
+      const pending = stored.get(file);
+      if (pending)
+        return pending.then(
+          () => true,
+          () => false,
+        );
+      const there = await access(file).then(
+        () => true,
+        () => false,
+      );
+      if (there && !stored.has(file)) stored.set(file, Promise.resolve());
+      return there;
     },
     prune: (maxAgeMs) => pruneUnused([dir], new Set(stored.keys()), maxAgeMs),
     async discardWritten() {

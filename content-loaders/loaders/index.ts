@@ -17,7 +17,7 @@ export type PressroomLoaders = { [K in CollectionName]: Loader & { schema: z.Zod
  * From options: the collections share one runtime, made when the first of them
  * loads (so a wrong option fails the sync, not the import of the content config).
  * Or `{ runtime }`: the caller's handle, for an application that shares one runtime
- * with its integrations.
+ * with its integrations (and may keep an admission memo between its loads: `memo`).
  */
 export function pressroomLoaders(options: LoaderOptions | NewsroomLoaderOptions): PressroomLoaders {
   const shared =
@@ -41,3 +41,5 @@ function onFirstUse(options: LoaderOptions): () => Promise<LoaderRuntime> {
 }
 
 export { newsroomLoader, formatReport } from './newsroom-loader.ts';
+export { createAdmissionMemo } from './admission-memo.ts';
+export type { AdmissionMemo } from './admission-memo.ts';

@@ -16,6 +16,7 @@ import type { CollectionReport, LoaderRuntime } from '../runtime.ts';
 import { formatBytes } from '../format-bytes.ts';
 import { sanitizeHtmlFields } from '../html/sanitize-upstream.ts';
 import type { StoredBody } from '../html/body-files.ts';
+import type { AdmissionMemo, Learning, MemoisedItem } from './admission-memo.ts';
 
 /** The runtime every collection of one build shares (see `pressroomLoaders` for making one from options). */
 export interface NewsroomLoaderOptions {
@@ -25,6 +26,12 @@ export interface NewsroomLoaderOptions {
    * the entries can start while other collections still load. It must not throw.
    */
   onStored?: (collection: string, entries: Iterable<Record<string, unknown>>) => void;
+  /**
+   * For a process that loads more than once (a warm renderer): what each raw item came to is kept
+   * between loads, and an item received exactly as before is not admitted again (see
+   * admission-memo.ts). Without it nothing is kept and nothing extra is computed.
+   */
+  memo?: AdmissionMemo | undefined;
 }
 
 /** The shared client, with every request this collection makes also counted in `tally` (for its own report). */
@@ -65,34 +72,55 @@ export function newsroomLoader<Api extends z.ZodType, Entry extends Record<strin
       const seen = new Set<string>();
       let changed = 0;
       let index = 0;
+      const isDuplicate = (id: string, raw: unknown, endpoint: string): boolean => {
+        if (!seen.has(id)) return false;
+        // Two items under one key (two tags with one slug): the first keeps it, the other is skipped, named.
+        logger.warn(
+          runtime.issues.warn({
+            kind: 'item-skipped',
+            collection: source.collection,
+            endpoint,
+            itemId: itemIdOf(raw),
+            field: '(item)',
+            value: shown(id),
+            reason: `an earlier item of this collection is already published under ${JSON.stringify(id)}`,
+          }),
+        );
+        return true;
+      };
+      // An entry's `position` is the index it is made with: `toEntry` declares that parameter only
+      // when the entry depends on it, and only then is a kept outcome tied to the item's place.
+      const memo = options.memo?.forLoad(source.collection, runtime, source.toEntry.length > 1);
       for await (const { endpoint, items } of source.fetch(talliedClient(runtime.client, tally), policy)) {
         runtime.issues.received(source.collection, items.length);
-        const batch: Array<[string, Record<string, unknown>]> = [];
-        for (const raw of items) {
-          const item = admitItem(raw, { ...source, endpoint }, policy);
-          if (item === null) continue;
-          const id = source.entryId(item);
-          if (seen.has(id)) {
-            // Two items under one key (two tags with one slug): the first keeps it, the other is skipped, named.
-            logger.warn(
-              runtime.issues.warn({
-                kind: 'item-skipped',
-                collection: source.collection,
-                endpoint,
-                itemId: itemIdOf(raw),
-                field: '(item)',
-                value: shown(id),
-                reason: `an earlier item of this collection is already published under ${JSON.stringify(id)}`,
-              }),
-            );
-            continue;
+        const admission = { ...source, endpoint };
+        const memoised = memo ? await memo.recall(endpoint, items) : undefined;
+        // One raw item to the entry it makes, or null: not published, or its id already taken.
+        const pendingEntry = (raw: unknown, kept: MemoisedItem | undefined): Pending | null => {
+          const reused = kept?.reuse(index, policy);
+          if (reused !== undefined) return reused === null || isDuplicate(reused.id, raw, endpoint) ? null : reused;
+          const learning = kept?.learn(index, policy);
+          const item = admitItem(raw, admission, learning?.context ?? policy);
+          if (item === null) {
+            learning?.remember(null);
+            return null;
           }
-          const entry = source.toEntry(item, index++);
-          seen.add(id);
-          batch.push([id, runtime.options.rawHtml ? entry : sanitizeHtmlFields(entry)]);
+          const id = source.entryId(item);
+          if (isDuplicate(id, raw, endpoint)) return null;
+          const entry = source.toEntry(item, index);
+          return { id, data: runtime.options.rawHtml ? entry : sanitizeHtmlFields(entry), learning };
+        };
+        const batch: Pending[] = [];
+        for (const [n, raw] of items.entries()) {
+          const pending = pendingEntry(raw, memoised?.[n]);
+          if (pending === null) continue;
+          index++;
+          seen.add(pending.id);
+          batch.push(pending);
         }
-        for (const [id, data] of await Promise.all(batch.map(async ([id, data]) => [id, await bodyKeptOut(data, runtime)] as const))) {
-          const digest = context.generateDigest(data);
+        for (const { id, data, digest: known, learning } of await Promise.all(batch.map((pending) => finished(pending, runtime)))) {
+          const digest = known ?? context.generateDigest(data);
+          learning?.remember({ id, data, digest });
           const existing = context.store.get(id);
           if (existing?.digest === digest) continue;
           if (existing) changed++;
@@ -100,6 +128,7 @@ export function newsroomLoader<Api extends z.ZodType, Entry extends Record<strin
         }
       }
       runtime.issues.checkShare(source.collection);
+      memo?.commit();
 
       let removed = 0;
       for (const id of context.store.keys()) {
@@ -132,6 +161,14 @@ export function newsroomLoader<Api extends z.ZodType, Entry extends Record<strin
       logger.info(formatReport(report));
     },
   };
+}
+
+/** An entry on its way to the store: its digest is known when it is a kept one (the memo's). */
+type Pending = { id: string; data: Record<string, unknown>; digest?: string; learning?: Learning | undefined };
+
+/** A pending entry with its body in its file (a kept one has it there already). */
+async function finished(pending: Pending, runtime: LoaderRuntime): Promise<Pending> {
+  return pending.digest === undefined ? { ...pending, data: await bodyKeptOut(pending.data, runtime) } : pending;
 }
 
 /** An entry whose `body` goes to its file when the runtime keeps bodies out of the data store (`bodyDir`). */

@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { LoaderContext } from 'astro/loaders';
 import { pressroomLoaders } from '../../content-loaders/loaders/index.ts';
+import type { NewsroomLoaderOptions } from '../../content-loaders/loaders/newsroom-loader.ts';
 import type { LoaderRuntime } from '../../content-loaders/runtime.ts';
 import { createSiteRuntime } from '../../src/config/build-runtime.ts';
 import { loadConfig } from '../../src/config/environment.ts';
@@ -62,14 +63,14 @@ export interface LoadRun {
   runtime: LoaderRuntime;
 }
 
-/** Loads every collection (or the named ones) into the given stores, as a build would. */
+/** Loads every collection (or the named ones) into the given stores, as a build would (with the loaders' other options, if any). */
 export async function loadAll(
   runtime: LoaderRuntime,
   stores: Partial<Record<CollectionName, ReturnType<typeof memoryStore>>> = {},
   only?: CollectionName[],
-  onStored?: (collection: string, entries: Iterable<Record<string, unknown>>) => void,
+  loaderOptions: Omit<NewsroomLoaderOptions, 'runtime'> = {},
 ): Promise<LoadRun> {
-  const loaders = pressroomLoaders({ runtime: async () => runtime, ...(onStored ? { onStored } : {}) });
+  const loaders = pressroomLoaders({ runtime: async () => runtime, ...loaderOptions });
   const logs: string[] = [];
   const names = only ?? (Object.keys(loaders) as CollectionName[]);
   for (const name of names) stores[name] ??= memoryStore();

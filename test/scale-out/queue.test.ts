@@ -357,7 +357,9 @@ describe('rendition jobs on BullMQ workers', () => {
         ((await redis.command('KEYS', 'bull:pressroom-renditions:*')) as string[]).filter((k) => /:r[0-9a-f]{16}$/.test(k));
       const before = new Set(await jobKeys());
       // The real loader, as the content config runs it: each collection announced once stored.
-      const { stores } = await loadAll(await runtimeFor(siteEnv, path.join(root, 'http')), {}, ['mediaKits'], collectionStored);
+      const { stores } = await loadAll(await runtimeFor(siteEnv, path.join(root, 'http')), {}, ['mediaKits'], {
+        onStored: collectionStored,
+      });
       const deadline = Date.now() + 10_000;
       let added: string[] = [];
       while ((added = (await jobKeys()).filter((k) => !before.has(k))).length === 0 && Date.now() < deadline)
