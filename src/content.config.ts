@@ -3,10 +3,12 @@ import { defineCollection } from 'astro:content';
 import { pressroomLoaders } from '@pressroom-static/content-loaders';
 import { buildRuntime } from './config/build-runtime.ts';
 import { collectionStored } from './config/stored-collections.ts';
+import { keptAdmissionMemo } from './config/admission-memo.ts';
 
 // The runtime the integrations share (its options come from the PRESSROOM_* configuration, see src/config/);
-// each collection, once stored, is announced to the integrations that start work on it early.
-const loaders = pressroomLoaders({ runtime: () => buildRuntime(), onStored: collectionStored });
+// each collection, once stored, is announced to the integrations that start work on it early. A process
+// that builds again and again (the warm renderer) keeps what each item came to between its loads.
+const loaders = pressroomLoaders({ runtime: () => buildRuntime(), onStored: collectionStored, memo: keptAdmissionMemo() });
 
 export const collections = {
   pressroom: defineCollection({ loader: loaders.pressroom }),

@@ -23,6 +23,7 @@ import { warmChange, type WarmSite } from './change.ts';
 import { keptApp } from './kept-app.ts';
 import { keepSearchablePages } from '../../src/search/searchable-pages.ts';
 import { releaseFreedMemory } from '../../src/lib/freed-memory.ts';
+import { keepAdmissionMemo } from '../../src/config/admission-memo.ts';
 import type { ChangeRequest, RendererMessage } from '../../webhook-receiver/warm-protocol.ts';
 
 exitUnlessSourceCondition('warm renderer');
@@ -39,6 +40,7 @@ async function main(): Promise<void> {
   const code = await codeInputs(root);
   const layer = await keepContentLayer();
   keepSearchablePages();
+  keepAdmissionMemo();
   const app = keptApp();
   const exitCode = await runBuildCommand(['--out', out], {
     integrations: [app.integration],
