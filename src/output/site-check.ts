@@ -39,9 +39,10 @@ const LOCAL_ASSET = /(?:src|href|srcset|content)="([^"]*?\/(?:_astro|_media)\/[^
 /** Throws one line naming what is missing from the site in `dir`. */
 export async function checkSite(dir: string, planned: readonly string[] | undefined): Promise<void> {
   if (!planned) throw new Error('the build did not report the pages it wrote; the site is not trusted');
+  // One stat a file: at 39,636 routes three made 119,000 synchronous calls (1.6 s of a warm change at L).
   const missing = [...new Set(['index.html', ...planned])].filter((file) => {
-    const full = path.join(dir, file);
-    return !existsSync(full) || !statSync(full).isFile() || statSync(full).size === 0;
+    const info = statSync(path.join(dir, file), { throwIfNoEntry: false });
+    return !info?.isFile() || info.size === 0;
   });
   if (missing.length > 0) {
     throw new Error(`the built site is incomplete: ${missing.length} of ${planned.length} pages missing or empty (first: ${missing[0]})`);
