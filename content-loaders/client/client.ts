@@ -52,16 +52,17 @@ export function createNewsroomClient(options: NewsroomClientOptions): NewsroomCl
     return `${settings.basePath}/v1/pressrooms/${encodeURIComponent(settings.pressroomId)}${p === '' ? '' : `/${p}`}${encodeQuery(query)}`;
   };
 
-  /** The parsed body of one call (with retries), and its endpoint. */
+  /** The parsed body of one call (with retries), its endpoint and the SHA-256 of the answer. */
   const call = async (
     path: string,
     query: Query | undefined,
     { signal, tally }: RequestOptions,
     place?: QueuePlace,
-  ): Promise<{ body: unknown; endpoint: string }> => {
+  ): Promise<{ body: unknown; endpoint: string; sha256: string }> => {
     const endpoint = endpointOf(path, query);
     try {
-      return { body: await requestJson({ endpoint, group: pathGroup(normaliseApiPath(path)), signal, tally, place }), endpoint };
+      const { json, sha256 } = await requestJson({ endpoint, group: pathGroup(normaliseApiPath(path)), signal, tally, place });
+      return { body: json, endpoint, sha256 };
     } catch (error) {
       throw named(error);
     }
@@ -94,8 +95,8 @@ export function createNewsroomClient(options: NewsroomClientOptions): NewsroomCl
     stats,
     named,
     fetchPage: async (path, query, listOptions, place) => {
-      const { body, endpoint } = await call(path, query, listOptions, place);
-      return { data: envelopeData(body, endpoint), endpoint, total: pagingTotal(body) };
+      const { body, endpoint, sha256 } = await call(path, query, listOptions, place);
+      return { data: envelopeData(body, endpoint), endpoint, total: pagingTotal(body), sha256 };
     },
     forgetAnswer: (endpoint) => answers.delete(endpoint),
     spare: { slots: () => limit.spare(), concurrency: settings.concurrency },

@@ -70,16 +70,22 @@ function parseJson(body: Buffer, response: RawResponse): unknown {
   }
 }
 
+/** The parsed JSON body of an answer, with the SHA-256 of its bytes. */
+export interface JsonAnswer {
+  json: unknown;
+  sha256: string;
+}
+
 /** `requestJson(call)`: the parsed JSON body, or a NewsroomApiError after the retries. */
-export function createJsonRequester(context: JsonRequestContext): (call: JsonCall) => Promise<unknown> {
+export function createJsonRequester(context: JsonRequestContext): (call: JsonCall) => Promise<JsonAnswer> {
   const { settings, limit, cache, stats, answers } = context;
 
-  return async function requestJson({ endpoint, group, signal, tally, place }: JsonCall): Promise<unknown> {
+  return async function requestJson({ endpoint, group, signal, tally, place }: JsonCall): Promise<JsonAnswer> {
     const url = `${settings.origin}${endpoint}`;
     let conditional = cache !== undefined;
     let started = false;
 
-    const attempt = async (): Promise<unknown> => {
+    const attempt = async (): Promise<JsonAnswer> => {
       if (signal?.aborted)
         throw new AttemptFailure({
           kind: 'aborted',
@@ -128,7 +134,7 @@ export function createJsonRequester(context: JsonRequestContext): (call: JsonCal
       answers.set(endpoint, sha256);
       const etag = response.headers.get('etag');
       if (cache && response.status === 200 && etag) await cache.store(url, etag, body, sha256).catch(context.onCacheWriteError);
-      return parsed;
+      return { json: parsed, sha256 };
     };
 
     try {

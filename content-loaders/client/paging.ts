@@ -40,6 +40,8 @@ export interface FetchedPage {
   endpoint: string;
   /** `paging.total` as sent, unchecked (the live service sends the limit). */
   total?: unknown;
+  /** The SHA-256 of the answer's bytes, when the fetcher knows it. */
+  sha256?: string;
 }
 
 /** `unneeded` aborts when the list no longer needs the page: a request still waiting for a slot should not be sent. */
@@ -77,6 +79,8 @@ export interface PageInfo<T> {
   /** Items on the page as the server sent it (before duplicates were dropped). */
   received: number;
   endpoint: string;
+  /** The SHA-256 of the page's answer, when the fetcher knows it (the client's always does). */
+  sha256?: string;
 }
 
 export const DEFAULT_PAGE_LIMIT = 100;
@@ -114,7 +118,7 @@ export async function* pageInfos<T>(fetchPage: PageFetcher, options: PagingOptio
   pages.launchThrough(page, page);
   try {
     for (;;) {
-      const { data, endpoint, total } = await pages.take(page);
+      const { data, endpoint, total, sha256 } = await pages.take(page);
       if (!Array.isArray(data)) {
         throw pagingError(
           endpoint,
@@ -164,7 +168,7 @@ export async function* pageInfos<T>(fetchPage: PageFetcher, options: PagingOptio
         if (spare && byTotal === undefined && readAhead > 0)
           pages.launchThrough(end + 1, Math.min(end + Math.min(spare.slots(), pagesYielded), page + spare.concurrency));
       }
-      yield { page, items, received: data.length, endpoint };
+      yield { page, items, received: data.length, endpoint, ...(sha256 === undefined ? {} : { sha256 }) };
       if (!full) return;
       page++;
     }

@@ -13,7 +13,9 @@
  * sources whose entries record it, the build clock (admission reads it only to judge embargoes: from
  * the clock it was made at until the earliest lift its admission noted, the item reads the same),
  * and (with `bodyDir`) the body file it points to. Each collection keeps the items of its last
- * complete load only, so the memo holds one load's outcomes.
+ * complete load only, so the memo holds one load's outcomes. A list page answered exactly as before
+ * (the same request, the same SHA-256 of its bytes: `RawItems.answer`) keeps its items' keys, so
+ * its items are not serialised and hashed again.
  */
 import { hash } from 'node:crypto';
 import type { StoredBody } from '../html/body-files.ts';
@@ -45,6 +47,8 @@ interface CollectionOutcomes {
   /** The runtime options the entries were shaped by (see `shapeOf`). */
   shape: string;
   outcomes: Map<string, Outcome>;
+  /** The keys of the items of each whole answer, by endpoint and answer (`RawItems.answer`). */
+  keysByAnswer: Map<string, readonly string[]>;
 }
 
 export interface AdmissionMemo {
@@ -54,14 +58,20 @@ export interface AdmissionMemo {
   readonly misses: number;
   /** Outcomes kept now (each collection's last complete load). */
   readonly size: number;
+  /** Batches whose items' keys were taken from the same answer's in the last load (not hashed again), over the memo's life. */
+  readonly answersRecognised: number;
   /** Used by the loaders: one load of `collection` with this runtime. */
   forLoad(collection: string, runtime: LoaderRuntime, entriesRecordIndex: boolean): MemoisedLoad;
 }
 
 /** One collection's load through the memo. */
 export interface MemoisedLoad {
-  /** A batch's raw items, each with the outcome kept for it when that still holds at this runtime's clock (and its body file is there). */
-  recall(endpoint: string, items: readonly unknown[]): Promise<MemoisedItem[]>;
+  /**
+   * A batch's raw items, each with the outcome kept for it when that still holds at this runtime's
+   * clock (and its body file is there). `answer`: what identifies the answer the items are whole
+   * (`RawItems.answer`), so that the same answer's keys are taken as they were.
+   */
+  recall(endpoint: string, items: readonly unknown[], answer?: string): Promise<MemoisedItem[]>;
   /** The load completed: the items it saw are what the memo keeps for this collection from now on. */
   commit(): void;
 }
@@ -159,12 +169,16 @@ export function createAdmissionMemo(): AdmissionMemo {
   const collections = new Map<string, CollectionOutcomes>();
   let hits = 0;
   let misses = 0;
+  let answersRecognised = 0;
   return {
     get hits() {
       return hits;
     },
     get misses() {
       return misses;
+    },
+    get answersRecognised() {
+      return answersRecognised;
     },
     get size() {
       let size = 0;
@@ -175,7 +189,9 @@ export function createAdmissionMemo(): AdmissionMemo {
       const shape = shapeOf(runtime);
       const earlier = collections.get(collection);
       const previous = earlier?.shape === shape ? earlier.outcomes : new Map<string, Outcome>();
+      const previousKeys = earlier?.shape === shape ? earlier.keysByAnswer : new Map<string, readonly string[]>();
       const next = new Map<string, Outcome>();
+      const nextKeys = new Map<string, readonly string[]>();
       const holds = (outcome: Outcome) => outcome.now <= runtime.now && runtime.now < outcome.liftsAt;
       const state: LoadState = {
         entriesRecordIndex,
@@ -186,9 +202,14 @@ export function createAdmissionMemo(): AdmissionMemo {
         },
       };
       return {
-        async recall(endpoint, items) {
-          const memoised = items.map((raw) => {
-            const key = keyOf(endpoint, raw);
+        async recall(endpoint, items, answer) {
+          const answerKey = answer === undefined ? undefined : `${endpoint}\u0000${answer}`;
+          const known = answerKey === undefined ? undefined : previousKeys.get(answerKey);
+          const keys = known?.length === items.length ? known : items.map((raw) => keyOf(endpoint, raw));
+          if (keys === known) answersRecognised++;
+          if (answerKey !== undefined) nextKeys.set(answerKey, keys);
+          const memoised = items.map((_, n) => {
+            const key = keys[n]!;
             const outcome = previous.get(key);
             return new KeyedItem(state, key, outcome && holds(outcome) ? outcome : undefined);
           });
@@ -205,7 +226,7 @@ export function createAdmissionMemo(): AdmissionMemo {
           return memoised;
         },
         commit() {
-          collections.set(collection, { shape, outcomes: next });
+          collections.set(collection, { shape, outcomes: next, keysByAnswer: nextKeys });
         },
       };
     },

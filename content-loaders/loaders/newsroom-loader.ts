@@ -91,10 +91,10 @@ export function newsroomLoader<Api extends z.ZodType, Entry extends Record<strin
       // An entry's `position` is the index it is made with: `toEntry` declares that parameter only
       // when the entry depends on it, and only then is a kept outcome tied to the item's place.
       const memo = options.memo?.forLoad(source.collection, runtime, source.toEntry.length > 1);
-      for await (const { endpoint, items } of source.fetch(talliedClient(runtime.client, tally), policy)) {
+      for await (const { endpoint, items, answer } of source.fetch(talliedClient(runtime.client, tally), policy)) {
         runtime.issues.received(source.collection, items.length);
         const admission = { ...source, endpoint };
-        const memoised = memo ? await memo.recall(endpoint, items) : undefined;
+        const memoised = memo ? await memo.recall(endpoint, items, answer) : undefined;
         // One raw item to the entry it makes, or null: not published, or its id already taken.
         const pendingEntry = (raw: unknown, kept: MemoisedItem | undefined): Pending | null => {
           const reused = kept?.reuse(index, policy);

@@ -13,6 +13,12 @@ export interface RawItems {
   /** The endpoint the items came from, as shown in errors (no secrets). */
   endpoint: string;
   items: unknown[];
+  /**
+   * What identifies the answer whose `data` these items are, whole and in order (its request and
+   * the SHA-256 of its bytes): the same answer, the same items. Absent when not known, or when the
+   * items are not the whole answer (a page whose items of earlier pages were dropped).
+   */
+  answer?: string;
 }
 
 /** What a source may consult while fetching and screening: the build's clock and the data policy's log. */
@@ -65,7 +71,10 @@ export function defineSource<Api extends z.ZodType, Entry extends Record<string,
 export function listOf(path: string, query?: Record<string, string>) {
   return async function* (client: NewsroomClient): RawBatches {
     const endpoint = client.endpoint(path, query);
-    for await (const page of client.pages(path, query)) yield { endpoint, items: page.items };
+    for await (const page of client.pages(path, query)) {
+      const whole = page.sha256 !== undefined && page.received === page.items.length;
+      yield { endpoint, items: page.items, ...(whole ? { answer: `${page.endpoint} ${page.sha256}` } : {}) };
+    }
   };
 }
 

@@ -126,6 +126,8 @@ describe('loads with an admission memo', () => {
       // Nothing was admitted again but the duplicate (whose outcome is not kept: it made no entry).
       expect(counts(memo)).toEqual({ hits: received - 1, misses: received + 1 });
       expect(memo.size).toBe(received - 1);
+      // The list pages answered as before kept their items' keys: none of their items was hashed again.
+      expect(memo.answersRecognised).toBeGreaterThan(NAMES.length / 2);
 
       // The world exercised every effect a reuse replays: warnings (and their log lines), items
       // kept out by reason, nested ones, an embargo's lift, a duplicate id.

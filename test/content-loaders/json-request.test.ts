@@ -3,6 +3,7 @@
  * answer is parsed, hashed and written to the HTTP cache: with the slot free,
  * the next request goes out while this thread works on the answer.
  */
+import { createHash } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -72,7 +73,13 @@ it('parses and stores an answer after its slot is free, so the next request is n
   const call = (endpoint: string) => requestJson({ endpoint, group: 'x', signal: undefined, tally: undefined });
 
   // One at a time, so the only slot that could be taken while an answer is stored is its own.
-  for (const endpoint of ['/a', '/b']) expect(await call(endpoint)).toEqual({ data: { url: endpoint } });
+  for (const endpoint of ['/a', '/b']) {
+    const { json, sha256 } = await call(endpoint);
+    expect(json).toEqual({ data: { url: endpoint } });
+    // The digest handed back with the answer is the one noted among the answers the build used.
+    expect(sha256).toBe(createHash('sha256').update(JSON.stringify(json)).digest('hex'));
+    expect(answers.get(endpoint)).toBe(sha256);
+  }
   expect(storedWhileInSlot).toEqual([0, 0]);
   expect([...answers.keys()]).toEqual(['/a', '/b']);
   expect(realCache.stats().stores).toBe(2);
