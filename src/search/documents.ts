@@ -18,8 +18,6 @@ type Element = ReturnType<typeof DomUtils.getElementsByTagName>[number];
 export interface SearchDocument extends PageMeta {
   /** The page's searchable text, whitespace collapsed. */
   text: string;
-  /** A digest of every part of the page Pagefind reads (`pagefindInput`): equal digests, equal index entries. */
-  pagefindInput: string;
 }
 
 /** Site paths never searched: the search page itself and the 404. */
@@ -45,11 +43,29 @@ export function sitePathOf(file: string): string {
   return `/${file.replace(/(^|\/)index\.html$/, '$1')}`;
 }
 
+type Parsed = ReturnType<typeof parseDocument>;
+
+const bodiesOf = (doc: Parsed): Element[] => DomUtils.findAll((el) => el.attribs['data-pagefind-body'] !== undefined, doc.children);
+
 /** The page as a search document, or null when it marks no content. */
 export function searchDocument(html: string, url: string): SearchDocument | null {
+  const doc = parseDocument(html);
+  const bodies = bodiesOf(doc);
+  return bodies.length === 0 ? null : documentOf(doc, url, bodies);
+}
+
+/**
+ * The page as the Pagefind index takes it: its search document and a digest of every part of it
+ * Pagefind reads (equal digests, equal index entries); null when it marks no content.
+ */
+export function indexedPage(html: string, url: string): { document: SearchDocument; pagefindInput: string } | null {
   const doc = parseDocument(html, { withStartIndices: true, withEndIndices: true });
-  const bodies = DomUtils.findAll((el) => el.attribs['data-pagefind-body'] !== undefined, doc.children);
+  const bodies = bodiesOf(doc);
   if (bodies.length === 0) return null;
+  return { document: documentOf(doc, url, bodies), pagefindInput: pagefindInput(html, url, doc, bodies) };
+}
+
+function documentOf(doc: Parsed, url: string, bodies: Element[]): SearchDocument {
   const meta = new Map<string, string[]>();
   for (const el of DomUtils.getElementsByTagName('meta', doc, true)) {
     const name = el.attribs.name ?? '';
@@ -70,7 +86,6 @@ export function searchDocument(html: string, url: string): SearchDocument | null
     year: first('year'),
     tags: [...new Set((meta.get('tag') ?? []).map((t) => t.trim()).filter(Boolean))],
     text: collapse(bodies.map(indexedText).join(' ')),
-    pagefindInput: pagefindInput(html, url, doc, bodies),
   };
 }
 
@@ -82,7 +97,7 @@ export function searchDocument(html: string, url: string): SearchDocument | null
  * `img` after a title as the result's image (an aside's image too), and `<html lang>`. The digest
  * covers more than that rather than less: a part left out would keep a bundle whose page changed.
  */
-function pagefindInput(html: string, url: string, doc: ReturnType<typeof parseDocument>, bodies: Element[]): string {
+function pagefindInput(html: string, url: string, doc: Parsed, bodies: Element[]): string {
   const hash = createHash('sha256').update(url);
   const part = (el: Element) => hash.update('\0').update(html.slice(el.startIndex!, el.endIndex! + 1));
   const html0 = DomUtils.getElementsByTagName('html', doc, true)[0];

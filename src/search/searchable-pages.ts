@@ -13,7 +13,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import pLimit from 'p-limit';
 import { detached } from '../lib/detached.ts';
-import { searchDocument, sitePathOf } from './documents.ts';
+import { indexedPage, sitePathOf } from './documents.ts';
 import type { PageMeta } from './format.ts';
 import { PAGEFIND_DIR } from './vocabulary.ts';
 import { indexLanguage, words as pageWords } from './terms.ts';
@@ -71,9 +71,7 @@ export async function readSearchablePages(siteDir: string, skip: readonly string
   const keptNow = new Map<string, { identity: string; page: PageRead }>();
   const pages: SearchablePages['pages'] = [];
   const documents: PageMeta[] = [];
-  const fileByUrl = new Map<string, string>();
-  const pageWordIds = new Map<string, Uint32Array>();
-  const pagefindInputs = new Map<string, string>();
+  const byUrl = new Map<string, { file: string; page: NonNullable<PageRead> }>();
   let read = 0;
   for (const [n, file] of files.entries()) {
     const identity = identities[n];
@@ -88,19 +86,17 @@ export async function readSearchablePages(siteDir: string, skip: readonly string
     if (!page) continue;
     pages.push({ url: page.meta.url, language: page.language });
     documents.push(page.meta);
-    fileByUrl.set(page.meta.url, file);
-    pageWordIds.set(page.meta.url, page.wordIds);
-    pagefindInputs.set(page.meta.url, page.pagefindInput);
+    byUrl.set(page.meta.url, { file, page });
   }
   if (kept) kept.files = keptNow;
   return {
     pages,
     documents,
-    fileOf: (url) => fileByUrl.get(url)!,
-    pagefindInputOf: (url) => pagefindInputs.get(url)!,
+    fileOf: (url) => byUrl.get(url)!.file,
+    pagefindInputOf: (url) => byUrl.get(url)!.page.pagefindInput,
     wordsOf: (urls) => {
       const out = new Set<string>();
-      for (const url of urls) for (const id of pageWordIds.get(url)!) out.add(vocabulary.list[id]!);
+      for (const url of urls) for (const id of byUrl.get(url)!.page.wordIds) out.add(vocabulary.list[id]!);
       return out;
     },
     read,
@@ -114,9 +110,10 @@ async function identityOf(file: string): Promise<string> {
 }
 
 function readPage(html: string, file: string, vocabulary: Vocabulary): PageRead {
-  const document = searchDocument(html, sitePathOf(file));
-  if (!document) return null;
-  const { text, pagefindInput, ...meta } = document;
+  const indexed = indexedPage(html, sitePathOf(file));
+  if (!indexed) return null;
+  const { pagefindInput } = indexed;
+  const { text, ...meta } = indexed.document;
   const ids = new Set<number>();
   for (const word of pageWords(`${meta.title} ${meta.tags.join(' ')} ${text}`)) {
     const lower = word.toLowerCase();

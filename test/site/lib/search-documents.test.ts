@@ -1,6 +1,6 @@
 /** What the search reads out of a built page (src/search/documents.ts): the marked content, its words kept apart. */
 import { expect, it } from 'vitest';
-import { searchDocument } from '../../../src/search/documents.ts';
+import { indexedPage, searchDocument } from '../../../src/search/documents.ts';
 
 const page = (body: string) =>
   `<html lang="en"><head><title>T</title></head><body><nav>Menu</nav><main data-pagefind-body>${body}</main></body></html>`;
@@ -21,8 +21,11 @@ it('digests what Pagefind reads of a page: the marked part, its metadata anywher
   const full = (head: string, body: string, aside: string, lang = 'en') =>
     `<html lang="${lang}"><head><title>T</title>${head}</head><body><nav>Menu</nav><main><article data-pagefind-body><h1>Title</h1>${body}</article>` +
     `<aside>${aside}</aside></main></body></html>`;
-  const input = (html: string) => searchDocument(html, '/releases/x/')!.pagefindInput;
+  const input = (html: string) => indexedPage(html, '/releases/x/')!.pagefindInput;
   const meta = '<meta name="pagefind:type" data-pagefind-filter="type[content]" content="release" />';
+  // The index's reading of the page is the search document every other reader gets.
+  const page = full(meta, '<p>Body</p>', '<img src="a.jpg" alt="A">');
+  expect(indexedPage(page, '/releases/x/')!.document).toEqual(searchDocument(page, '/releases/x/'));
   const base = input(full(meta, '<p>Body</p>', '<p>Related: Old title</p><img src="a.jpg" alt="Old title">'));
   expect(input(full(meta, '<p>Body</p>', '<p>Related: Old title</p><img src="a.jpg" alt="Old title">'))).toBe(base);
   // Outside the marked part and its metadata, text is not read.
@@ -38,7 +41,7 @@ it('digests what Pagefind reads of a page: the marked part, its metadata anywher
   expect(
     input(full(meta, '<p>Body</p>', '<p>Related: Old title</p><img src="a.jpg" alt="Old title">').replace('<title>T<', '<title>U<')),
   ).not.toBe(base);
-  expect(searchDocument(full(meta, '<p>Body</p>', ''), '/releases/y/')!.pagefindInput).not.toBe(
-    searchDocument(full(meta, '<p>Body</p>', ''), '/releases/x/')!.pagefindInput,
+  expect(indexedPage(full(meta, '<p>Body</p>', ''), '/releases/y/')!.pagefindInput).not.toBe(
+    indexedPage(full(meta, '<p>Body</p>', ''), '/releases/x/')!.pagefindInput,
   );
 });
