@@ -19,7 +19,7 @@ import { runBuildCommand } from '../build-command.ts';
 import { codeInputs, configurationOf } from '../build-inputs.ts';
 import { firstLine } from '../cli.ts';
 import { internalsMissing, keepContentLayer } from './astro-internals.ts';
-import { warmChange, type WarmSite } from './change.ts';
+import { warmChange, type ChangeOutcome, type WarmSite } from './change.ts';
 import { keptApp } from './kept-app.ts';
 import { keepSearchablePages } from '../../src/search/searchable-pages.ts';
 import { releaseFreedMemory } from '../../src/lib/freed-memory.ts';
@@ -68,20 +68,20 @@ async function main(): Promise<void> {
     log: (line) => console.log(line),
   };
   await send({ type: 'built', exitCode, warm: true });
-  /** While a change that is live writes its record: an end asked for then waits for it (the next build would render in full). */
-  let recording: Promise<void> | undefined;
+  /** A change that is live while it writes its record: an end asked for then waits for it (the next build would render in full). */
+  let recording: Promise<unknown> | undefined;
   const endOnceRecorded = (code: number) => void (recording ?? Promise.resolve()).finally(() => process.exit(code));
   let queue = Promise.resolve();
   process.on('message', (message: ChangeRequest) => {
     if (message?.type !== 'change') return;
     queue = queue.then(async () => {
-      let recorded = () => {};
-      const outcome = await warmChange(site, app, kept!, async (summary) => {
-        recording = new Promise((resolve) => (recorded = resolve));
+      let answered = false;
+      const change: Promise<ChangeOutcome> = warmChange(site, app, kept!, async (summary) => {
+        answered = true;
+        recording = change;
         await send({ type: 'changed', summary });
       }).catch((error: unknown) => ({ full: `the warm change failed (${firstLine(error)})` }));
-      const answered = recording !== undefined;
-      recorded();
+      const outcome = await change;
       recording = undefined;
       if ('full' in outcome && answered) {
         console.log(`build: warm: the change is live, but ${outcome.full} after it: the next build renders in full; this renderer ends`);

@@ -2,7 +2,8 @@
  * The warm renderer (scripts/warm/) as the webhook receiver runs it (webhook-receiver/warm-builder.ts),
  * where things go wrong: a child killed in the middle of a change leaves the live site as it was,
  * and that delivery is served by a new child's first build, a partial one; a child started over the
- * site as built renders nothing before its first warm change; a site rendered with another
+ * site as built renders nothing before its first warm change, also when it was stopped as a change
+ * it had answered wrote its record; a site rendered with another
  * configuration is not changed warm; an Astro whose internals cannot be kept is said once, and each
  * delivery then runs the build command. That its changes are a full build's, byte for byte, for every
  * kind of change: test/build/partial-build.test.ts.
@@ -154,6 +155,16 @@ describe('the warm renderer', () => {
     // The apple-touch icon is the logo on that colour.
     expect(after['apple-touch-icon.png']).not.toBe(before['apple-touch-icon.png']);
     expect(after).toEqual(await forcedBuild('forced-colour'));
+  });
+
+  it('stopped as soon as a change is live, the child first writes its record: a new child renders nothing', async () => {
+    await manage('PUT', `/v1/campaigns/${releases[5]!.id}`, { campaign: { title: `${releases[5]!.title}, then stopped` } });
+    // Answered at the swap: the child still removes the previous site and writes the fingerprint and route record.
+    await deliverWarm();
+    builder.stop();
+    const restarted = await deliver();
+    expect(restarted.ok, restarted.summary).toBe(true);
+    expect(restarted.said.join('\n')).toMatch(/^build: partial: 0 of \d+ routes rendered \(0 changed items\)$/m);
   });
 
   it('a site rendered with another configuration is not changed warm: a new child builds it in full', async () => {
