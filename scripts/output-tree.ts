@@ -7,8 +7,8 @@
  * seen; a file rewritten with the same bytes is still the same file.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { createReadStream, readdirSync, statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import pLimit from 'p-limit';
 
@@ -34,16 +34,30 @@ async function hashFile(file: string, size: number): Promise<string> {
   return hash.digest('hex');
 }
 
-/** Every regular file under `dir` (site paths, sorted); none when `dir` does not exist. */
+/**
+ * Every regular file under `dir` (site paths, sorted); none when `dir` does not exist.
+ *
+ * Walked with synchronous calls and paths joined as strings: at L (120,424 files) this takes 0.3–0.5 s
+ * against 1.6 s for `readdir({ recursive })` and `path.relative` per file, and a build walks its site
+ * several times while nothing else needs the event loop.
+ */
 export async function filesOf(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return [];
+  const files: string[] = [];
+  const walk = (folder: string, prefix: string): void => {
+    for (const entry of readdirSync(folder, { withFileTypes: true })) {
+      if (entry.isDirectory()) walk(`${folder}/${entry.name}`, `${prefix}${entry.name}/`);
+      else if (entry.isFile()) files.push(`${prefix}${entry.name}`);
+    }
+  };
+  try {
+    walk(dir, '');
+  } catch (error) {
+    const { code, path: missing } = error as NodeJS.ErrnoException;
+    if (code === 'ENOENT' && missing === dir) return [];
     throw error;
-  });
-  return entries
-    .filter((entry) => entry.isFile())
-    .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'))
-    .sort(byPath);
+  }
+  // The default order compares UTF-16 code units, as byPath does.
+  return files.sort();
 }
 
 export const byPath = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
@@ -51,23 +65,26 @@ export const byPath = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 
 /**
  * The tree of `dir` as it is now. Files whose size and mtime equal those in `known` keep the
  * known hash; every other file is read and hashed. `rehashed` counts the files read.
+ * Sizes and mtimes come from synchronous stats (0.3 s for 120,424 files against 1.7 s through the
+ * thread pool); only the files read go through it.
  */
 export async function readTree(dir: string, known?: Tree): Promise<{ tree: Tree; rehashed: number }> {
-  let rehashed = 0;
-  const files = await filesOf(dir);
-  const entries = await Promise.all(
-    files.map((name) =>
-      parallel(async (): Promise<[string, TreeFile]> => {
-        const file = path.join(dir, name);
-        const info = await stat(file);
-        const was = known?.get(name);
-        if (was && was.size === info.size && was.mtimeMs === info.mtimeMs) return [name, was];
-        rehashed++;
-        return [name, { sha256: await hashFile(file, info.size), size: info.size, mtimeMs: info.mtimeMs }];
-      }),
-    ),
-  );
-  return { tree: new Map(entries), rehashed };
+  const tree: Tree = new Map();
+  const toHash: Array<Promise<void>> = [];
+  for (const name of await filesOf(dir)) {
+    const file = path.join(dir, name);
+    const { size, mtimeMs } = statSync(file);
+    const was = known?.get(name);
+    if (was && was.size === size && was.mtimeMs === mtimeMs) {
+      tree.set(name, was);
+      continue;
+    }
+    const entry: TreeFile = { sha256: '', size, mtimeMs };
+    tree.set(name, entry);
+    toHash.push(parallel(async () => void (entry.sha256 = await hashFile(file, size))));
+  }
+  await Promise.all(toHash);
+  return { tree, rehashed: toHash.length };
 }
 
 /** One digest of the tree's paths and contents (mtimes left out). */

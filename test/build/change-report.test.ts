@@ -3,12 +3,12 @@
  * purge, and how a site's files are read back cheaply (size and mtime) without missing an edit.
  * The same over whole builds: test/build/no-change.ts.
  */
-import { appendFile, mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { changeReport, changeSummary, urlsOfFile } from '../../scripts/change-report.ts';
-import { loadTree, readTree, storeTree, treeDifference, treeDigest, type Tree } from '../../scripts/output-tree.ts';
+import { byPath, filesOf, loadTree, readTree, storeTree, treeDifference, treeDigest, type Tree } from '../../scripts/output-tree.ts';
 
 const tree = (files: Record<string, string>): Tree =>
   new Map(Object.entries(files).map(([name, sha256]) => [name, { sha256, size: 1, mtimeMs: 1 }]));
@@ -117,6 +117,23 @@ describe("a site's file list", () => {
     await writeFile(path.join(dir, 'a', 'index.html'), '<p>a</p>');
     expect(treeDifference(recorded, (await readTree(dir, recorded)).tree)).toBe('extra.txt was added');
     expect((await readTree(path.join(dir, 'no-such-folder'))).tree.size).toBe(0);
+  });
+
+  it('lists regular files in path order, folders and links left out, whatever order the folders are read in', async () => {
+    const site = await mkdtemp(path.join(os.tmpdir(), 'output-tree-walk-'));
+    try {
+      for (const file of ['a-b/x.html', 'a/b/c.html', 'a/b.html', 'a.html', 'Z.html', 'é/i.html', 'pagefind/f/1.pf'])
+        await mkdir(path.dirname(path.join(site, file)), { recursive: true }).then(() => writeFile(path.join(site, file), file));
+      await mkdir(path.join(site, 'empty'));
+      await symlink(path.join(site, 'a.html'), path.join(site, 'link.html'));
+      const listed = await filesOf(site);
+      expect(listed).toEqual(['Z.html', 'a-b/x.html', 'a.html', 'a/b.html', 'a/b/c.html', 'pagefind/f/1.pf', 'é/i.html']);
+      expect(listed).toEqual([...listed].sort(byPath));
+      expect(await filesOf(path.join(site, 'no-such-folder'))).toEqual([]);
+      await expect(filesOf(path.join(site, 'a.html'))).rejects.toThrow(/ENOTDIR/);
+    } finally {
+      await rm(site, { recursive: true, force: true });
+    }
   });
 
   it('refuses a malformed stored list', () => {
