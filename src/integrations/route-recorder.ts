@@ -113,6 +113,8 @@ export function routeRecorder(
   let routes: Map<string, RouteUse> | undefined;
   let props: Map<string, string> | undefined;
   let recorded: RecordedRoutes | undefined;
+  /** The key digests the partial build's plan computed over this build's data. */
+  let planned: Map<string, string | undefined> | undefined;
   const recording = (prerenderer: AstroPrerenderer): AstroPrerenderer => ({
     ...prerenderer,
     name: 'pressroom-static:route-recorder',
@@ -122,14 +124,17 @@ export function routeRecorder(
       const digests = siteDigests();
       props = digests && propsDigests(prerenderer, paths, digests.props);
       selected = undefined;
+      planned = undefined;
       if (!partial || !digests || !props) return paths;
       const newProps = props;
       const files = paths.map((path) => routeFile(path.pathname, path.route.type));
-      selected = partial.select({
-        routes: files,
-        digest: (key) => (key.startsWith('props:') ? newProps.get(key) : digests.keys([key]).get(key)),
-        buildDay: digests.buildDay(),
-      });
+      // The plan digests every key the kept routes read; the record takes the same digests again.
+      const known = (planned = new Map<string, string | undefined>());
+      const digest = (key: string): string | undefined => {
+        if (!known.has(key)) known.set(key, key.startsWith('props:') ? newProps.get(key) : digests.keys([key]).get(key));
+        return known.get(key);
+      };
+      selected = partial.select({ routes: files, digest, buildDay: digests.buildDay() });
       const chosen = selected;
       return chosen ? paths.filter((_, i) => chosen.has(files[i]!)) : paths;
     },
@@ -171,8 +176,14 @@ export function routeRecorder(
           if (!routes || !digest || !props) return;
           const all = new Map([...(partial && selected ? partial.kept() : []), ...routes]);
           const keys = new Set<string>();
-          for (const use of all.values()) for (const key of use.keys) keys.add(key);
-          recorded = { routes: all, digests: new Map([...digest.keys(keys), ...props]) };
+          const digests = new Map<string, string>();
+          for (const use of all.values())
+            for (const key of use.keys) {
+              const known = planned?.get(key);
+              if (known !== undefined) digests.set(key, known);
+              else keys.add(key);
+            }
+          recorded = { routes: all, digests: new Map([...digests, ...digest.keys(keys), ...props]) };
         },
       },
     },
