@@ -85,7 +85,12 @@ function propsDigests(
   const cache = (prerenderer as AstroPrerenderer & WithRouteCache).app?.routeCache;
   if (!cache) return undefined;
   const byRoute = new Map<RouteData, PathWithRoute[]>();
-  for (const path of paths) if (!path.route.pathname) byRoute.set(path.route, [...(byRoute.get(path.route) ?? []), path]);
+  for (const path of paths) {
+    if (path.route.pathname) continue;
+    const routePaths = byRoute.get(path.route);
+    if (routePaths) routePaths.push(path);
+    else byRoute.set(path.route, [path]);
+  }
   const digests = new Map<string, string>();
   for (const [route, routePaths] of byRoute) {
     const staticPaths = cache.get(route)?.staticPaths;
