@@ -113,14 +113,24 @@ const isRebuiltEveryTime = (file: string): boolean => file.startsWith('pagefind/
  * the promises were the rest).
  */
 function linkInto(from: string, to: string, files: Iterable<string>): void {
+  /** Folders under (and with) `to` known to exist. */
   const folders = new Set<string>();
+  const makeFolder = (folder: string): void => {
+    if (folders.has(folder)) return;
+    // A folder whose parent is made is one mkdir; a recursive one costs twice that (at L: 40,000 folders).
+    if (!folders.has(path.dirname(folder))) mkdirSync(folder, { recursive: true });
+    else
+      try {
+        mkdirSync(folder);
+      } catch (error) {
+        // The build may have written into it already.
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      }
+    for (let made = folder; made.length >= to.length && !folders.has(made); made = path.dirname(made)) folders.add(made);
+  };
   for (const file of files) {
     const target = `${to}/${file}`;
-    const folder = path.dirname(target);
-    if (!folders.has(folder)) {
-      mkdirSync(folder, { recursive: true });
-      folders.add(folder);
-    }
+    makeFolder(path.dirname(target));
     try {
       linkSync(`${from}/${file}`, target);
     } catch (error) {
