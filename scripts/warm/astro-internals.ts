@@ -6,7 +6,9 @@
  *
  * - dist/content/instance.js `globalContentLayer.init`: wrapped to keep the ContentLayer the build
  *   synced with; its `sync()` runs the loaders again after the build disposed it (the collections
- *   stay in `globalContentConfigObserver`).
+ *   stay in `globalContentConfigObserver`). With it, the `store` it was made with
+ *   (dist/content/mutable-data-store.js): its `_collections` (collection → id → entry, what the
+ *   store file holds) and its `writeToDisk()`, which its saves call.
  * - the default prerenderer's `app.routeCache.clearAll()`: forgets getStaticPaths results.
  * - the prerenderer's `render()` answering a Response (or `{ response }`), as generate.js writes it;
  *   a 3xx (a redirect page in generate.js) is not replicated: the change falls back to a full build.
@@ -22,10 +24,23 @@ import type { AstroIntegration, AstroIntegrationLogger, AstroPrerenderer } from 
 
 export interface KeptContentLayer {
   sync(): Promise<void>;
+  /** The data store it syncs into, as the layer was given it. */
+  store: unknown;
+}
+
+/** The data store of a kept layer, when it has the shape relied on. */
+export interface KeptDataStore {
+  _collections: Map<string, Map<string, unknown>>;
+  writeToDisk(): Promise<void>;
+}
+
+export function keptDataStore(layer: KeptContentLayer): KeptDataStore | undefined {
+  const store = layer.store as Partial<KeptDataStore> | undefined;
+  return store?._collections instanceof Map && typeof store.writeToDisk === 'function' ? (store as KeptDataStore) : undefined;
 }
 
 export interface ContentLayerSingleton {
-  init(options: unknown): KeptContentLayer;
+  init(options: unknown): { sync(): Promise<void> };
 }
 
 /** Astro's content-layer singleton (dist/content/instance.js `globalContentLayer`), if that module is there. */
@@ -41,7 +56,11 @@ export async function keepContentLayer(): Promise<{ layer(): KeptContentLayer | 
   if (typeof singleton?.init !== 'function') return { missing: 'astro/dist/content/instance.js has no globalContentLayer.init' };
   let kept: KeptContentLayer | undefined;
   const init = singleton.init.bind(singleton);
-  singleton.init = (options) => (kept = init(options));
+  singleton.init = (options) => {
+    const layer = init(options);
+    kept = { sync: layer.sync?.bind(layer), store: (options as { store?: unknown } | undefined)?.store };
+    return layer;
+  };
   return { layer: () => kept };
 }
 
@@ -85,6 +104,7 @@ export function internalsMissing(kept: {
   lazyImports: number;
 }): string | undefined {
   if (typeof kept.layer?.sync !== 'function') return "Astro's content layer was not kept (no ContentLayer with sync())";
+  if (!keptDataStore(kept.layer)) return "Astro's content layer has no data store with _collections and writeToDisk()";
   if (!kept.inner || typeof kept.inner.getStaticPaths !== 'function' || typeof kept.inner.render !== 'function')
     return "Astro's prerenderer was not kept";
   if (!routeCacheOf(kept.inner)) return "Astro's prerenderer has no app.routeCache.clearAll()";

@@ -33,8 +33,8 @@ import { filesOf, loadTree, readTree, treeDifference, type Tree } from '../outpu
 import { partialBuild, reuseUnchangedSearchBundles } from '../partial-build.ts';
 import { readRouteRecord, removeRouteRecord, type RouteRecord } from '../route-record-file.ts';
 import { sameConfiguration } from '../route-plan.ts';
-import { routeCacheOf, runBuildDone, type KeptContentLayer } from './astro-internals.ts';
-import { refreshContent } from './content-refresh.ts';
+import { keptDataStore, routeCacheOf, runBuildDone, type KeptContentLayer } from './astro-internals.ts';
+import { refreshContent, type RefreshedContent } from './content-refresh.ts';
 import type { KeptApp } from './kept-app.ts';
 
 export interface WarmSite {
@@ -68,6 +68,8 @@ export async function warmChange(
   const { root, out, log } = site;
   const started = performance.now();
   const locks = await acquireLocks(buildLocks(root, out), { waitMs: site.waitMs, command: 'build', log });
+  /** The synced data store, until its file is written. */
+  let refreshed: RefreshedContent | undefined;
   try {
     const live = await liveSite(site);
     if ('full' in live) return live;
@@ -82,7 +84,7 @@ export async function warmChange(
       stepStarted = now;
     };
     step('checks');
-    await refreshContent({ layer, routeCache: routeCacheOf(app.inner()!)! });
+    refreshed = await refreshContent({ layer, store: keptDataStore(layer)!, routeCache: routeCacheOf(app.inner()!)! });
     forgetSiteIcons();
     step('content');
     const { selection, byFile } = await app.routes();
@@ -155,14 +157,18 @@ export async function warmChange(
         originals: carriedOriginals(recorded.media, await (await currentImagePipeline()?.catch(() => undefined))?.originals()),
         routes: recordOf(uses, selection.digest),
       });
+      await refreshed.writeStore();
+      refreshed = undefined;
       log(
-        `build: warm: the previous site removed, the fingerprint and route record written in ${((performance.now() - swapped) / 1000).toFixed(1)} s`,
+        `build: warm: the previous site removed, the fingerprint, route record and data store written in ${((performance.now() - swapped) / 1000).toFixed(1)} s`,
       );
       return { changes, summary };
     } finally {
       await removeFolder(staging);
     }
   } finally {
+    // A change that went no further still leaves the store file as a sync writes it (a new process reads it).
+    await refreshed?.writeStore().catch(() => undefined);
     await locks.release();
   }
 }

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { unflatten } from 'devalue';
 import { formatBytes } from '@pressroom-static/content-loaders';
 import { onNewDataGeneration } from '../config/data-generation.ts';
+import { takeSyncedStore } from '../config/synced-store.ts';
 
 export type StoredCollections = Map<string, Map<string, unknown>>;
 
@@ -22,14 +23,15 @@ export function readDataStore(file: string, log: (line: string) => void = (line)
 }
 
 /**
- * The store the pages read (src/integrations/data-store-at-render.ts): `file` read now, and read
- * again into the same Map at each new data generation (a warm renderer's change), since Astro
- * keeps this Map as its store's collections.
+ * The store the pages read (src/integrations/data-store-at-render.ts): `file` read now, and at each
+ * new data generation (a warm renderer's change) the collections its content layer synced, handed
+ * over in memory (or the file read again), put into the same Map, since Astro keeps this Map as its
+ * store's collections.
  */
 export function readDataStoreForPages(file: string): StoredCollections {
   const collections = readDataStore(file);
   onNewDataGeneration(() => {
-    const next = readDataStore(file);
+    const next = takeSyncedStore() ?? readDataStore(file);
     collections.clear();
     for (const [name, entries] of next) collections.set(name, entries);
   });

@@ -75,6 +75,14 @@ async function deliverWarm(): Promise<void> {
   ).toBe(true);
 }
 
+/** One delivery made live warm, and the bookkeeping after its answer done (the record and the data store written). */
+async function deliverWarmAndRecord(): Promise<void> {
+  const from = lines.length;
+  await deliverWarm();
+  const recorded = () => lines.slice(from).some((line) => line.startsWith('build: warm: the previous site removed'));
+  await expect.poll(recorded, { timeout: 60_000 }).toBe(true);
+}
+
 /** The files of a `--force` build of the upstream's state now into `folder`, by digest. */
 async function forcedBuild(folder: string): Promise<Record<string, string>> {
   const forced = path.join(tmp, folder);
@@ -157,10 +165,13 @@ describe('the warm renderer', () => {
     expect(after).toEqual(await forcedBuild('forced-colour'));
   });
 
-  it('stopped as soon as a change is live, the child first writes its record: a new child renders nothing', async () => {
+  it('stopped as soon as a change is live, the child first writes its record and data store: a new child renders nothing', async () => {
     await manage('PUT', `/v1/campaigns/${releases[5]!.id}`, { campaign: { title: `${releases[5]!.title}, then stopped` } });
-    // Answered at the swap: the child still removes the previous site and writes the fingerprint and route record.
-    await deliverWarm();
+    // Answered at the swap: the child still removes the previous site and writes the fingerprint, route record and data store.
+    await deliverWarmAndRecord();
+    // The pages took the synced store from memory; its file is written once the change is live.
+    const store = await readFile(path.join(root, 'node_modules', '.astro', 'data-store.json'), 'utf8');
+    expect(store.includes(', then stopped'), 'the data store file has the change').toBe(true);
     builder.stop();
     const restarted = await deliver();
     expect(restarted.ok, restarted.summary).toBe(true);
