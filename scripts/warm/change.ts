@@ -8,6 +8,7 @@
  * writes them. Anything it cannot prove is `{ full: why }` before the live site is touched: the
  * caller then builds in full.
  */
+import { existsSync } from 'node:fs';
 import { copyFile, mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -220,10 +221,9 @@ async function emitNewMedia(staging: string, scratch: string): Promise<void> {
   await rm(scratch, { recursive: true, force: true });
   try {
     await pipeline.emit(scratch);
-    const have = new Set(await filesOf(path.join(staging, MEDIA_DIR)));
     for (const file of await filesOf(scratch)) {
-      if (have.has(file)) continue;
       const target = path.join(staging, MEDIA_DIR, file);
+      if (existsSync(target)) continue;
       await mkdir(path.dirname(target), { recursive: true });
       await copyFile(path.join(scratch, file), target);
     }
