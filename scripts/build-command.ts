@@ -61,7 +61,7 @@ import { confirmUnchanged } from './no-change.ts';
 import { byPath, loadTree, readTree, storeTree, treeDifference, type Tree } from './output-tree.ts';
 import { consoleLog, notifyAfterBuild } from '../notify/notify.ts';
 import { routeRecorder, type KeptPrerenderers, type PartialRendering, type RecordedRoutes } from '../src/integrations/route-recorder.ts';
-import { readRouteRecord, removeRouteRecord, routeRecordOf, writeRouteRecord } from './route-record-file.ts';
+import { readRouteRecord, removeRouteRecord, routeRecordOf, writeRouteRecord, type RouteRecord } from './route-record-file.ts';
 import { StaleKeptPage, partialBuild, reuseUnchangedSearchBundles } from './partial-build.ts';
 import { reuseSearchBundles } from '../src/integrations/search.ts';
 
@@ -424,20 +424,21 @@ export async function recordFingerprint(
     originals: Fingerprint['media'] | undefined;
     routes: RecordedRoutes | undefined;
   },
-): Promise<void> {
+): Promise<RecordedSite | undefined> {
   const runtime = await startedBuildRuntime()?.catch(() => undefined);
   const why = runtime ? unsettled(originals) : 'the build did not load the press room';
   if (why) {
     console.log(`build: no fingerprint written: ${why}; the next build renders again`);
-    return;
+    return undefined;
   }
   // Published by a rename the files keep the mtimes hashed in staging; copied across file systems they are hashed again.
   const published = (await readTree(out, built)).tree;
   const answers = [...runtime!.client.answers()].sort(([a], [b]) => byPath(a, b));
   const buildDay = await builtDay(out);
-  if (routes) await writeRouteRecord(out, routeRecordOf(routes, { code: codeDigest(code), configuration, buildDay }));
+  const record = routes && routeRecordOf(routes, { code: codeDigest(code), configuration, buildDay });
+  if (record) await writeRouteRecord(out, record);
   else console.log('build: no route record written: the build did not record what its routes read; the next change renders in full');
-  await writeFingerprint(out, {
+  const fingerprint: Fingerprint = {
     format: FINGERPRINT_FORMAT,
     builtAt: new Date().toISOString(),
     code,
@@ -447,7 +448,17 @@ export async function recordFingerprint(
     api: Object.fromEntries(answers),
     media: originals!,
     output: storeTree(published),
-  });
+  };
+  await writeFingerprint(out, fingerprint);
+  return { fingerprint, record, published };
+}
+
+/** What recordFingerprint wrote beside the site, as written. */
+export interface RecordedSite {
+  fingerprint: Fingerprint;
+  record: RouteRecord | undefined;
+  /** The site's files the fingerprint lists. */
+  published: Tree;
 }
 
 /** Astro's build waited on something that can no longer answer (a child process or worker that died). */

@@ -8,7 +8,7 @@
  * writes them. Anything it cannot prove is `{ full: why }` before the live site is touched: the
  * caller then builds in full.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { copyFile, mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -24,15 +24,15 @@ import { forgetSiteIcons } from '../../src/lib/site-icons.ts';
 import { writeSiteIcons } from '../../src/integrations/site-icons.ts';
 import { createStaging, removeFolder, runId, swapIn } from '../../src/output/staged-output.ts';
 import { acquireLocks, buildLocks } from '../build-lock.ts';
-import { recordFingerprint } from '../build-command.ts';
+import { recordFingerprint, type RecordedSite } from '../build-command.ts';
 import { codeDigest, codeInputs, type CodeInputs } from '../build-inputs.ts';
 import { writeDataReport } from '../data-report.ts';
 import { changeReport, changeReportPath, changeSummary, writeChangeReport, type ChangeReport } from '../change-report.ts';
-import { readFingerprint, removeFingerprint, type Fingerprint } from '../fingerprint.ts';
+import { fingerprintPath, readFingerprint, removeFingerprint, type Fingerprint } from '../fingerprint.ts';
 import type { OriginalOutcome } from '@pressroom-static/image-pipeline';
 import { filesOf, loadTree, readTree, treeDifference, type Tree } from '../output-tree.ts';
 import { partialBuild, reuseUnchangedSearchBundles } from '../partial-build.ts';
-import { readRouteRecord, removeRouteRecord, type RouteRecord } from '../route-record-file.ts';
+import { readRouteRecord, removeRouteRecord, routeRecordPath, type RouteRecord } from '../route-record-file.ts';
 import { sameConfiguration } from '../route-plan.ts';
 import { keptDataStore, routeCacheOf, runBuildDone, type KeptContentLayer } from './astro-internals.ts';
 import { refreshContent, type RefreshedContent } from './content-refresh.ts';
@@ -152,12 +152,13 @@ export async function warmChange(
 
       const swapped = performance.now();
       if (replaced) await removeFolder(replaced);
-      await recordFingerprint(out, built, {
+      const written = await recordFingerprint(out, built, {
         code: site.code,
         configuration: site.configuration,
         originals: carriedOriginals(recorded.media, await (await currentImagePipeline()?.catch(() => undefined))?.originals()),
         routes: recordOf(uses, selection.digest),
       });
+      lastWritten = written && { ...written, identity: recordIdentity(out) };
       await refreshed.writeStore();
       refreshed = undefined;
       log(
@@ -182,19 +183,39 @@ async function liveSite({ root, out, code, configuration }: WarmSite): Promise<{
   const full = (why: string) => ({ full: why });
   const now = codeDigest(await codeInputs(root));
   if (now !== codeDigest(code)) return full(`the code changed since this renderer started (${codeDigest(code)} → ${now})`);
-  const recorded = await readFingerprint(out);
+  // What this renderer wrote last, unless the files are no longer those it wrote.
+  const kept =
+    lastWritten?.record && lastWritten.identity !== undefined && lastWritten.identity === recordIdentity(out) ? lastWritten : undefined;
+  lastWritten = undefined;
+  const recorded = kept?.fingerprint ?? (await readFingerprint(out));
   if ('missing' in recorded) return full(recorded.missing);
-  const previous = await readRouteRecord(out);
+  const previous = kept?.record ?? (await readRouteRecord(out));
   if ('missing' in previous) return full(previous.missing);
   if (previous.code !== now) return full('the site in --out was rendered by other code');
   if (!sameConfiguration(previous.configuration, configuration)) return full('the site in --out was rendered with another configuration');
   if (recorded.nextEmbargoLift && Date.parse(recorded.nextEmbargoLift) <= publicationInstant(process.env))
     return full(`an embargo lifted at ${recorded.nextEmbargoLift}`);
-  const built = loadTree(recorded.output);
+  const built = kept?.published ?? loadTree(recorded.output);
   const before = (await readTree(out, built)).tree;
   const damage = treeDifference(built, before);
   if (damage) return full(`the site in ${out} is not as built: ${damage}`);
   return { recorded, previous, before };
+}
+
+/**
+ * The fingerprint, route record and tree this renderer wrote after its last change, kept for the next
+ * one instead of reading and parsing them again (at L 20 and 34 MB: 0.8 s): used only while both
+ * files are the very ones it wrote (same inode, size and mtime).
+ */
+let lastWritten: (RecordedSite & { identity: string | undefined }) | undefined;
+
+/** The fingerprint's and route record's file identities; undefined when either is missing. */
+function recordIdentity(out: string): string | undefined {
+  const identities = [fingerprintPath(out), routeRecordPath(out)].map((file) => {
+    const info = statSync(file, { throwIfNoEntry: false });
+    return info && `${info.dev}:${info.ino}:${info.size}:${info.mtimeMs}`;
+  });
+  return identities.every(Boolean) ? identities.join(' ') : undefined;
 }
 
 interface LiveSite {

@@ -179,6 +179,9 @@ describe('the warm renderer', () => {
   });
 
   it('a site rendered with another configuration is not changed warm: a new child builds it in full', async () => {
+    // A warm change first: the child keeps the record it wrote, and must see that the file is no longer that record.
+    await manage('PUT', `/v1/campaigns/${releases[6]!.id}`, { campaign: { title: `${releases[6]!.title}, before the record was edited` } });
+    await deliverWarmAndRecord();
     const record = JSON.parse(await readFile(routeRecordPath(site()), 'utf8')) as { configuration: Record<string, string | null> };
     record.configuration.PRESSROOM_IMAGE_HOSTS = 'images.other.example';
     await writeFile(routeRecordPath(site()), JSON.stringify(record));
