@@ -7,7 +7,7 @@
  *
  * The store file is not written during the sync: the pages take the collections from the layer's
  * store in memory (src/config/synced-store.ts), and `writeStore()` writes the file once the change
- * is live. At L that file is 60 MB, serialised (devalue) in 2.8–3.5 s of each change and parsed
+ * is live. At L that file is 34 MB, serialised (devalue) in 2.8–3.5 s of each change and parsed
  * again by the pages in 0.4 s. Until it is written a new process would find the previous change's
  * store there, which its loaders bring up to date as they do any stale store (by each entry's digest).
  */
