@@ -1,4 +1,5 @@
 /** Related releases for a release page (pure: no content-layer import, so unit tests reach it). */
+import { createHash } from 'node:crypto';
 import type { Release, SiteData } from './data.ts';
 import { lookupKey, withoutRecording } from './route-record.ts';
 
@@ -81,14 +82,40 @@ export function relatedReleases(siteData: Pick<SiteData, 'releasesByTag'>, relea
  */
 const noteRelated = lookupKey('relatedReleases', (site) => {
   const { releaseById } = site as Pick<SiteData, 'releaseById' | 'releasesByTag'>;
+  const picks = picksFor(site as Pick<SiteData, 'releaseById' | 'releasesByTag'>);
   return {
     get: (entry: string) => {
+      if (picks.has(entry)) return picks.get(entry);
       const [id, count] = entry.split(':').map(Number);
       const release = releaseById.get(id!);
-      return release && withoutRecording(() => pickRelated(site as SiteData, release, count!).map((r) => r.id));
+      const picked = release && withoutRecording(() => pickRelated(site as SiteData, release, count!).map((r) => r.id));
+      picks.set(entry, picked);
+      return picked;
     },
   };
 });
+
+/**
+ * The picks of the last site whose releases had the same tags, languages and dates: a renderer kept
+ * warm (scripts/warm/) digests every release's picks at each change (1.1–1.6 s at 10,000 releases),
+ * and a retitle or a body edit leaves every pick as it was.
+ */
+let lastPicks: { inputs: string; picks: Map<string, number[] | undefined> } | undefined;
+
+function picksFor(site: Pick<SiteData, 'releaseById' | 'releasesByTag'>): Map<string, number[] | undefined> {
+  const inputs = pickInputs(site);
+  if (lastPicks?.inputs !== inputs) lastPicks = { inputs, picks: new Map() };
+  return lastPicks.picks;
+}
+
+/** A digest of everything pickRelated reads: each tag's releases and each release's tags, language and date. */
+function pickInputs({ releaseById, releasesByTag }: Pick<SiteData, 'releaseById' | 'releasesByTag'>): string {
+  const hash = createHash('sha256');
+  const described = (r: Release) => `${r.id} ${r.language} ${r.release_date ?? ''}`;
+  for (const [tagId, list] of releasesByTag) hash.update(`tag ${tagId}: ${list.map(described).join(', ')}\n`);
+  for (const [id, r] of releaseById) hash.update(`release ${id}: ${described(r)} [${r.tag_ids.join(' ')}]\n`);
+  return hash.digest('hex');
+}
 
 function pickRelated(siteData: Pick<SiteData, 'releasesByTag'>, release: Release, count: number): Release[] {
   const { releases, times, languages, languageNumbers, ids, numbersByTag, scores, touched } = tagIndex(siteData.releasesByTag);
