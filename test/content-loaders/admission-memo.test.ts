@@ -81,7 +81,9 @@ async function loadInTurn(runtime: LoaderRuntime, stores: Stores, memo?: Admissi
   const logs: string[] = [];
   for (const name of names) logs.push(...(await loadAll(runtime, stores, [name], memo ? { memo } : {})).logs);
   return {
-    logs: logs.map((line) => line.replace(/ · \d+ ms$/, '')),
+    // How many answers were 304s is the transport's timing (a request repeated within a load may or may not
+    // find the first answer cached yet), not what the memo decides: left out with the time.
+    logs: logs.map((line) => line.replace(/ · \d+ ms$/, '').replace(/, \d+ not modified · /, ', … not modified · ')),
     report: runtime.issues.report(),
     stores: Object.fromEntries(names.map((name) => [name, [...stores[name]!.map.values()]])),
   };
