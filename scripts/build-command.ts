@@ -58,7 +58,8 @@ import {
 import { settledOrStalled } from '../src/lib/stall-guard.ts';
 import { stopWorkersWait } from '../scale-out/build-wait.ts';
 import { confirmUnchanged } from './no-change.ts';
-import { byPath, loadTree, readTree, storeTree, treeDifference, type Tree } from './output-tree.ts';
+import { loadTree, readTree, storeTree, treeDifference, type Tree } from './output-tree.ts';
+import { byPath } from '../src/lib/site-files.ts';
 import { consoleLog, notifyAfterBuild } from '../notify/notify.ts';
 import { routeRecorder, type KeptPrerenderers, type PartialRendering, type RecordedRoutes } from '../src/integrations/route-recorder.ts';
 import { readRouteRecord, removeRouteRecord, routeRecordOf, writeRouteRecord, type RouteRecord } from './route-record-file.ts';

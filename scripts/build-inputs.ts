@@ -15,7 +15,7 @@ import { createSiteRuntime } from '../src/config/build-runtime.ts';
 import { publicationInstant, sourceDateEpoch } from '../src/config/clock.ts';
 import type { DemoUpstream } from '../src/config/demo-upstream.ts';
 import { loaderOptionsOf } from '../src/config/loader-options.ts';
-import { byPath } from './output-tree.ts';
+import { byPath } from '../src/lib/site-files.ts';
 
 /** The project's own code: everything here can change what a build writes. */
 export const CODE_PATHS = [

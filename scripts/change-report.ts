@@ -14,7 +14,8 @@
  * the bucket holds the site `from` names (deploy/manifest.ts).
  * No clock time in it: the same change gives the same bytes.
  */
-import { byPath, treeDigest, type Tree } from './output-tree.ts';
+import { treeDigest, type Tree } from './output-tree.ts';
+import { byPath } from '../src/lib/site-files.ts';
 import { writeJsonAtomically } from './json-beside.ts';
 
 export const CHANGES_FORMAT = 'pressroom-changes/1';

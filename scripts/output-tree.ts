@@ -7,10 +7,11 @@
  * seen; a file rewritten with the same bytes is still the same file.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream, readdirSync, statSync } from 'node:fs';
+import { createReadStream, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import pLimit from 'p-limit';
+import { byPath, filesOf } from '../src/lib/site-files.ts';
 
 export interface TreeFile {
   sha256: string;
@@ -33,34 +34,6 @@ async function hashFile(file: string, size: number): Promise<string> {
   for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
   return hash.digest('hex');
 }
-
-/**
- * Every regular file under `dir` (site paths, sorted); none when `dir` does not exist.
- *
- * Walked with synchronous calls and paths joined as strings: at L (120,424 files) this takes 0.3–0.5 s
- * against 1.6 s for `readdir({ recursive })` and `path.relative` per file, and a build walks its site
- * several times while nothing else needs the event loop.
- */
-export async function filesOf(dir: string): Promise<string[]> {
-  const files: string[] = [];
-  const walk = (folder: string, prefix: string): void => {
-    for (const entry of readdirSync(folder, { withFileTypes: true })) {
-      if (entry.isDirectory()) walk(`${folder}/${entry.name}`, `${prefix}${entry.name}/`);
-      else if (entry.isFile()) files.push(`${prefix}${entry.name}`);
-    }
-  };
-  try {
-    walk(dir, '');
-  } catch (error) {
-    const { code, path: missing } = error as NodeJS.ErrnoException;
-    if (code === 'ENOENT' && missing === dir) return [];
-    throw error;
-  }
-  // The default order compares UTF-16 code units, as byPath does.
-  return files.sort();
-}
-
-export const byPath = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * The tree of `dir` as it is now. Files whose size and mtime equal those in `known` keep the

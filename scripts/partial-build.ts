@@ -25,7 +25,7 @@ import { PAGEFIND_MEMBERSHIP } from '../src/search/pagefind-bundles.ts';
 import { PAGEFIND_DIR } from '../src/search/vocabulary.ts';
 import type { RouteRecord } from './route-record-file.ts';
 import { planLine, planRoutes, type RoutePlan } from './route-plan.ts';
-import { filesOf } from './output-tree.ts';
+import { filesOf } from '../src/lib/site-files.ts';
 
 export interface PartialBuildOptions {
   previous: RouteRecord;

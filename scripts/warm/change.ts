@@ -8,7 +8,7 @@
  * writes them. Anything it cannot prove is `{ full: why }` before the live site is touched: the
  * caller then builds in full.
  */
-import { existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { copyFile, mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -30,7 +30,9 @@ import { writeDataReport } from '../data-report.ts';
 import { changeReport, changeReportPath, changeSummary, writeChangeReport, type ChangeReport } from '../change-report.ts';
 import { fingerprintPath, readFingerprint, removeFingerprint, type Fingerprint } from '../fingerprint.ts';
 import type { OriginalOutcome } from '@pressroom-static/image-pipeline';
-import { filesOf, loadTree, readTree, treeDifference, type Tree } from '../output-tree.ts';
+import { loadTree, readTree, treeDifference, type Tree } from '../output-tree.ts';
+import { filesOf } from '../../src/lib/site-files.ts';
+import { fileIdentity } from '../../src/lib/file-identity.ts';
 import { partialBuild, reuseUnchangedSearchBundles } from '../partial-build.ts';
 import { readRouteRecord, removeRouteRecord, routeRecordPath, type RouteRecord } from '../route-record-file.ts';
 import { sameConfiguration } from '../route-plan.ts';
@@ -205,16 +207,13 @@ async function liveSite({ root, out, code, configuration }: WarmSite): Promise<{
 /**
  * The fingerprint, route record and tree this renderer wrote after its last change, kept for the next
  * one instead of reading and parsing them again (at L 20 and 34 MB: 0.8 s): used only while both
- * files are the very ones it wrote (same inode, size and mtime).
+ * files are the very ones it wrote (src/lib/file-identity.ts).
  */
 let lastWritten: (RecordedSite & { identity: string | undefined }) | undefined;
 
 /** The fingerprint's and route record's file identities; undefined when either is missing. */
 function recordIdentity(out: string): string | undefined {
-  const identities = [fingerprintPath(out), routeRecordPath(out)].map((file) => {
-    const info = statSync(file, { throwIfNoEntry: false });
-    return info && `${info.dev}:${info.ino}:${info.size}:${info.mtimeMs}`;
-  });
+  const identities = [fingerprintPath(out), routeRecordPath(out)].map(fileIdentity);
   return identities.every(Boolean) ? identities.join(' ') : undefined;
 }
 

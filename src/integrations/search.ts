@@ -29,11 +29,12 @@
  *   which a page opened from a folder can load where Pagefind cannot.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration, AstroIntegrationLogger } from 'astro';
 import { releaseFreedMemory } from '../lib/freed-memory.ts';
+import { filesOf } from '../lib/site-files.ts';
 import { PAGEFIND_DIR } from '../search/vocabulary.ts';
 import { settledOrStalled } from '../lib/stall-guard.ts';
 import { searchScripts } from '../search/bundle.ts';
@@ -189,7 +190,7 @@ export async function buildSearchIndex(
   await writeFile(path.join(outputPath, PAGEFIND_MEMBERSHIP), `${JSON.stringify(membership)}\n`);
   await writeFile(path.join(outputPath, PAGEFIND_MANIFEST), `${JSON.stringify(manifest)}\n`);
 
-  const files = (await readdir(outputPath, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).length;
+  const files = (await filesOf(outputPath)).length;
   const report = {
     pages: manifest.bundles.reduce((n, b) => n + b.pages, 0),
     bundles: manifest.bundles.length,

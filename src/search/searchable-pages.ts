@@ -9,10 +9,11 @@
  * live site's a change leaves alone) is not read or parsed again. Reading every page took about 1 s
  * of a 3 s demo change, and an L site has some 15,000 pages; a one-off build keeps nothing.
  */
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import pLimit from 'p-limit';
 import { detached } from '../lib/detached.ts';
+import { fileIdentity } from '../lib/file-identity.ts';
+import { filesOf } from '../lib/site-files.ts';
 import { indexedPage, sitePathOf } from './documents.ts';
 import type { PageMeta } from './format.ts';
 import { PAGEFIND_DIR } from './vocabulary.ts';
@@ -51,7 +52,6 @@ interface KeptPages {
 }
 
 let kept: KeptPages | undefined;
-const stats = pLimit(16);
 
 /** From now on this process keeps each page's reading for the next index of the same site (or, with false, no longer). */
 export function keepSearchablePages(keep = true): void {
@@ -62,12 +62,10 @@ export function keepSearchablePages(keep = true): void {
 /** The HTML pages of `siteDir` (but `skip` and Pagefind's own folder), read once each. */
 export async function readSearchablePages(siteDir: string, skip: readonly string[]): Promise<SearchablePages> {
   const excluded = new Set(skip);
-  const files = (await readdir(siteDir, { recursive: true }))
-    .map((f) => f.split(path.sep).join('/'))
-    .filter((f) => f.endsWith('.html') && !f.startsWith(`${PAGEFIND_DIR}/`) && !excluded.has(f))
-    .sort();
+  const files = (await filesOf(siteDir)).filter((f) => f.endsWith('.html') && !f.startsWith(`${PAGEFIND_DIR}/`) && !excluded.has(f));
   const vocabulary = kept?.vocabulary ?? { ids: new Map(), list: [] };
-  const identities = kept ? await Promise.all(files.map((file) => stats(() => identityOf(path.join(siteDir, file))))) : [];
+  // A new file never has a kept file's identity: it is written after the kept one, which is still linked from the live site.
+  const identities = kept ? files.map((file) => fileIdentity(path.join(siteDir, file))) : [];
   const keptNow = new Map<string, { identity: string; page: PageRead }>();
   const pages: SearchablePages['pages'] = [];
   const documents: PageMeta[] = [];
@@ -101,12 +99,6 @@ export async function readSearchablePages(siteDir: string, skip: readonly string
     },
     read,
   };
-}
-
-// A new file never has a kept file's identity: it is written after the kept one, which is still linked from the live site.
-async function identityOf(file: string): Promise<string> {
-  const s = await stat(file, { bigint: true });
-  return `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}`;
 }
 
 function readPage(html: string, file: string, vocabulary: Vocabulary): PageRead {

@@ -8,7 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { changeReport, changeSummary, urlsOfFile } from '../../scripts/change-report.ts';
-import { byPath, filesOf, loadTree, readTree, storeTree, treeDifference, treeDigest, type Tree } from '../../scripts/output-tree.ts';
+import { loadTree, readTree, storeTree, treeDifference, treeDigest, type Tree } from '../../scripts/output-tree.ts';
+import { byPath, filesOf } from '../../src/lib/site-files.ts';
 
 const tree = (files: Record<string, string>): Tree =>
   new Map(Object.entries(files).map(([name, sha256]) => [name, { sha256, size: 1, mtimeMs: 1 }]));

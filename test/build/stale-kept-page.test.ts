@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StaleKeptPage, partialBuild, staleKeptRoute } from '../../scripts/partial-build.ts';
 import { writeFiles } from '../helpers/file-tree.ts';
-import { filesOf } from '../../scripts/output-tree.ts';
+import { filesOf } from '../../src/lib/site-files.ts';
 import { ROUTE_RECORD_FORMAT, type RouteRecord } from '../../scripts/route-record-file.ts';
 
 const SITE = { origin: 'https://press.example.com', base: '/' };
