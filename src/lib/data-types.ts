@@ -23,8 +23,12 @@ export type Release = Data<'pressReleases'> & {
   /** The featured pictures its body does not already show inline (the page does not repeat them). */
   picturesOutsideBody: Array<Data<'pressReleases'>['featured_images'][number] & PictureSource>;
 };
-/** `segment`: the path segment it was placed at when its slug's was taken (site-paths.ts). */
-export type Tag = Data<'tags'> & { href: string; segment?: string };
+/**
+ * `segment`: the path segment it was placed at when its slug's was taken (site-paths.ts). Without the
+ * API's `press_release_count`: pages count a tag's published releases themselves, and a count in the
+ * item would change the digest of every page showing the tag whenever one of its releases comes or goes.
+ */
+export type Tag = Omit<Data<'tags'>, 'press_release_count'> & { href: string; segment?: string };
 export type Clipping = Data<'clippings'>;
 export type PressEvent = Data<'events'>;
 export type LiveEvent = Data<'liveEvents'>;

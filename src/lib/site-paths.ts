@@ -202,7 +202,7 @@ export function placePages(entries: CollectionEntry<'pages'>[], claims: PathClai
  */
 export function placeTags(entries: CollectionEntry<'tags'>[], claims: PathClaims, language: string): Tag[] {
   return entries
-    .map(({ data }) => data)
+    .map(({ data: { press_release_count: _, ...data } }) => data)
     .sort((a, b) => a.id - b.id)
     .map((data) => {
       const asked = tagSegment({ id: data.id, slug: data.slug }) === data.slug ? tagHref(data) : null;

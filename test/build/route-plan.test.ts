@@ -18,7 +18,9 @@ import { recordRoute, shareWork, awaitShared, withoutRecording, type RouteUse } 
 import { indexClippings, indexReleases } from '../../src/lib/site-indexes.ts';
 import { relatedReleases } from '../../src/lib/related-releases.ts';
 import { siteNav } from '../../src/lib/site-nav.ts';
-import type { Clipping, Release, Tag } from '../../src/lib/data-types.ts';
+import type { Clipping, Release } from '../../src/lib/data-types.ts';
+import { createPathClaims, placeTags } from '../../src/lib/site-paths.ts';
+import type { CollectionEntry } from 'astro:content';
 import type { SiteData } from '../../src/lib/data.ts';
 import { planLine, planRoutes, type RoutePlan } from '../../scripts/route-plan.ts';
 import {
@@ -74,9 +76,9 @@ const START: Data = {
     release(5, 5, [10]),
   ],
   tags: [
-    { id: 10, name: 'Products', href: '/tags/products/' },
-    { id: 11, name: 'People', href: '/tags/people/' },
-    { id: 12, name: 'Awards', href: '/tags/awards/' },
+    { id: 10, name: 'Products', slug: 'products' },
+    { id: 11, name: 'People', slug: 'people' },
+    { id: 12, name: 'Awards', slug: 'awards' },
   ],
   clippings: [
     { id: 100, title: 'A review', press_release_id: 2, tag_ids: [], published_at: '2026-03-06T00:00:00.000Z' },
@@ -88,7 +90,13 @@ const START: Data = {
 /** The press room as getSite() gives it, indexed by the site's own code. */
 function siteOf(data: Data): SiteData {
   const releases = structuredClone(data.releases).sort((a, b) => b.release_date.localeCompare(a.release_date)) as unknown as Release[];
-  const tags = structuredClone(data.tags) as unknown as Tag[];
+  // Placed as the site places them, from entries as the tags loader stores them: with the API's count of each tag's releases.
+  const entries = data.tags.map((tag) => ({
+    id: String(tag.slug),
+    collection: 'tags',
+    data: { ...structuredClone(tag), press_release_count: data.releases.filter((r) => r.tag_ids.includes(tag.id)).length },
+  }));
+  const tags = placeTags(entries as unknown as CollectionEntry<'tags'>[], createPathClaims(), 'en');
   const tagById = new Map(tags.map((t) => [t.id, t]));
   return {
     pressroom: { name: 'Northwind', language: 'en' },
