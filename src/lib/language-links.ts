@@ -11,6 +11,7 @@ import type { SiteData } from './data.ts';
 import { languageName } from './i18n.ts';
 import { numberedPageCount } from './listing-pages.ts';
 import { RELEASES_PAGE_SIZE, languageHref, routePath } from './paths.ts';
+import { lookupKey, withoutRecording } from './route-record.ts';
 
 export interface LanguageLink {
   lang: string;
@@ -30,9 +31,22 @@ function listingPage(siteData: LanguageSite, route: string): { lang: string; pag
   return { lang: match[1]!, page: match[2] ? Number(match[2]) : null };
 }
 
+const numberedPageCountOf = (siteData: Pick<SiteData, 'releasesByLanguage'>, lang: string): number =>
+  numberedPageCount(siteData.releasesByLanguage.get(lang)?.length ?? 0, RELEASES_PAGE_SIZE);
+
+/**
+ * A listing page links its counterpart while that language has that many numbered pages: it depends
+ * on the count alone, not on which releases the language has (else every numbered page of every
+ * language would render again whenever any release came or went).
+ */
+const noteNumberedPages = lookupKey('numberedReleasePages', (site) => ({
+  get: (lang: string) => numberedPageCountOf(site as Pick<SiteData, 'releasesByLanguage'>, lang),
+}));
+
 /** How many numbered pages `/<lang>/` has. */
 function numberedPages(siteData: LanguageSite, lang: string): number {
-  return numberedPageCount(siteData.releasesByLanguage.get(lang)?.length ?? 0, RELEASES_PAGE_SIZE);
+  noteNumberedPages(lang);
+  return withoutRecording(() => numberedPageCountOf(siteData, lang));
 }
 
 /**

@@ -18,6 +18,8 @@ import { recordRoute, shareWork, awaitShared, withoutRecording, type RouteUse } 
 import { indexClippings, indexReleases } from '../../src/lib/site-indexes.ts';
 import { relatedReleases } from '../../src/lib/related-releases.ts';
 import { siteNav } from '../../src/lib/site-nav.ts';
+import { languageLinks } from '../../src/lib/language-links.ts';
+import { monthReleaseCount } from '../../src/lib/archive-counts.ts';
 import type { Clipping, Release } from '../../src/lib/data-types.ts';
 import { createPathClaims, placeTags } from '../../src/lib/site-paths.ts';
 import type { CollectionEntry } from 'astro:content';
@@ -100,6 +102,7 @@ function siteOf(data: Data): SiteData {
   const tagById = new Map(tags.map((t) => [t.id, t]));
   return {
     pressroom: { name: 'Northwind', language: 'en' },
+    languages: ['en', 'nl'],
     releases,
     tags,
     tagById,
@@ -150,6 +153,10 @@ function routesOf(site: SiteData): Record<string, () => Promise<unknown>> {
         inlineImagesOf(site, own),
       ];
     };
+  // A numbered page of the English list: its language switch links the other languages' page 1 while they have one.
+  routes['en/1/index.html'] = async () => [frame(), languageLinks(site, '/en/1/', 'en').map((link) => link.href)];
+  // A numbered page of the 2026 archive showing March: its heading counts the whole month.
+  routes['archive/2026/page/1/index.html'] = async () => [frame(), monthReleaseCount(site, 2026, 3)];
   for (const t of site.tags)
     routes[`tags/${t.id}/index.html`] = async () => [frame(), (site.releasesByTag.get(t.id) ?? []).map((x) => x.title)];
   return routes;
@@ -326,6 +333,23 @@ describe('the plan of each kind of change', () => {
       edit((d) => d.releases.push(release(6, 9, [10]))),
     );
     expect(newest.render).toEqual(expect.arrayContaining(['1-release/index.html', '2-release/index.html', '5-release/index.html']));
+  });
+
+  it('a release coming or going leaves the numbered listing pages alone: they depend on page counts and the months they show', async () => {
+    // February: the archive page shows March only, and the English list keeps its number of pages.
+    const february = await planFor(
+      START,
+      edit((d) => d.releases.push(OLD_UNDER_PRODUCTS)),
+    );
+    expect(february.render).not.toContain('en/1/index.html');
+    expect(february.render).not.toContain('archive/2026/page/1/index.html');
+    // March: the month's count on the archive page changes.
+    const march = await planFor(
+      START,
+      edit((d) => d.releases.push(release(6, 9, [11]))),
+    );
+    expect(march.render).toContain('archive/2026/page/1/index.html');
+    expect(march.render).not.toContain('en/1/index.html');
   });
 
   it('a library image only, one that no body shows: renders nothing (release pages depend on the images they name)', async () => {
