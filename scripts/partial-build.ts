@@ -14,10 +14,9 @@
  * renders in full, with the reason in one line (route-plan.ts). A kept page that still names a
  * removed route fails the build (StaleKeptPage): a withdrawn release is never left linked.
  */
-import { constants as fsConstants, copyFileSync, linkSync, mkdirSync } from 'node:fs';
+import { closeSync, constants as fsConstants, copyFileSync, fstatSync, linkSync, mkdirSync, openSync, readSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import pLimit from 'p-limit';
 import type { PartialRendering, RouteSelection } from '../src/integrations/route-recorder.ts';
 import type { RouteUse } from '../src/lib/route-record.ts';
 import type { ReuseBundle } from '../src/integrations/search.ts';
@@ -67,39 +66,71 @@ export interface SiteAddress {
 
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** A pattern that finds a removed route's address where a page writes a link to it, not inside a longer address. */
-function addressPattern(removed: readonly string[], { origin, base }: SiteAddress): RegExp | undefined {
+/** The addresses of removed routes as pages write them (`<base><path>`, also percent-encoded). */
+function removedAddresses(removed: readonly string[], { base }: SiteAddress): string[] {
   const prefix = base.endsWith('/') ? base : `${base}/`;
   const addresses = removed
     .filter((route) => route !== 'index.html')
     .map((route) => `${prefix}${route.endsWith('/index.html') ? route.slice(0, -'index.html'.length) : route}`)
     .flatMap((address) => [address, encodeURI(address)]);
-  if (addresses.length === 0) return undefined;
-  const alternatives = [...new Set(addresses)].map(escapeRegExp).join('|');
+  return [...new Set(addresses)];
+}
+
+/** A pattern that finds one of `addresses` where a page writes a link to it, not inside a longer address. */
+function addressPattern(addresses: readonly string[], { origin }: SiteAddress): RegExp {
+  const alternatives = addresses.map(escapeRegExp).join('|');
   return new RegExp(`(?:^|["'(=\\s>]|${escapeRegExp(origin)})(${alternatives})`);
 }
 
-/** The first kept route file naming a removed route's address, as `<file> names <address>`; undefined when none does. */
+/**
+ * The first kept route file naming a removed route's address, as `<file> names <address>`; undefined
+ * when none does. Every kept text file is read (1.1 GB at L): its bytes are searched for the bare
+ * addresses first, and only a file holding one is decoded and matched exactly (about half the time of
+ * decoding every file, 1.8–2.1 s against 3.8–4.5 s at L).
+ */
 export async function staleKeptRoute(
   siteDir: string,
   kept: Iterable<string>,
   removed: readonly string[],
   site: SiteAddress,
 ): Promise<string | undefined> {
-  const pattern = addressPattern(removed, site);
-  if (!pattern) return undefined;
-  const limit = pLimit(8);
-  const found = await Promise.all(
-    [...kept]
-      .filter((file) => TEXT_ROUTE.test(file))
-      .map((file) =>
-        limit(async () => {
-          const named = pattern.exec(await readFile(path.join(siteDir, file), 'utf8'));
-          return named ? `${file} names ${named[1]}` : undefined;
-        }),
-      ),
-  );
-  return found.find((hit) => hit !== undefined);
+  const addresses = removedAddresses(removed, site);
+  if (addresses.length === 0) return undefined;
+  // A file holding an address holds every address it contains (a removed page's folder is in its twin's address): one search covers both.
+  const needles = addresses
+    .filter((address) => !addresses.some((other) => other !== address && address.includes(other)))
+    .map((address) => Buffer.from(address));
+  const pattern = addressPattern(addresses, site);
+  const root = path.resolve(siteDir);
+  const reader = fileReader();
+  for (const file of kept) {
+    if (!TEXT_ROUTE.test(file)) continue;
+    const bytes = reader(`${root}/${file}`);
+    if (!needles.some((needle) => bytes.includes(needle))) continue;
+    const named = pattern.exec(bytes.toString('utf8'));
+    if (named) return `${file} names ${named[1]}`;
+  }
+  return undefined;
+}
+
+/**
+ * Reads whole files into one buffer it reuses (valid until the next read): a warm renderer's heap is
+ * about 2 GB at L, and 1.1 GB of new buffers, one per file, kept its garbage collector busy.
+ */
+function fileReader(): (file: string) => Buffer {
+  let buffer = Buffer.allocUnsafe(1 << 20);
+  return (file) => {
+    const fd = openSync(file, 'r');
+    try {
+      const size = fstatSync(fd).size;
+      if (size > buffer.length) buffer = Buffer.allocUnsafe(Math.max(size, buffer.length * 2));
+      let read = 0;
+      for (let n = -1; read < size && n !== 0; read += n) n = readSync(fd, buffer, read, size - read, null);
+      return buffer.subarray(0, read);
+    } finally {
+      closeSync(fd);
+    }
+  };
 }
 
 /** Whole-site outputs every build writes anew (search bundles, @astrojs/sitemap's files): never taken from the previous site. */

@@ -36,6 +36,26 @@ describe('a kept page naming a removed route', () => {
     expect(await staleKeptRoute(dir, ['tags/x/index.html'], ['102-café/index.html'], SITE)).toBe('tags/x/index.html names /102-caf%C3%A9/');
   });
 
+  it('is found in a file larger than any read before it, at its very end', async () => {
+    const filler = '<p>Words of an archive page.</p>\n'.repeat(100_000);
+    const dir = await site('large', {
+      'a.html': '<a href="/100-kept/">Kept</a>',
+      'feeds/archive/1.xml': `${filler}<link>https://press.example.com/100-gone/</link>`,
+      'feeds/archive/2.xml': filler,
+    });
+    expect(
+      await staleKeptRoute(dir, ['a.html', 'feeds/archive/2.xml'], ['100-gone/index.html', '100-gone/index.md'], SITE),
+    ).toBeUndefined();
+    expect(
+      await staleKeptRoute(
+        dir,
+        ['a.html', 'feeds/archive/2.xml', 'feeds/archive/1.xml'],
+        ['100-gone/index.md', '100-gone/index.html'],
+        SITE,
+      ),
+    ).toBe('feeds/archive/1.xml names /100-gone/');
+  });
+
   it('is not confused with a longer address that ends the same way, and honours the base path', async () => {
     const dir = await site('longer', {
       'de/index.html': '<a href="/de/releases/5/">5</a> <a href="/press/releases/50/">50</a>',
