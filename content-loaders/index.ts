@@ -5,7 +5,7 @@
  * client's retry and fetch types for their own downloads, byte formatting,
  * cache pruning, slugs, media URLs, snapshots).
  */
-export { pressroomLoaders, newsroomLoader, formatReport, createAdmissionMemo } from './loaders/index.ts';
+export { pressroomLoaders, newsroomLoader, loaderName, formatReport, createAdmissionMemo } from './loaders/index.ts';
 export type { AdmissionMemo, PressroomLoaders } from './loaders/index.ts';
 export type { NewsroomLoaderOptions } from './loaders/newsroom-loader.ts';
 

@@ -40,6 +40,6 @@ function onFirstUse(options: LoaderOptions): () => Promise<LoaderRuntime> {
   };
 }
 
-export { newsroomLoader, formatReport } from './newsroom-loader.ts';
+export { loaderName, newsroomLoader, formatReport } from './newsroom-loader.ts';
 export { createAdmissionMemo } from './admission-memo.ts';
 export type { AdmissionMemo } from './admission-memo.ts';

@@ -45,6 +45,9 @@ function talliedClient(client: NewsroomClient, tally: GroupStats): NewsroomClien
   };
 }
 
+/** The name Astro knows a collection's loader by (`ContentLayer#sync({ loaders })` selects by it). */
+export const loaderName = (collection: string): string => `pressroom-static/${collection}`;
+
 /**
  * The loader's `schema` describes the stored entry (upstream schema piped into
  * the entry mapping), so `getCollection()` is typed. Items go through the
@@ -58,7 +61,7 @@ export function newsroomLoader<Api extends z.ZodType, Entry extends Record<strin
   options: NewsroomLoaderOptions,
 ): Loader & { schema: z.ZodType<Entry> } {
   return {
-    name: `pressroom-static/${source.collection}`,
+    name: loaderName(source.collection),
     schema: source.schema.transform((item) => source.toEntry(item, 0)) as unknown as z.ZodType<Entry>,
     load: async (context: LoaderContext) => {
       const runtime = await options.runtime();

@@ -23,7 +23,8 @@
 import type { AstroIntegration, AstroIntegrationLogger, AstroPrerenderer } from 'astro';
 
 export interface KeptContentLayer {
-  sync(): Promise<void>;
+  /** With `loaders`, only the collections whose loader has one of those names (the others keep their entries). */
+  sync(options?: { loaders?: string[] }): Promise<void>;
   /** The data store it syncs into, as the layer was given it. */
   store: unknown;
 }
@@ -40,7 +41,7 @@ export function keptDataStore(layer: KeptContentLayer): KeptDataStore | undefine
 }
 
 export interface ContentLayerSingleton {
-  init(options: unknown): { sync(): Promise<void> };
+  init(options: unknown): Pick<KeptContentLayer, 'sync'>;
 }
 
 /** Astro's content-layer singleton (dist/content/instance.js `globalContentLayer`), if that module is there. */

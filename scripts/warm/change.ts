@@ -131,7 +131,6 @@ export async function warmChange(
       step('sitemap, search');
       await partial.finish(staging);
       await checkSite(staging, selection.routes);
-      await writeDataReport(out);
 
       // The kept files are the live site's, hard-linked (same size and mtime): only what this change wrote is hashed.
       const built = (await readTree(staging, before)).tree;
@@ -154,6 +153,9 @@ export async function warmChange(
 
       const swapped = performance.now();
       if (replaced) await removeFolder(replaced);
+      // The fingerprint and the data report cover every collection, as a build's: the ones no page reads are synced now.
+      await refreshed.syncTheRest();
+      await writeDataReport(out);
       const written = await recordFingerprint(out, built, {
         code: site.code,
         configuration: site.configuration,

@@ -4,7 +4,8 @@
  * looks things up instead of scanning. Pages call `getSite()` and pass what
  * they need to components as props.
  */
-import { getCollection } from 'astro:content';
+import { getCollection, type CollectionEntry } from 'astro:content';
+import { SITE_COLLECTIONS } from './site-collections.ts';
 import { httpHref } from './format.ts';
 import { pageOfIndex } from './listing-pages.ts';
 import { clippingHref, COVERAGE_PAGE_SIZE, homeHref } from './paths.ts';
@@ -104,23 +105,8 @@ export interface SiteData {
 
 /** Every collection the site reads, loaded at once; each `getCollection()` copies its entries, so it is called once per build. */
 function loadCollections() {
-  return awaitAll({
-    pressroom: getCollection('pressroom'),
-    releases: getCollection('pressReleases'),
-    tags: getCollection('tags'),
-    clippings: getCollection('clippings'),
-    events: getCollection('events'),
-    liveEvents: getCollection('liveEvents'),
-    pages: getCollection('pages'),
-    contacts: getCollection('prContacts'),
-    kits: getCollection('mediaKits'),
-    categories: getCollection('mediaKitCategories'),
-    images: getCollection('images'),
-    movies: getCollection('movies'),
-    videos: getCollection('videos'),
-    sounds: getCollection('sounds'),
-    documents: getCollection('documents'),
-  });
+  type Loaded = { [K in keyof typeof SITE_COLLECTIONS]: Promise<CollectionEntry<(typeof SITE_COLLECTIONS)[K]>[]> };
+  return awaitAll(Object.fromEntries(Object.entries(SITE_COLLECTIONS).map(([field, name]) => [field, getCollection(name)])) as Loaded);
 }
 
 /** An object of promises as one promise of the object of their values (Promise.all, keyed). */

@@ -55,6 +55,12 @@ async function listed(): Promise<Listed[]> {
   return ((await response.json()) as { data: Listed[] }).data;
 }
 
+/** The emulator's log of the requests under `prefix`, after `since`, oldest first. */
+async function asked(prefix: string, since = 0): Promise<Array<{ seq: number; path: string }>> {
+  const response = await fetch(`${api.url}/_emulator/requests?path_prefix=${encodeURIComponent(prefix)}&since=${since}`);
+  return ((await response.json()) as { data: Array<{ seq: number; path: string }> }).data;
+}
+
 /** One delivery: what the builder did, and the lines it printed meanwhile. */
 async function deliver(): Promise<BuildOutcome & { said: string[] }> {
   const from = lines.length;
@@ -176,6 +182,22 @@ describe('the warm renderer', () => {
     const restarted = await deliver();
     expect(restarted.ok, restarted.summary).toBe(true);
     expect(restarted.said.join('\n')).toMatch(/^build: partial: 0 of \d+ routes rendered \(0 changed items\)$/m);
+  });
+
+  it('syncs the collections pages are made from first, the others once the change is live: a build after it confirms the site', async () => {
+    await manage('PUT', `/v1/campaigns/${releases[6]!.id}`, { campaign: { title: `${releases[6]!.title}, warm` } });
+    const since = (await asked('/v1/')).at(-1)?.seq ?? 0;
+    await deliverWarmAndRecord();
+    const requests = await asked('/v1/', since);
+    const synced = requests.filter((entry) => !/\/(?:timeline|archive)\b/.test(entry.path));
+    const unsynced = requests.filter((entry) => /\/(?:timeline|archive)\b/.test(entry.path));
+    expect(synced.some((entry) => entry.path.endsWith('/press_releases'))).toBe(true);
+    // The timeline and the archive (references no page reads) are synced once the change is live.
+    expect(unsynced.length).toBeGreaterThan(0);
+    expect(Math.min(...unsynced.map((entry) => entry.seq))).toBeGreaterThan(Math.max(...synced.map((entry) => entry.seq)));
+    // Its fingerprint then holds their answers, so the no-change check, which asks every collection, finds the site as built.
+    const checked = await run(process.execPath, [SOURCE_CONDITION_FLAG, 'scripts/build.ts', '--out', site()], { cwd: root, env: env() });
+    expect(checked.stdout).toMatch(/^build: nothing changed since /m);
   });
 
   it('a site rendered with another configuration is not changed warm: a new child builds it in full', async () => {
