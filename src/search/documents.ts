@@ -94,7 +94,8 @@ function documentOf(doc: Parsed, url: string, bodies: Element[]): SearchDocument
  * had can be taken as it was instead of being indexed again. Pagefind takes the marked regions whole
  * (text, ids as anchors, headings as weights), `data-pagefind-*` attributes anywhere on the page
  * (filters, metadata and sorts in the head), the first `h1` and `<title>` as the title, the first
- * `img` after a title as the result's image (an aside's image too), and `<html lang>`. The digest
+ * `img` after a title as the result's image (an aside's image too) unless the page names its image,
+ * and `<html lang>`. The digest
  * covers more than that rather than less: a part left out would keep a bundle whose page changed.
  */
 function pagefindInput(html: string, url: string, doc: Parsed, bodies: Element[]): string {
@@ -106,7 +107,9 @@ function pagefindInput(html: string, url: string, doc: Parsed, bodies: Element[]
   for (const el of bodies) part(el);
   const marked = DomUtils.findAll((el) => Object.keys(el.attribs).some((name) => name.startsWith('data-pagefind-')), doc.children);
   for (const el of marked) if (el.attribs['data-pagefind-body'] === undefined) part(el);
-  const images = DomUtils.getElementsByTagName('img', doc, true);
+  // A page that names its result image (SearchMeta names none) leaves Pagefind nothing to find after its title.
+  const namesImage = marked.some((el) => /(?:^|,)\s*image[[:]/.test(el.attribs['data-pagefind-meta'] ?? ''));
+  const images = namesImage ? [] : DomUtils.getElementsByTagName('img', doc, true);
   const titles = [
     ...DomUtils.getElementsByTagName('h1', doc, true),
     ...marked.filter((el) => el.attribs['data-pagefind-meta'] !== undefined),

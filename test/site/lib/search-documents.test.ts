@@ -35,8 +35,13 @@ it('digests what Pagefind reads of a page: the marked part, its metadata anywher
   expect(
     input(full(meta.replace('release', 'page'), '<p>Body</p>', '<p>Related: Old title</p><img src="a.jpg" alt="Old title">')),
   ).not.toBe(base);
-  // The article has no image, so the aside's first one is the result's image.
+  // The article has no image, so the aside's first one is the result's image...
   expect(input(full(meta, '<p>Body</p>', '<p>Related: Old title</p><img src="a.jpg" alt="New title">'))).not.toBe(base);
+  // ...unless the page names its result image (SearchMeta names none): then no image after the title is read.
+  const named = `${meta}<meta name="pagefind:image" data-pagefind-meta="image:" />`;
+  const namedBase = input(full(named, '<p>Body</p>', '<p>Related: Old title</p><img src="a.jpg" alt="Old title">'));
+  expect(input(full(named, '<p>Body</p>', '<p>Related: Old title</p><img src="b.jpg" alt="New title">'))).toBe(namedBase);
+  expect(namedBase).not.toBe(base);
   expect(input(full(meta, '<p>Body</p>', '<p>Related: Old title</p><img src="a.jpg" alt="Old title">', 'nl'))).not.toBe(base);
   expect(
     input(full(meta, '<p>Body</p>', '<p>Related: Old title</p><img src="a.jpg" alt="Old title">').replace('<title>T<', '<title>U<')),
