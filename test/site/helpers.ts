@@ -106,15 +106,27 @@ export function urlsOf(doc: Document): Array<{ url: string; where: string }> {
   return out;
 }
 
-/** The URLs of the pages a written Pagefind bundle holds, read from its fragments (gzipped, after Pagefind's signature). */
-export async function bundleUrls(dir: string): Promise<string[]> {
+/** What Pagefind keeps of a page for its result. */
+export interface PagefindFragment {
+  url: string;
+  content: string;
+  meta: Record<string, string>;
+}
+
+/** The fragments of a written Pagefind bundle (gzipped, after Pagefind's signature), one per page. */
+export async function bundleFragments(dir: string): Promise<PagefindFragment[]> {
   const fragments = path.join(dir, 'fragment');
-  const urls: string[] = [];
+  const read: PagefindFragment[] = [];
   for (const file of await readdir(fragments)) {
     const json = gunzipSync(await readFile(path.join(fragments, file)))
       .toString('utf8')
       .replace(/^pagefind_dcd/, '');
-    urls.push((JSON.parse(json) as { url: string }).url);
+    read.push(JSON.parse(json) as PagefindFragment);
   }
-  return urls.sort();
+  return read;
+}
+
+/** The URLs of the pages a written Pagefind bundle holds, read from its fragments. */
+export async function bundleUrls(dir: string): Promise<string[]> {
+  return (await bundleFragments(dir)).map((fragment) => fragment.url).sort();
 }
