@@ -1,7 +1,9 @@
 /** Where a bench run's files go: each benchmark's part, then the run's one JSON file. */
+import { isDeepStrictEqual } from 'node:util';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
-import type { BenchPart, BenchRun } from './goals.ts';
+import type { BenchPart, BenchRun, PartRun } from './goals.ts';
 
 export const RESULTS_DIR = path.join(import.meta.dirname, 'results');
 /** Working files of a run (not committed): one part per benchmark. */
@@ -14,7 +16,15 @@ async function writeJson(file: string, value: unknown): Promise<void> {
   await writeFile(file, `${JSON.stringify(value, null, 2)}\n`);
 }
 
-export const writePart = (profile: string, part: BenchPart) => writeJson(partFile(profile, part.bench), part);
+/** When this process started and how loaded the machine was then: a benchmark run directly (not through `npm run bench`) is stamped with it. */
+const processRun: Omit<PartRun, 'finishedAt'> = {
+  startedAt: new Date(performance.timeOrigin).toISOString(),
+  loadAverageAtStart: os.loadavg().map((n) => Number(n.toFixed(2))),
+};
+
+/** Writes a benchmark's part, saying when it ran: as given (`npm run bench`), else this process's run. */
+export const writePart = (profile: string, part: BenchPart) =>
+  writeJson(partFile(profile, part.bench), { ...part, ran: part.ran ?? { ...processRun, finishedAt: new Date().toISOString() } });
 export const readPart = async (profile: string, bench: string): Promise<BenchPart> =>
   JSON.parse(await readFile(partFile(profile, bench), 'utf8')) as BenchPart;
 export const writeRun = (run: BenchRun) => writeJson(runFile(run.profile.name), run);
@@ -25,13 +35,16 @@ export const readRun = async (profile: string): Promise<BenchRun | undefined> =>
 /**
  * The latest result of a benchmark at a scale, to go into a run that does not run it (`--keep`),
  * saying when it ran: its own record, else the part of the committed run file (a fresh clone has
- * no parts folder). Undefined when there is none.
+ * no parts folder). An unstamped part (written before parts were stamped) borrows the run's date
+ * only when it holds the run's figures; another one stays without a date. Undefined when there is none.
  */
 export async function keptPart(profile: string, bench: string): Promise<BenchPart | undefined> {
   const part = await readPart(profile, bench).catch(() => undefined);
   if (part?.ran) return part;
   const run = await readRun(profile);
   if (!run || !(bench in run.parts)) return part;
+  // A part written before parts were stamped: the run's date is its own only when it holds the run's figures.
+  if (part && !isDeepStrictEqual(part.details, run.parts[bench])) return part;
   const ran = run.ran[bench] ?? {
     startedAt: run.startedAt,
     finishedAt: run.finishedAt,
