@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import pLimit from 'p-limit';
 import { byPath, filesOf } from '../src/lib/site-files.ts';
 
@@ -42,11 +43,62 @@ async function hashFile(file: string, size: number): Promise<string> {
  * thread pool); only the files read go through it.
  */
 export async function readTree(dir: string, known?: Tree): Promise<{ tree: Tree; rehashed: number }> {
+  return treeOf(dir, await listFiles(dir), known);
+}
+
+/**
+ * `readTree` with the walk and the stats (at L 120,424 synchronous calls, 1–2 s) on a thread of its
+ * own, so that this one goes on meanwhile (a warm change loads its content).
+ */
+export async function readTreeInBackground(
+  dir: string,
+  known?: Tree,
+  options: ListOptions = {},
+): Promise<{ tree: Tree; rehashed: number }> {
+  const job: ListJob = { dir, ...options };
+  const listing = await new Promise<FileListing>((resolve, reject) => {
+    const worker = new Worker(new URL('./output-tree-thread.ts', import.meta.url), { workerData: job });
+    worker.once('message', resolve);
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`listing ${dir}: the thread ended with code ${code} and no list`)));
+  });
+  return treeOf(dir, listing, known);
+}
+
+/** A folder's files (site paths, sorted) with the size and mtime of each, at the same index. */
+export interface FileListing {
+  names: string[];
+  sizes: Float64Array;
+  mtimes: Float64Array;
+}
+
+export interface ListOptions {
+  /** A folder of `dir` left out (one being written meanwhile). */
+  skipFolder?: string;
+}
+
+/** What the listing thread is given. */
+export type ListJob = { dir: string } & ListOptions;
+
+/** The files of `dir` and their sizes and mtimes, from synchronous stats (0.3 s for 120,424 files against 1.7 s through the thread pool). */
+export async function listFiles(dir: string, options: ListOptions = {}): Promise<FileListing> {
+  const names = await filesOf(dir, options);
+  const sizes = new Float64Array(names.length);
+  const mtimes = new Float64Array(names.length);
+  for (const [n, name] of names.entries()) {
+    const { size, mtimeMs } = statSync(`${dir}/${name}`);
+    sizes[n] = size;
+    mtimes[n] = mtimeMs;
+  }
+  return { names, sizes, mtimes };
+}
+
+async function treeOf(dir: string, { names, sizes, mtimes }: FileListing, known?: Tree): Promise<{ tree: Tree; rehashed: number }> {
   const tree: Tree = new Map();
   const toHash: Array<Promise<void>> = [];
-  for (const name of await filesOf(dir)) {
+  for (const [n, name] of names.entries()) {
     const file = path.join(dir, name);
-    const { size, mtimeMs } = statSync(file);
+    const [size, mtimeMs] = [sizes[n]!, mtimes[n]!];
     const was = known?.get(name);
     if (was && was.size === size && was.mtimeMs === mtimeMs) {
       tree.set(name, was);
@@ -58,6 +110,32 @@ export async function readTree(dir: string, known?: Tree): Promise<{ tree: Tree;
   }
   await Promise.all(toHash);
   return { tree, rehashed: toHash.length };
+}
+
+/** The files of `tree` under `folder/`, as paths inside it. */
+export function subtree(tree: Tree, folder: string): Tree {
+  const prefix = `${folder}/`;
+  const sub: Tree = new Map();
+  for (const [name, file] of tree) if (name.startsWith(prefix)) sub.set(name.slice(prefix.length), file);
+  return sub;
+}
+
+/** `tree` (which has no file under `folder/`) with the files of `sub` put there, sorted by path. */
+export function withSubtree(tree: Tree, folder: string, sub: Tree): Tree {
+  // Sorted paths starting with `folder/` are next to each other: the whole subtree goes in at one place.
+  const prefix = `${folder}/`;
+  const merged: Tree = new Map();
+  let placed = false;
+  const place = () => {
+    for (const [name, file] of sub) merged.set(`${prefix}${name}`, file);
+    placed = true;
+  };
+  for (const [name, file] of tree) {
+    if (!placed && byPath(name, prefix) > 0) place();
+    merged.set(name, file);
+  }
+  if (!placed) place();
+  return merged;
 }
 
 /** One digest of the tree's paths and contents (mtimes left out). */

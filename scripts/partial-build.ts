@@ -14,7 +14,7 @@
  * renders in full, with the reason in one line (route-plan.ts). A kept page that still names a
  * removed route fails the build (StaleKeptPage): a withdrawn release is never left linked.
  */
-import { closeSync, constants as fsConstants, copyFileSync, fstatSync, linkSync, mkdirSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { PartialRendering, RouteSelection } from '../src/integrations/route-recorder.ts';
@@ -25,6 +25,7 @@ import { PAGEFIND_DIR } from '../src/search/vocabulary.ts';
 import type { RouteRecord } from './route-record-file.ts';
 import { planLine, planRoutes, type RoutePlan } from './route-plan.ts';
 import { filesOf } from '../src/lib/site-files.ts';
+import { linkInto, linkIntoInBackground } from './assembly/hard-links.ts';
 
 export interface PartialBuildOptions {
   previous: RouteRecord;
@@ -137,49 +138,6 @@ function fileReader(): (file: string) => Buffer {
 const isRebuiltEveryTime = (file: string): boolean => file.startsWith('pagefind/') || /^sitemap-(?:index|\d+)\.xml$/.test(file);
 
 /**
- * Hard-links each of `files` of `from` into `to`, but those `to` already has (this build wrote
- * them); a copy where the two are on different file systems. At L a partial build links ~120,000
- * files: one after another with synchronous calls, each folder made once, that takes 1.6–3.7 s,
- * against 3.7–8.0 s through the thread pool 16 at a time (the calls are the kernel's work either way;
- * the promises were the rest).
- */
-function linkInto(fromDir: string, toDir: string, files: Iterable<string>): void {
-  // Joined as strings below (path.join per file was a share of the time): no trailing separator.
-  const [from, to] = [path.resolve(fromDir), path.resolve(toDir)];
-  /** Folders under (and with) `to` known to exist. */
-  const folders = new Set<string>();
-  const makeFolder = (folder: string): void => {
-    if (folders.has(folder)) return;
-    // A folder whose parent is made is one mkdir; a recursive one costs twice that (at L: 40,000 folders).
-    if (!folders.has(path.dirname(folder))) mkdirSync(folder, { recursive: true });
-    else
-      try {
-        mkdirSync(folder);
-      } catch (error) {
-        // The build may have written into it already.
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      }
-    for (let made = folder; made.length >= to.length && !folders.has(made); made = path.dirname(made)) folders.add(made);
-  };
-  for (const file of files) {
-    const target = `${to}/${file}`;
-    makeFolder(path.dirname(target));
-    try {
-      linkSync(`${from}/${file}`, target);
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'EEXIST') continue;
-      if (code !== 'EXDEV') throw error;
-      try {
-        copyFileSync(`${from}/${file}`, target, fsConstants.COPYFILE_EXCL);
-      } catch (copyError) {
-        if ((copyError as NodeJS.ErrnoException).code !== 'EEXIST') throw copyError;
-      }
-    }
-  }
-}
-
-/**
  * Search bundles taken from the previous site where Pagefind would be given what it was given then:
  * the same language, pages and, of each page, the same parts (src/search/documents.ts
  * `pagefindInput`), as the previous site's membership file records them. A bundle is its own
@@ -239,7 +197,8 @@ export function partialBuild(options: PartialBuildOptions): PartialRendering & {
         keptFiles.add(route);
         for (const file of use.files) if (!deleted.has(file)) keptFiles.add(file);
       }
-      linkInto(previousDir, outDir, keptFiles);
+      // On a thread of its own: a warm change renders while its kept files are linked (scripts/warm/change.ts).
+      await linkIntoInBackground(previousDir, outDir, keptFiles);
     },
     kept() {
       const kept = new Map<string, RouteUse>();

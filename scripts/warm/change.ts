@@ -2,10 +2,11 @@
  * One change in a warm renderer: the content loaded again in this process, only the routes the
  * planner (route-plan.ts) proves changed rendered through the kept App, and a new site assembled in
  * a staging folder from them and hard links of the live site's other files (partial-build.ts: never
- * written to), then the sitemap from the route record, the search index (the bundles whose pages it
- * left alone linked from the live site, the others indexed again),
- * the site check, the swap, and the change report, fingerprint and route record written as a build
- * writes them. Anything it cannot prove is `{ full: why }` before the live site is touched: the
+ * written to; linked on another thread while the routes render), then the sitemap from the route
+ * record, the search index (the bundles whose pages it left alone linked from the live site, the
+ * others indexed again), the site check, the swap, and the change report, fingerprint and route
+ * record written as a build writes them. The walks of the live and the new site (120,000 files at
+ * L) run on threads of their own while this one waits on the API and on Pagefind. Anything it cannot prove is `{ full: why }` before the live site is touched: the
  * caller then builds in full.
  */
 import { existsSync } from 'node:fs';
@@ -20,6 +21,7 @@ import { buildSearchIndex, writeSearchController } from '../../src/integrations/
 import { currentImagePipeline } from '../../src/lib/image-pipeline.ts';
 import type { RouteUse } from '../../src/lib/route-record.ts';
 import { checkSite } from '../../src/output/site-check.ts';
+import { PAGEFIND_DIR } from '../../src/search/vocabulary.ts';
 import { forgetSiteIcons } from '../../src/lib/site-icons.ts';
 import { writeSiteIcons } from '../../src/integrations/site-icons.ts';
 import { createStaging, removeFolder, runId, swapIn } from '../../src/output/staged-output.ts';
@@ -30,7 +32,7 @@ import { writeDataReport } from '../data-report.ts';
 import { changeReport, changeReportPath, changeSummary, writeChangeReport, type ChangeReport } from '../change-report.ts';
 import { fingerprintPath, readFingerprint, removeFingerprint, type Fingerprint } from '../fingerprint.ts';
 import type { OriginalOutcome } from '@pressroom-static/image-pipeline';
-import { loadTree, readTree, treeDifference, type Tree } from '../output-tree.ts';
+import { loadTree, readTree, readTreeInBackground, subtree, treeDifference, withSubtree, type Tree } from '../output-tree.ts';
 import { filesOf } from '../../src/lib/site-files.ts';
 import { fileIdentity } from '../../src/lib/file-identity.ts';
 import { partialBuild, reuseUnchangedSearchBundles } from '../partial-build.ts';
@@ -76,7 +78,7 @@ export async function warmChange(
   try {
     const live = await liveSite(site);
     if ('full' in live) return live;
-    const { recorded, previous, before } = live;
+    const { recorded, previous, built: published } = live;
     log('build: warm: loading the change');
 
     const steps: Array<[string, number]> = [];
@@ -87,7 +89,17 @@ export async function warmChange(
       stepStarted = now;
     };
     step('checks');
-    refreshed = await refreshContent({ layer, store: keptDataStore(layer)!, routeCache: routeCacheOf(app.inner()!)! });
+    // The live site's files are listed on a thread of their own while the content loads (mostly waiting on the API).
+    const [listed, loaded] = await Promise.allSettled([
+      readTreeInBackground(out, published),
+      refreshContent({ layer, store: keptDataStore(layer)!, routeCache: routeCacheOf(app.inner()!)! }),
+    ]);
+    if (loaded.status === 'rejected') throw loaded.reason;
+    refreshed = loaded.value;
+    if (listed.status === 'rejected') throw listed.reason;
+    const before = listed.value.tree;
+    const damage = treeDifference(published, before);
+    if (damage) return { full: `the site in ${out} is not as built: ${damage}` };
     forgetSiteIcons();
     step('content');
     const { selection, byFile } = await app.routes();
@@ -111,29 +123,44 @@ export async function warmChange(
     const staging = await createStaging(root, id);
     try {
       const uses = new Map<string, RouteUse>(partial.kept());
-      for (const file of plan.render) {
-        const route = byFile.get(file);
-        if (!route) throw new Error(`${file} is planned but no route gives it`);
-        const { body, use } = await app.render(file, route);
-        uses.set(file, use);
-        await mkdir(path.dirname(path.join(staging, file)), { recursive: true });
-        await writeFile(path.join(staging, file), body);
-      }
+      const render = async (): Promise<void> => {
+        for (const file of plan.render) {
+          const route = byFile.get(file);
+          if (!route) throw new Error(`${file} is planned but no route gives it`);
+          const { body, use } = await app.render(file, route);
+          uses.set(file, use);
+          await mkdir(path.dirname(path.join(staging, file)), { recursive: true });
+          await writeFile(path.join(staging, file), body);
+        }
+      };
+      // The kept files are linked on a thread of their own while this one renders (2–3 s of system calls at L);
+      // both end before anything goes on (the staging folder is never removed under the linking thread).
+      const [linked, rendered] = await Promise.allSettled([partial.generated(staging), render()]);
+      if (rendered.status === 'rejected') throw rendered.reason;
+      if (linked.status === 'rejected') throw linked.reason;
       step('render');
-      await partial.generated(staging);
       await emitNewMedia(staging, path.join(root, '.building', `${id}-media`));
       // Pages that render ask for the icons of this data's logo and colour; else the live site's stay (finish links them).
       await writeSiteIcons(staging, path.join(root, 'public'));
       step('assemble');
+      // The previous site's other files (icons, the build record), and the check that no kept page names a removed route.
+      await partial.finish(staging);
       await runBuildDone(app.sitemap()!, pathToFileURL(`${staging}/`), pagesOf(uses.keys()), quietLogger(log));
       await writeSearchController(staging);
-      const search = await buildSearchIndex(staging, { reuse: await reuseUnchangedSearchBundles(out) });
-      step('sitemap, search');
-      await partial.finish(staging);
-      await checkSite(staging, selection.routes);
-
+      // The site but its search folder is complete: its files are listed on a thread of their own while Pagefind indexes.
       // The kept files are the live site's, hard-linked (same size and mtime): only what this change wrote is hashed.
-      const built = (await readTree(staging, before)).tree;
+      const [listed, indexed] = await Promise.allSettled([
+        readTreeInBackground(staging, before, { skipFolder: PAGEFIND_DIR }),
+        // Its pages are the routes: the staging folder is not walked for them.
+        reuseUnchangedSearchBundles(out).then((reuse) => buildSearchIndex(staging, { reuse, files: selection.routes })),
+      ]);
+      if (indexed.status === 'rejected') throw indexed.reason;
+      if (listed.status === 'rejected') throw listed.reason;
+      const search = indexed.value;
+      step('sitemap, search');
+      const searchFiles = await readTree(path.join(staging, PAGEFIND_DIR), subtree(before, PAGEFIND_DIR));
+      const built = withSubtree(listed.value.tree, PAGEFIND_DIR, searchFiles.tree);
+      await checkSite(staging, selection.routes, built);
       const changes = changeReport(before, built, site.config.siteUrl);
       step('check');
       locks.assertHeld();
@@ -181,7 +208,8 @@ export async function warmChange(
 
 /**
  * The live site as recorded, read once: or why this change cannot be made warm, before anything
- * loads (what a new build process would see differently).
+ * loads (what a new build process would see differently). Whether its files are still as built is
+ * read while the content loads (`readTreeInBackground`).
  */
 async function liveSite({ root, out, code, configuration }: WarmSite): Promise<{ full: string } | LiveSite> {
   const full = (why: string) => ({ full: why });
@@ -199,11 +227,7 @@ async function liveSite({ root, out, code, configuration }: WarmSite): Promise<{
   if (!sameConfiguration(previous.configuration, configuration)) return full('the site in --out was rendered with another configuration');
   if (recorded.nextEmbargoLift && Date.parse(recorded.nextEmbargoLift) <= publicationInstant(process.env))
     return full(`an embargo lifted at ${recorded.nextEmbargoLift}`);
-  const built = kept?.published ?? loadTree(recorded.output);
-  const before = (await readTree(out, built)).tree;
-  const damage = treeDifference(built, before);
-  if (damage) return full(`the site in ${out} is not as built: ${damage}`);
-  return { recorded, previous, before };
+  return { recorded, previous, built: kept?.published ?? loadTree(recorded.output) };
 }
 
 /**
@@ -222,8 +246,8 @@ function recordIdentity(out: string): string | undefined {
 interface LiveSite {
   recorded: Fingerprint;
   previous: RouteRecord;
-  /** The site's files as they are (checked equal to the fingerprint's). */
-  before: Tree;
+  /** The site's files as the fingerprint says they were published. */
+  built: Tree;
 }
 
 /** Every page of the site, as Astro hands them to `astro:build:done` (the sitemap lists them). */

@@ -61,6 +61,8 @@ export interface SearchIndexOptions {
   outputPath?: string;
   /** The most pages one bundle holds (default PAGES_PER_BUNDLE). */
   pagesPerBundle?: number;
+  /** The site's files, when the caller knows them (a warm change: every route of the new site); else the site is walked. */
+  files?: readonly string[];
 }
 
 /** A bundle about to be written: its folder under the output, and a digest of everything Pagefind would read for it. */
@@ -168,7 +170,7 @@ export async function buildSearchIndex(
   let bundles: BundleMembership[];
   let site: SearchablePages;
   try {
-    site = await readSearchablePages(siteDir, options.exclude ?? NOT_SEARCHED);
+    site = await readSearchablePages(siteDir, options.exclude ?? NOT_SEARCHED, options.files);
     manifest.filters = filterCounts(site.documents);
     bundles = bundleMembership(site.pages, options.pagesPerBundle ?? PAGES_PER_BUNDLE);
     await rm(outputPath, { recursive: true, force: true });

@@ -5,18 +5,21 @@
 import { readdirSync } from 'node:fs';
 
 /**
- * Every regular file under `dir` (site paths, sorted); none when `dir` does not exist.
+ * Every regular file under `dir` (site paths, sorted), but those in its folder `skipFolder`; none
+ * when `dir` does not exist.
  *
  * Walked with synchronous calls and paths joined as strings: at L (120,424 files) this takes 0.3–0.5 s
  * against 1.6 s for `readdir({ recursive })` and `path.relative` per file, and a build walks its site
  * several times while nothing else needs the event loop.
  */
-export async function filesOf(dir: string): Promise<string[]> {
+export async function filesOf(dir: string, { skipFolder }: { skipFolder?: string } = {}): Promise<string[]> {
   const files: string[] = [];
   const walk = (folder: string, prefix: string): void => {
     for (const entry of readdirSync(folder, { withFileTypes: true })) {
-      if (entry.isDirectory()) walk(`${folder}/${entry.name}`, `${prefix}${entry.name}/`);
-      else if (entry.isFile()) files.push(`${prefix}${entry.name}`);
+      if (entry.isDirectory()) {
+        if (prefix === '' && entry.name === skipFolder) continue;
+        walk(`${folder}/${entry.name}`, `${prefix}${entry.name}/`);
+      } else if (entry.isFile()) files.push(`${prefix}${entry.name}`);
     }
   };
   try {

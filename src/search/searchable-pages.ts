@@ -13,7 +13,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { detached } from '../lib/detached.ts';
 import { fileIdentity } from '../lib/file-identity.ts';
-import { filesOf } from '../lib/site-files.ts';
+import { byPath, filesOf } from '../lib/site-files.ts';
 import { indexedPage, sitePathOf } from './documents.ts';
 import type { PageMeta } from './format.ts';
 import { PAGEFIND_DIR } from './vocabulary.ts';
@@ -59,10 +59,19 @@ export function keepSearchablePages(keep = true): void {
   else kept ??= { vocabulary: { ids: new Map(), list: [] }, files: new Map() };
 }
 
-/** The HTML pages of `siteDir` (but `skip` and Pagefind's own folder), read once each. */
-export async function readSearchablePages(siteDir: string, skip: readonly string[]): Promise<SearchablePages> {
+/**
+ * The HTML pages of `siteDir` (but `skip` and Pagefind's own folder), read once each. `siteFiles`,
+ * when the caller knows them, spares walking the site (a warm change: its routes; 120,000 entries at L).
+ */
+export async function readSearchablePages(
+  siteDir: string,
+  skip: readonly string[],
+  siteFiles?: readonly string[],
+): Promise<SearchablePages> {
   const excluded = new Set(skip);
-  const files = (await filesOf(siteDir)).filter((f) => f.endsWith('.html') && !f.startsWith(`${PAGEFIND_DIR}/`) && !excluded.has(f));
+  const files = (siteFiles ? [...siteFiles].sort(byPath) : await filesOf(siteDir)).filter(
+    (f) => f.endsWith('.html') && !f.startsWith(`${PAGEFIND_DIR}/`) && !excluded.has(f),
+  );
   const vocabulary = kept?.vocabulary ?? { ids: new Map(), list: [] };
   // A new file never has a kept file's identity: it is written after the kept one, which is still linked from the live site.
   const identities = kept ? files.map((file) => fileIdentity(path.join(siteDir, file))) : [];

@@ -3,8 +3,8 @@
  * where things go wrong: a child killed in the middle of a change leaves the live site as it was,
  * and that delivery is served by a new child's first build, a partial one; a child started over the
  * site as built renders nothing before its first warm change, also when it was stopped as a change
- * it had answered wrote its record; a site rendered with another
- * configuration is not changed warm; an Astro whose internals cannot be kept is said once, and each
+ * it had answered wrote its record; a live site edited by hand, or rendered with another
+ * configuration, is not changed warm; an Astro whose internals cannot be kept is said once, and each
  * delivery then runs the build command. That its changes are a full build's, byte for byte, for every
  * kind of change: test/build/partial-build.test.ts.
  */
@@ -198,6 +198,22 @@ describe('the warm renderer', () => {
     // Its fingerprint then holds their answers, so the no-change check, which asks every collection, finds the site as built.
     const checked = await run(process.execPath, [SOURCE_CONDITION_FLAG, 'scripts/build.ts', '--out', site()], { cwd: root, env: env() });
     expect(checked.stdout).toMatch(/^build: nothing changed since /m);
+  });
+
+  it('a live site edited since it was built is not changed warm: a new child builds it in full and mends it', async () => {
+    const robots = path.join(site(), 'robots.txt');
+    const built = await readFile(robots, 'utf8');
+    await writeFile(robots, `${built}# edited by hand\n`);
+    await manage('PUT', `/v1/campaigns/${releases[7]!.id}`, { campaign: { title: `${releases[7]!.title}, over an edited site` } });
+    const served = await deliver();
+    const said = served.said.join('\n');
+    // Found while the content loaded (the live site is listed on a thread of its own meanwhile), before anything renders.
+    expect(said).toMatch(
+      new RegExp(`^build: warm: rendering in full: the site in ${site()} is not as built: robots.txt was modified$`, 'm'),
+    );
+    expect(served.said.some((l) => WARM_LINE.test(l))).toBe(false);
+    expect(served.ok, served.summary).toBe(true);
+    expect(await readFile(robots, 'utf8')).toBe(built);
   });
 
   it('a site rendered with another configuration is not changed warm: a new child builds it in full', async () => {
