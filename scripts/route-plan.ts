@@ -61,8 +61,9 @@ export function planRoutes(inputs: PlanInputs): RoutePlan {
   const render: string[] = [];
   const remove: string[] = [];
   // Only the keys of routes that stay are asked for: a vanished route's own keys (its props) name nothing now.
-  const now = new Map<string, string | undefined>();
-  const changed = new Set<string>();
+  // Each key is digested and compared once; the routes then look up whether it moved (at L 2.6 million
+  // reads of 157,000 keys: one Map lookup each).
+  const moved = new Map<string, boolean>();
   for (const [route, use] of Object.entries(previous.routes)) {
     if (!next.has(route)) {
       remove.push(route);
@@ -70,16 +71,18 @@ export function planRoutes(inputs: PlanInputs): RoutePlan {
     }
     let renders = false;
     for (const key of use.keys) {
-      if (!now.has(key)) now.set(key, inputs.digest(key));
-      const digest = now.get(key);
-      if (digest === undefined) return { full: `the key ${key} cannot be computed from the new data` };
-      if (digest !== previous.digests[key]) {
-        changed.add(key);
-        renders = true;
+      let keyMoved = moved.get(key);
+      if (keyMoved === undefined) {
+        const digest = inputs.digest(key);
+        if (digest === undefined) return { full: `the key ${key} cannot be computed from the new data` };
+        keyMoved = digest !== previous.digests[key];
+        moved.set(key, keyMoved);
       }
+      if (keyMoved) renders = true;
     }
     if (renders) render.push(route);
   }
+  const changed = [...moved].filter(([, keyMoved]) => keyMoved).map(([key]) => key);
   for (const route of next) if (!(route in previous.routes)) render.push(route);
 
   const leaving = new Set([...render, ...remove]);
@@ -88,7 +91,7 @@ export function planRoutes(inputs: PlanInputs): RoutePlan {
   const deleteFiles = new Set<string>();
   for (const route of leaving) for (const file of previous.routes[route]?.files ?? []) if (!kept.has(file)) deleteFiles.add(file);
 
-  return { render: render.sort(), remove: remove.sort(), deleteFiles: [...deleteFiles].sort(), changed: [...changed].sort() };
+  return { render: render.sort(), remove: remove.sort(), deleteFiles: [...deleteFiles].sort(), changed: changed.sort() };
 }
 
 /** The plan in one log line (`build: partial: …` or `build: rendering in full: …`). */
