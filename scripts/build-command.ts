@@ -58,7 +58,7 @@ import {
 import { settledOrStalled } from '../src/lib/stall-guard.ts';
 import { stopWorkersWait } from '../scale-out/build-wait.ts';
 import { confirmUnchanged } from './no-change.ts';
-import { loadTree, readTree, storeTree, treeDifference, type Tree } from './output-tree.ts';
+import { loadTree, readTree, readTreeInBackground, storeTree, treeDifference, type Tree } from './output-tree.ts';
 import { byPath } from '../src/lib/site-files.ts';
 import { consoleLog, notifyAfterBuild } from '../notify/notify.ts';
 import { routeRecorder, type KeptPrerenderers, type PartialRendering, type RecordedRoutes } from '../src/integrations/route-recorder.ts';
@@ -433,12 +433,16 @@ export async function recordFingerprint(
     return undefined;
   }
   // Published by a rename the files keep the mtimes hashed in staging; copied across file systems they are hashed again.
-  const published = (await readTree(out, built)).tree;
+  // Listed on a thread of its own while the route record is made and written (at L 1 s each).
+  const listing = readTreeInBackground(out, built);
+  // Awaited below; until then its failure must not count as unhandled.
+  listing.catch(() => undefined);
   const answers = [...runtime!.client.answers()].sort(([a], [b]) => byPath(a, b));
   const buildDay = await builtDay(out);
   const record = routes && routeRecordOf(routes, { code: codeDigest(code), configuration, buildDay });
   if (record) await writeRouteRecord(out, record);
   else console.log('build: no route record written: the build did not record what its routes read; the next change renders in full');
+  const published = (await listing).tree;
   const fingerprint: Fingerprint = {
     format: FINGERPRINT_FORMAT,
     builtAt: new Date().toISOString(),

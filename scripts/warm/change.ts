@@ -179,9 +179,10 @@ export async function warmChange(
       await answer(summary);
 
       const swapped = performance.now();
-      if (replaced) await removeFolder(replaced);
-      // The fingerprint and the data report cover every collection, as a build's: the ones no page reads are synced now.
-      await refreshed.syncTheRest();
+      // The fingerprint and the data report cover every collection, as a build's: the ones no page reads are synced now,
+      // while the previous site's folder is removed (the one waits on the API, the other on the disk).
+      const [, synced] = await Promise.allSettled([replaced && removeFolder(replaced), refreshed.syncTheRest()]);
+      if (synced.status === 'rejected') throw synced.reason;
       await writeDataReport(out);
       const written = await recordFingerprint(out, built, {
         code: site.code,
