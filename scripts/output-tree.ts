@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
+import { onThread } from './on-thread.ts';
 import pLimit from 'p-limit';
 import { byPath, filesOf } from '../src/lib/site-files.ts';
 
@@ -56,12 +56,8 @@ export async function readTreeInBackground(
   options: ListOptions = {},
 ): Promise<{ tree: Tree; rehashed: number }> {
   const job: ListJob = { dir, ...options };
-  const listing = await new Promise<FileListing>((resolve, reject) => {
-    const worker = new Worker(new URL('./output-tree-thread.ts', import.meta.url), { workerData: job });
-    worker.once('message', resolve);
-    worker.once('error', reject);
-    worker.once('exit', (code) => reject(new Error(`listing ${dir}: the thread ended with code ${code} and no list`)));
-  });
+  const listing = await onThread<FileListing>(new URL('./output-tree-thread.ts', import.meta.url), job, `listing ${dir}`);
+  if (!listing) throw new Error(`listing ${dir}: the thread ended without a list`);
   return treeOf(dir, listing, known);
 }
 

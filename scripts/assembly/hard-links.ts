@@ -5,7 +5,7 @@
  */
 import { constants as fsConstants, copyFileSync, linkSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
+import { onThread } from '../on-thread.ts';
 
 /**
  * Hard-links each of `files` of `from` into `to`, but those `to` already has (this build wrote
@@ -62,16 +62,7 @@ export interface LinkJob {
  * thread renders (a warm change's pages are written beside them: a folder made by either is fine
  * to the other, and a file this build wrote is left as it is). Rejects with the first error.
  */
-export function linkIntoInBackground(fromDir: string, toDir: string, files: Iterable<string>): Promise<void> {
+export async function linkIntoInBackground(fromDir: string, toDir: string, files: Iterable<string>): Promise<void> {
   const job: LinkJob = { from: fromDir, to: toDir, files: [...files] };
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('./link-thread.ts', import.meta.url), { workerData: job });
-    let failed: Error | undefined;
-    worker.once('error', (error: Error) => (failed ??= error));
-    worker.once('exit', (code) => {
-      if (failed) reject(failed);
-      else if (code !== 0) reject(new Error(`linking the kept files into ${toDir}: the thread ended with code ${code}`));
-      else resolve();
-    });
-  });
+  await onThread(new URL('./link-thread.ts', import.meta.url), job, `linking the kept files into ${toDir}`);
 }
