@@ -32,6 +32,8 @@ export interface RevalidateOptions {
 export interface Revalidation {
   /** The first original whose outcome now differs, in words; undefined when every one is as expected. */
   difference: string | undefined;
+  /** Whether that difference is the original's bytes or refusal (not a check that could not be made). */
+  changed: boolean;
   /** Requests sent (each one a 304 when nothing changed). */
   requests: number;
 }
@@ -43,6 +45,7 @@ export async function revalidateOriginals(expected: readonly OriginalOutcome[], 
   const fetch = options.checkAddresses ? createPinnedFetch(policy) : options.fetch;
   const store = createStore(options.cacheDir);
   let difference: string | undefined;
+  let changed = false;
   let requests = 0;
 
   const outcomeNow = async (was: OriginalOutcome): Promise<OriginalOutcome | string> => {
@@ -93,12 +96,14 @@ export async function revalidateOriginals(expected: readonly OriginalOutcome[], 
         const now = await outcomeNow(was);
         if (difference !== undefined) return;
         if (typeof now === 'string') difference = `the media original ${was.url} ${now}`;
-        else if (!sameOutcome(was, now))
+        else if (!sameOutcome(was, now)) {
           difference = `the media original ${was.url} changed (${describe(now)} now, ${describe(was)} when built)`;
+          changed = true;
+        }
       }),
     ),
   );
-  return { difference, requests };
+  return { difference, changed, requests };
 }
 
 function sameOutcome(a: OriginalOutcome, b: OriginalOutcome): boolean {

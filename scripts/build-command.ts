@@ -57,7 +57,7 @@ import {
 } from './fingerprint.ts';
 import { settledOrStalled } from '../src/lib/stall-guard.ts';
 import { stopWorkersWait } from '../scale-out/build-wait.ts';
-import { confirmUnchanged } from './no-change.ts';
+import { confirmUnchanged, type Verdict } from './no-change.ts';
 import { loadTree, readTree, readTreeInBackground, storeTree, treeDifference, type Tree } from './output-tree.ts';
 import { byPath } from '../src/lib/site-files.ts';
 import { consoleLog, notifyAfterBuild } from '../notify/notify.ts';
@@ -134,8 +134,11 @@ interface Recorded {
   started: number;
 }
 
-/** The no-change check: true when the site in `out` was confirmed as it is (its change report written). */
-async function confirmedUnchanged({ plan, code, recorded, siteUrl, started }: Recorded): Promise<boolean> {
+/**
+ * The no-change check: true when the site in `out` was confirmed as it is (its change report
+ * written); else false, or why no partial build can follow.
+ */
+async function confirmedUnchanged({ plan, code, recorded, siteUrl, started }: Recorded): Promise<boolean | { inFull: string }> {
   const { out, upstream, configuration } = plan;
   if (plan.force) {
     console.log('build: rendering: --force was given');
@@ -151,7 +154,7 @@ async function confirmedUnchanged({ plan, code, recorded, siteUrl, started }: Re
     code,
     configuration,
     recorded,
-  }).catch((error: unknown) => ({ unchanged: false, reason: `the no-change check failed (${firstLine(error)})` }) as const);
+  }).catch((error: unknown): Verdict => ({ unchanged: false, reason: `the no-change check failed (${firstLine(error)})` }));
   if (verdict.unchanged) {
     await writeChangeReport(out, changeReport(verdict.tree, verdict.tree, siteUrl));
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
@@ -162,7 +165,7 @@ async function confirmedUnchanged({ plan, code, recorded, siteUrl, started }: Re
     return true;
   }
   console.log(`build: rendering: ${verdict.reason}`);
-  return false;
+  return verdict.inFull ? { inFull: verdict.inFull } : false;
 }
 
 interface RenderRun {
@@ -327,8 +330,10 @@ export async function runBuildCommand(args: string[] = process.argv.slice(2), ho
     const { siteUrl } = plan.config;
     const recorded = await readFingerprint(out);
     // A warm renderer keeps the Astro its build ran: it renders (nothing, when nothing changed) instead of confirming.
-    if (!hooks.keep && (await confirmedUnchanged({ plan, code, recorded, siteUrl, started }))) return EXIT.ok;
-    const assembled = plan.force ? undefined : await partialOf(out, recorded, code, plan);
+    const confirmed = hooks.keep ? false : await confirmedUnchanged({ plan, code, recorded, siteUrl, started });
+    if (confirmed === true) return EXIT.ok;
+    if (confirmed) console.log(`build: rendering in full: ${confirmed.inFull}`);
+    const assembled = plan.force || confirmed ? undefined : await partialOf(out, recorded, code, plan);
     const rendered = await renderAndPublish({
       out,
       id,

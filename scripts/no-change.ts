@@ -47,7 +47,17 @@ export interface NoChangeCheck {
 }
 
 export type Verdict =
-  { unchanged: true; since: string; tree: Tree; answers: number; originals: number } | { unchanged: false; reason: string };
+  | { unchanged: true; since: string; tree: Tree; answers: number; originals: number }
+  | {
+      unchanged: false;
+      reason: string;
+      /**
+       * Set when no partial build can follow, with why: a media original changed under the same
+       * address, and the route record knows the files each page asked for, not the originals
+       * behind them, so it cannot tell which pages to render again.
+       */
+      inFull?: string;
+    };
 
 /** The image cache of a build run from `root` (src/integrations/images.ts puts it there too). */
 export const imageCacheDir = (root: string, config: Pick<PressroomConfig, 'cacheDir'>): string => cacheFolder(root, config, 'images');
@@ -63,7 +73,7 @@ export async function confirmUnchanged({
   recorded,
   now = Date.now(),
 }: NoChangeCheck): Promise<Verdict> {
-  const render = (reason: string): Verdict => ({ unchanged: false, reason });
+  const render = (reason: string, inFull?: string): Verdict => ({ unchanged: false, reason, ...(inFull ? { inFull } : {}) });
   if ('missing' in recorded) return render(recorded.missing);
 
   const codeChange = codeDifference(recorded.code, code);
@@ -120,7 +130,11 @@ export async function confirmUnchanged({
       checkAddresses: runtime.mode === 'live',
       cacheDir: imageCacheDir(root, config),
     });
-    if (media.difference) return render(media.difference);
+    if (media.difference)
+      return render(
+        media.difference,
+        media.changed ? 'a media original changed under the same address; the route record cannot tell which pages show it' : undefined,
+      );
     return { unchanged: true, since: recorded.builtAt, tree, answers: answers.size, originals: recorded.media.length };
   } finally {
     await embedded?.close();

@@ -9,7 +9,8 @@
  * - rebuilt with --force: rendered again, the same bytes, a change report listing nothing;
  * - checked in-process (scripts/no-change.ts, what the build runs first) with one input changed
  *   at a time: configuration, code, the build day, an embargo, the site itself, an API answer,
- *   a media original: each one is a reason to render, named;
+ *   a media original: each one is a reason to render, named; a media original changed under the same
+ *   address renders in full (no route record says which pages show it);
  * - rebuilt after one release changed, then after one was withdrawn: the change report lists
  *   exactly the files a tree diff of the two sites finds (pages, feeds, sitemaps, search files),
  *   the withdrawn release's page as removed;
@@ -252,15 +253,28 @@ export function noChangeTests(setup: () => { root: string; tmp: string }): void 
       const original = recorded.media.find((m) => 'sha256' in m && m.url.includes('/media/images/'))!;
       const spec = api.store().world.assets.get(new URL(original.url).pathname) as { seed: number };
       spec.seed += 1;
+      const before = await hashes(out);
       try {
         expect(await reason({})).toMatch(
           new RegExp(
             `^the media original ${escaped(original.url)} changed \\(bytes [0-9a-f]{12}… now, bytes ${(original as { sha256: string }).sha256.slice(0, 12)}… when built\\)$`,
           ),
         );
+        // No partial build can follow: the route record does not say which pages show that original.
+        // (Without telling the hub and IndexNow: a later case counts what they were told.)
+        const rebuilt = await build(['--no-notify']);
+        expect(rebuilt.code, rebuilt.stderr).toBe(0);
+        expect(rebuilt.stdout).toMatch(/^build: rendering in full: a media original changed under the same address; /m);
+        const after = await hashes(out);
+        expect([...after].some(([name, sha]) => name.startsWith('_media/') && before.get(name) !== sha)).toBe(true);
       } finally {
         spec.seed -= 1;
       }
+      // Built again from the original it had: the same bytes as before (it too renders in full).
+      expect((await build(['--no-notify'])).stdout).toMatch(
+        /^build: rendering in full: a media original changed under the same address; /m,
+      );
+      expect(await hashes(out)).toEqual(before);
       expect(await check()).toMatchObject({ unchanged: true });
 
       // An API answer: one release's summary edited upstream.
