@@ -16,7 +16,10 @@ async function writeJson(file: string, value: unknown): Promise<void> {
   await writeFile(file, `${JSON.stringify(value, null, 2)}\n`);
 }
 
-/** When this process started and how loaded the machine was then: a benchmark run directly (not through `npm run bench`) is stamped with it. */
+/**
+ * When this process started and how loaded the machine was then: a benchmark run directly (not
+ * through `npm run bench`) is stamped with it.
+ */
 const processRun: Omit<PartRun, 'finishedAt'> = {
   startedAt: new Date(performance.timeOrigin).toISOString(),
   loadAverageAtStart: os.loadavg().map((n) => Number(n.toFixed(2))),

@@ -76,7 +76,10 @@ export interface ListOptions {
 /** What the listing thread is given. */
 export type ListJob = { dir: string } & ListOptions;
 
-/** The files of `dir` and their sizes and mtimes, from synchronous stats (0.3 s for 120,424 files against 1.7 s through the thread pool). */
+/**
+ * The files of `dir` and their sizes and mtimes, from synchronous stats (0.3 s for 120,424 files
+ * against 1.7 s through the thread pool).
+ */
 export async function listFiles(dir: string, options: ListOptions = {}): Promise<FileListing> {
   const names = await filesOf(dir, options);
   const sizes = new Float64Array(names.length);

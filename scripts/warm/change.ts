@@ -6,8 +6,8 @@
  * record, the search index (the bundles whose pages it left alone linked from the live site, the
  * others indexed again), the site check, the swap, and the change report, fingerprint and route
  * record written as a build writes them. The walks of the live and the new site (120,000 files at
- * L) run on threads of their own while this one waits on the API and on Pagefind. Anything it cannot prove is `{ full: why }` before the live site is touched: the
- * caller then builds in full.
+ * L) run on threads of their own while this one waits on the API and on Pagefind. Anything it
+ * cannot prove is `{ full: why }` before the live site is touched: the caller then builds in full.
  */
 import { existsSync } from 'node:fs';
 import { copyFile, mkdir, rm, writeFile } from 'node:fs/promises';
