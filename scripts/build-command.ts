@@ -47,6 +47,7 @@ import markdownCache from '../src/integrations/markdown-cache.ts';
 import { changeReport, changeReportPath, changeSummary, writeChangeReport, type ChangeReport } from './change-report.ts';
 import {
   FINGERPRINT_FORMAT,
+  carriedOriginals,
   builtDay,
   originalsRecorder,
   readFingerprint,
@@ -357,10 +358,13 @@ export async function runBuildCommand(args: string[] = process.argv.slice(2), ho
       );
       return EXIT.failed;
     }
+    const originals = rendered.originals();
     await recordFingerprint(out, rendered.built, {
       code,
       configuration: plan.configuration,
-      originals: rendered.originals(),
+      // A partial build's pipeline saw the rendered pages' originals only; the kept pages use the recorded ones.
+      originals:
+        originals && assembled?.partial.plan() && !('missing' in recorded) ? carriedOriginals(recorded.media, originals) : originals,
       routes: rendered.routes,
     }).catch((error: unknown) => console.error(`build: no fingerprint written (${firstLine(error)}); the next build renders again`));
     if (plan.notify)

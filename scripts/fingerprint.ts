@@ -90,6 +90,19 @@ export function originalsRecorder(): { integration: AstroIntegration; originals(
   };
 }
 
+/**
+ * The media originals the fingerprint of a partial build or warm change lists: its pipeline saw only
+ * what the rendered routes asked for, while the kept pages still use the originals the previous
+ * fingerprint lists, so the earlier outcomes stay and this build's replace them. (An original no
+ * route uses any more stays listed until a full build: the no-change check then revalidates one
+ * original more.)
+ */
+export function carriedOriginals(earlier: readonly OriginalOutcome[], now: readonly OriginalOutcome[] | undefined): OriginalOutcome[] {
+  const byKey = new Map<string, OriginalOutcome>();
+  for (const outcome of [...earlier, ...(now ?? [])]) byKey.set(`${outcome.as} ${outcome.url}`, outcome);
+  return [...byKey.values()];
+}
+
 /** The build record the pages wrote (`<site>/.pressroom-build.json`), or null when none used a build day. */
 export async function builtDay(site: string): Promise<Fingerprint['buildDay']> {
   try {

@@ -40,6 +40,7 @@ import { cleanBuildEnv } from '../site/global-setup.ts';
 import { SOURCE_CONDITION_FLAG } from '../../src/config/source-condition.ts';
 import { spawnReceiver, subscribeReceiver } from '../helpers/receiver-process.ts';
 import { readRouteRecord, type RouteRecord } from '../../scripts/route-record-file.ts';
+import { readFingerprint, type Fingerprint } from '../../scripts/fingerprint.ts';
 import type { BuildAndDeploy } from '../../webhook-receiver/build-and-deploy.ts';
 import { warmReceiverBuilds } from '../helpers/warm-builds.ts';
 import type { BuildOutcome } from '../../webhook-receiver/build-queue.ts';
@@ -260,6 +261,10 @@ describe('a partial build', () => {
   it('writes the same bytes, and the same route record, as a forced full build of the same upstream state', async () => {
     await expectSameSites(path.join(tmp, 'site'), path.join(tmp, 'forced'));
     expect(await readRouteRecord(path.join(tmp, 'site'))).toEqual(await readRouteRecord(path.join(tmp, 'forced')));
+    // Its fingerprint still lists the originals of the pages it kept (the next no-change check asks them all).
+    const mediaOf = async (dir: string) =>
+      ((await readFingerprint(dir)) as Fingerprint).media.map((outcome) => `${outcome.as} ${outcome.url}`);
+    expect(await mediaOf(path.join(tmp, 'site'))).toEqual(expect.arrayContaining(await mediaOf(path.join(tmp, 'forced'))));
   });
 
   it('made live by the warm renderer in the process it kept, it is the forced full build too', async () => {
