@@ -15,7 +15,7 @@ export function reportImageWork(l: BuildLog, pipeline: ImagePipeline, mediaDir: 
   const s = pipeline.stats();
   const refused = pipeline.refused();
   l.info(
-    `images: ${s.originals} originals (${s.downloads} downloaded, ${formatBytes(s.downloadedBytes)}; ${s.notModified} not modified), ` +
+    `images: ${s.originals} originals (${s.downloads} downloaded, ${formatBytes(s.downloadedBytes)}; ${s.notModified} not modified${s.trusted > 0 ? `, ${s.trusted} as recorded` : ''}), ` +
       `${s.encoded} files encoded, ${s.fromStore > 0 ? `${s.fromStore} made by workers (shared store), ` : ''}${s.reused} reused from cache, ${s.zipsWritten} zips written, ${s.sharpOps} sharp operations, ` +
       `${s.published} files in ${mediaDir}/, ${Math.round(performance.now() - started)} ms since build start; ` +
       `${refused.length} refused image${refused.length === 1 ? '' : 's'}`,

@@ -29,6 +29,7 @@ export function createPipelineCore(options: ImagePipelineOptions) {
   const cpu = pLimit(settings.cores);
   const stats = createStats();
   const localOriginals = new Set(options.localOriginals ?? []);
-  const sources = createSources({ store, stats, settings, cpu, fetch, policy, localOriginals });
+  const trusted = options.trustedOriginals ?? new Map<string, string>();
+  const sources = createSources({ store, stats, settings, cpu, fetch, policy, localOriginals, trusted });
   return { settings, store, stats, cpu, sources, outputs: createOutputs(store) };
 }

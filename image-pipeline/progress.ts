@@ -25,7 +25,7 @@ export function progressLine(previous: ProgressSample, now: ProgressSample): str
   const estimate = left > 0 && rate > 0 ? `, about ${duration(left / rate)} left for those` : '';
   return (
     `images: ${s.encoded}/${s.toEncode} files encoded so far (${rate.toFixed(1)}/s${estimate}), ${s.reused} reused; ` +
-    `${s.downloads + s.notModified}/${s.originals} originals fetched (${s.downloads} downloaded, ${s.notModified} not modified)`
+    `${s.downloads + s.notModified + s.trusted}/${s.originals} originals fetched (${s.downloads} downloaded, ${s.notModified} not modified${s.trusted > 0 ? `, ${s.trusted} as recorded` : ''})`
   );
 }
 

@@ -23,4 +23,6 @@ export interface SourcesContext {
   policy: HostPolicy;
   /** `file:` URLs of the site's own files that stand for originals (its logo); read from disk, never downloaded. */
   localOriginals: ReadonlySet<string>;
+  /** URL → SHA-256 of originals taken as recorded (ImagePipelineOptions.trustedOriginals). */
+  trusted: ReadonlyMap<string, string>;
 }

@@ -8,6 +8,7 @@ export function createStats(): PipelineStats {
     downloads: 0,
     downloadedBytes: 0,
     notModified: 0,
+    trusted: 0,
     retries: 0,
     sharpOps: 0,
     decodes: 0,

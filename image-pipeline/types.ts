@@ -184,6 +184,8 @@ export interface PipelineStats {
   downloadedBytes: number;
   /** Conditional requests answered 304. */
   notModified: number;
+  /** Originals taken as recorded (`trustedOriginals`), with no request. */
+  trusted: number;
   /** Download attempts repeated after a transport failure. */
   retries: number;
   /** sharp operations run (metadata reads, decodes, encodes). */
@@ -240,6 +242,13 @@ export interface ImagePipelineOptions {
   imageHosts?: readonly string[];
   /** `file:` URLs of the site's own pictures (its `theme.logo`): read from disk; any other `file:` URL is refused as ever. */
   localOriginals?: readonly string[];
+  /**
+   * Originals taken as recorded, without a request: URL → the SHA-256 of the bytes an earlier build
+   * used. One whose cache record still holds those bytes is not asked again (`stats().trusted`); any
+   * other is fetched as ever. For a process that publishes the same press room again and again (a
+   * warm renderer), whose pages kept from the earlier build use those bytes too.
+   */
+  trustedOriginals?: ReadonlyMap<string, string>;
   /** false in snapshot builds (no socket is opened). Default true. */
   checkAddresses?: boolean;
   lookup?: LookupFn;

@@ -18,7 +18,7 @@ import type { PressroomConfig } from '../../src/config/environment.ts';
 import { publicationInstant } from '../../src/config/clock.ts';
 import { pageNameOf, type RecordedRoutes } from '../../src/integrations/route-recorder.ts';
 import { buildSearchIndex, writeSearchController } from '../../src/integrations/search.ts';
-import { currentImagePipeline } from '../../src/lib/image-pipeline.ts';
+import { configureImagePipeline, currentImagePipeline } from '../../src/lib/image-pipeline.ts';
 import type { RouteUse } from '../../src/lib/route-record.ts';
 import { checkSite } from '../../src/output/site-check.ts';
 import { PAGEFIND_DIR } from '../../src/search/vocabulary.ts';
@@ -30,7 +30,7 @@ import { recordFingerprint, type RecordedSite } from '../build-command.ts';
 import { codeDigest, codeInputs, type CodeInputs } from '../build-inputs.ts';
 import { writeDataReport } from '../data-report.ts';
 import { changeReport, changeReportPath, changeSummary, writeChangeReport, type ChangeReport } from '../change-report.ts';
-import { fingerprintPath, readFingerprint, removeFingerprint, type Fingerprint } from '../fingerprint.ts';
+import { carriedOriginals, fingerprintPath, readFingerprint, removeFingerprint, type Fingerprint } from '../fingerprint.ts';
 import type { OriginalOutcome } from '@pressroom-static/image-pipeline';
 import { loadTree, readTree, readTreeInBackground, subtree, treeDifference, withSubtree, type Tree } from '../output-tree.ts';
 import { filesOf } from '../../src/lib/site-files.ts';
@@ -100,6 +100,9 @@ export async function warmChange(
     const before = listed.value.tree;
     const damage = treeDifference(published, before);
     if (damage) return { full: `the site in ${out} is not as built: ${damage}` };
+    // The pages kept from the live site use the originals its fingerprint recorded; the pages rendered
+    // now take them as recorded too, without a request each (a cron build's no-change check asks).
+    configureImagePipeline({ trustedOriginals: recordedBytes(recorded.media) });
     forgetSiteIcons();
     step('content');
     const { selection, byFile } = await app.routes();
@@ -279,15 +282,11 @@ async function emitNewMedia(staging: string, scratch: string): Promise<void> {
   }
 }
 
-/**
- * The media originals the fingerprint lists: this change's pipeline saw only what the rendered routes
- * asked for, so the earlier outcomes stay and this change's replace them. (An original no route uses
- * any more stays listed until a full build: the no-change check then revalidates one original more.)
- */
-function carriedOriginals(earlier: readonly OriginalOutcome[], now: readonly OriginalOutcome[] | undefined): OriginalOutcome[] {
-  const byKey = new Map<string, OriginalOutcome>();
-  for (const outcome of [...earlier, ...(now ?? [])]) byKey.set(`${outcome.as} ${outcome.url}`, outcome);
-  return [...byKey.values()];
+/** URL → SHA-256 of each original the fingerprint lists with bytes. */
+function recordedBytes(outcomes: readonly OriginalOutcome[]): Map<string, string> {
+  const bytes = new Map<string, string>();
+  for (const outcome of outcomes) if ('sha256' in outcome) bytes.set(outcome.url, outcome.sha256);
+  return bytes;
 }
 
 /** The route record carried forward: kept routes as they were, rendered ones as they read now, every key digested now. */

@@ -87,6 +87,8 @@ export interface PipelineSettings {
   sharedStore?: SharedRenditionStore | undefined;
   /** While workers make renditions: resolves once an original's jobs are done (ImagePipelineOptions.awaitShared). */
   awaitShared?: ((url: string) => Promise<void>) | undefined;
+  /** Originals taken as an earlier build recorded them, without a request (a warm change: ImagePipelineOptions.trustedOriginals). */
+  trustedOriginals?: ReadonlyMap<string, string> | undefined;
 }
 
 interface Holder {
@@ -137,6 +139,7 @@ export function getImagePipeline(): Promise<ImagePipeline> {
       log: settings.log,
       sharedStore: settings.sharedStore,
       awaitShared: settings.awaitShared,
+      trustedOriginals: settings.trustedOriginals,
     });
   })().catch((error: unknown) => {
     h.pipeline = undefined;

@@ -188,6 +188,8 @@ describe('the warm renderer', () => {
     await manage('PUT', `/v1/campaigns/${releases[6]!.id}`, { campaign: { title: `${releases[6]!.title}, warm` } });
     const since = (await asked('/v1/')).at(-1)?.seq ?? 0;
     await deliverWarmAndRecord();
+    // The pages it rendered took their media originals as the live site's fingerprint recorded them: not one request.
+    expect(await asked('/media/', since)).toEqual([]);
     const requests = await asked('/v1/', since);
     const synced = requests.filter((entry) => !/\/(?:timeline|archive)\b/.test(entry.path));
     const unsynced = requests.filter((entry) => /\/(?:timeline|archive)\b/.test(entry.path));
