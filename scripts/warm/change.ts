@@ -138,9 +138,7 @@ export async function warmChange(
       };
       // The kept files are linked on a thread of their own while this one renders (2–3 s of system calls at L);
       // both end before anything goes on (the staging folder is never removed under the linking thread).
-      const [linked, rendered] = await Promise.allSettled([partial.generated(staging), render()]);
-      if (rendered.status === 'rejected') throw rendered.reason;
-      if (linked.status === 'rejected') throw linked.reason;
+      await both(render(), partial.generated(staging));
       step('render');
       await emitNewMedia(staging, path.join(root, '.building', `${id}-media`));
       // Pages that render ask for the icons of this data's logo and colour; else the live site's stay (finish links them).
@@ -152,17 +150,14 @@ export async function warmChange(
       await writeSearchController(staging);
       // The site but its search folder is complete: its files are listed on a thread of their own while Pagefind indexes.
       // The kept files are the live site's, hard-linked (same size and mtime): only what this change wrote is hashed.
-      const [listed, indexed] = await Promise.allSettled([
-        readTreeInBackground(staging, before, { skipFolder: PAGEFIND_DIR }),
+      const [search, listed] = await both(
         // Its pages are the routes: the staging folder is not walked for them.
         reuseUnchangedSearchBundles(out).then((reuse) => buildSearchIndex(staging, { reuse, files: selection.routes })),
-      ]);
-      if (indexed.status === 'rejected') throw indexed.reason;
-      if (listed.status === 'rejected') throw listed.reason;
-      const search = indexed.value;
+        readTreeInBackground(staging, before, { skipFolder: PAGEFIND_DIR }),
+      );
       step('sitemap, search');
       const searchFiles = await readTree(path.join(staging, PAGEFIND_DIR), subtree(before, PAGEFIND_DIR));
-      const built = withSubtree(listed.value.tree, PAGEFIND_DIR, searchFiles.tree);
+      const built = withSubtree(listed.tree, PAGEFIND_DIR, searchFiles.tree);
       await checkSite(staging, selection.routes, built);
       const changes = changeReport(before, built, site.config.siteUrl);
       step('check');
@@ -184,8 +179,7 @@ export async function warmChange(
       const swapped = performance.now();
       // The fingerprint and the data report cover every collection, as a build's: the ones no page reads are synced now,
       // while the previous site's folder is removed (the one waits on the API, the other on the disk).
-      const [, synced] = await Promise.allSettled([replaced && removeFolder(replaced), refreshed.syncTheRest()]);
-      if (synced.status === 'rejected') throw synced.reason;
+      await both(refreshed.syncTheRest(), replaced ? removeFolder(replaced) : Promise.resolve(undefined));
       await writeDataReport(out);
       const written = await recordFingerprint(out, built, {
         code: site.code,
@@ -280,6 +274,17 @@ async function emitNewMedia(staging: string, scratch: string): Promise<void> {
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
+}
+
+/**
+ * Waits for both (neither is left running under what comes next), then throws the first one's
+ * failure, else the second's.
+ */
+async function both<A, B>(first: Promise<A>, second: Promise<B>): Promise<[A, B]> {
+  const [a, b] = await Promise.allSettled([first, second]);
+  if (a.status === 'rejected') throw a.reason;
+  if (b.status === 'rejected') throw b.reason;
+  return [a.value, b.value];
 }
 
 /** URL → SHA-256 of each original the fingerprint lists with bytes. */
