@@ -9,7 +9,7 @@
  * L) run on threads of their own while this one waits on the API and on Pagefind. Anything it
  * cannot prove is `{ full: why }` before the live site is touched: the caller then builds in full.
  */
-import { existsSync } from 'node:fs';
+import { constants, existsSync } from 'node:fs';
 import { copyFile, mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -33,7 +33,6 @@ import { changeReport, changeReportPath, changeSummary, writeChangeReport, type 
 import { carriedOriginals, fingerprintPath, readFingerprint, removeFingerprint, type Fingerprint } from '../fingerprint.ts';
 import type { OriginalOutcome } from '@pressroom-static/image-pipeline';
 import { loadTree, readTree, readTreeInBackground, subtree, treeDifference, withSubtree, type Tree } from '../output-tree.ts';
-import { filesOf } from '../../src/lib/site-files.ts';
 import { fileIdentity } from '../../src/lib/file-identity.ts';
 import { partialBuild, reuseUnchangedSearchBundles } from '../partial-build.ts';
 import { readRouteRecord, removeRouteRecord, routeRecordPath, type RouteRecord } from '../route-record-file.ts';
@@ -140,7 +139,7 @@ export async function warmChange(
       // both end before anything goes on (the staging folder is never removed under the linking thread).
       await both(render(), partial.generated(staging));
       step('render');
-      await emitNewMedia(staging, path.join(root, '.building', `${id}-media`));
+      await emitNewMedia(staging);
       // Pages that render ask for the icons of this data's logo and colour; else the live site's stay (finish links them).
       await writeSiteIcons(staging, path.join(root, 'public'));
       step('assemble');
@@ -256,23 +255,18 @@ const pagesOf = (files: Iterable<string>): Array<{ pathname: string }> =>
     .map((file) => ({ pathname: pageNameOf(file) }));
 
 /**
- * This change's image pipeline emits into a folder of its own; only the names the site does not have
- * are brought in (its emit copies onto existing names: into a hard-linked file, the live site's).
+ * Copies into the staging folder the outputs this change's pipeline published that the site does not
+ * have (a new or replaced picture), from the cache as its emit would: the others are there, linked
+ * from the live site (never written to: a copy onto an existing name would write into its file).
  */
-async function emitNewMedia(staging: string, scratch: string): Promise<void> {
+async function emitNewMedia(staging: string): Promise<void> {
   const pipeline = await currentImagePipeline()?.catch(() => undefined);
   if (!pipeline) return;
-  await rm(scratch, { recursive: true, force: true });
-  try {
-    await pipeline.emit(scratch);
-    for (const file of await filesOf(scratch)) {
-      const target = path.join(staging, MEDIA_DIR, file);
-      if (existsSync(target)) continue;
-      await mkdir(path.dirname(target), { recursive: true });
-      await copyFile(path.join(scratch, file), target);
-    }
-  } finally {
-    await rm(scratch, { recursive: true, force: true });
+  for (const [name, cached] of pipeline.published()) {
+    const target = path.join(staging, MEDIA_DIR, name);
+    if (existsSync(target)) continue;
+    await mkdir(path.dirname(target), { recursive: true });
+    await copyFile(cached, target, constants.COPYFILE_FICLONE);
   }
 }
 
