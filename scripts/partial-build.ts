@@ -14,7 +14,7 @@
  * renders in full, with the reason in one line (route-plan.ts). A kept page that still names a
  * removed route fails the build (StaleKeptPage): a withdrawn release is never left linked.
  */
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { PartialRendering, RouteSelection } from '../src/integrations/route-recorder.ts';
@@ -159,9 +159,31 @@ export async function reuseUnchangedSearchBundles(previousDir: string): Promise<
   };
 }
 
+/** The previous routes' files and the files they asked for: all but the site-wide ones (icons, sitemaps, search, the build record). */
+const ownedByRecord = new WeakMap<RouteRecord, Set<string>>();
+function ownedFiles(previous: RouteRecord): Set<string> {
+  let files = ownedByRecord.get(previous);
+  if (!files)
+    ownedByRecord.set(previous, (files = new Set(Object.entries(previous.routes).flatMap(([route, use]) => [route, ...use.files]))));
+  return files;
+}
+
+/**
+ * Step 1 ahead of the plan, for a warm change (scripts/warm/change.ts): every file a previous route
+ * owns linked into `outDir`, on a thread of its own while the content loads; the plan's `prune`
+ * then takes away what the new site does not keep.
+ */
+export const linkOwnedFiles = (previous: RouteRecord, previousDir: string, outDir: string): Promise<void> =>
+  linkIntoInBackground(previousDir, outDir, ownedFiles(previous));
+
 export function partialBuild(options: PartialBuildOptions): PartialRendering & {
   /** The plan when this build rendered part of the routes; undefined when it rendered all. */
   plan(): Partial | undefined;
+  /**
+   * Step 1 when `linkOwnedFiles` linked ahead of the plan: removes the linked files the new site does
+   * not keep, those the routes write again among them.
+   */
+  prune(outDir: string): void;
   /** Step 2 of the assembly, once Astro is done. */
   finish(outDir: string): Promise<void>;
 } {
@@ -186,19 +208,29 @@ export function partialBuild(options: PartialBuildOptions): PartialRendering & {
     return new Set(chosen.render);
   };
 
+  /** The previous routes' files and the files they asked for. */
+  /** Of them, those the new site takes from the previous one: the routes not leaving and their files, but those the plan deletes. */
+  const keptFiles = (partial: Partial): Set<string> => {
+    const deleted = new Set(partial.deleteFiles);
+    const kept = new Set<string>();
+    for (const [route, use] of Object.entries(previous.routes)) {
+      if (leaving.has(route)) continue;
+      kept.add(route);
+      for (const file of use.files) if (!deleted.has(file)) kept.add(file);
+    }
+    return kept;
+  };
+
   return {
     select,
     async generated(outDir) {
       if (!plan) return;
-      const deleted = new Set(plan.deleteFiles);
-      const keptFiles = new Set<string>();
-      for (const [route, use] of Object.entries(previous.routes)) {
-        if (leaving.has(route)) continue;
-        keptFiles.add(route);
-        for (const file of use.files) if (!deleted.has(file)) keptFiles.add(file);
-      }
-      // On a thread of its own: a warm change renders while its kept files are linked (scripts/warm/change.ts).
-      await linkIntoInBackground(previousDir, outDir, keptFiles);
+      await linkIntoInBackground(previousDir, outDir, keptFiles(plan));
+    },
+    prune(outDir) {
+      if (!plan) return;
+      const keep = keptFiles(plan);
+      for (const file of ownedFiles(previous)) if (!keep.has(file)) rmSync(path.join(outDir, file), { force: true });
     },
     kept() {
       const kept = new Map<string, RouteUse>();
@@ -209,7 +241,7 @@ export function partialBuild(options: PartialBuildOptions): PartialRendering & {
     plan: () => plan,
     async finish(outDir) {
       if (!plan) return;
-      const owned = new Set(Object.entries(previous.routes).flatMap(([route, use]) => [route, ...use.files]));
+      const owned = ownedFiles(previous);
       const others = [...options.previousFiles].filter((file) => !owned.has(file) && !isRebuiltEveryTime(file));
       linkInto(previousDir, outDir, others);
       const kept = Object.keys(previous.routes).filter((route) => !leaving.has(route));

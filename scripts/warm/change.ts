@@ -2,7 +2,8 @@
  * One change in a warm renderer: the content loaded again in this process, only the routes the
  * planner (route-plan.ts) proves changed rendered through the kept App, and a new site assembled in
  * a staging folder from them and hard links of the live site's other files (partial-build.ts: never
- * written to; linked on another thread while the routes render), then the sitemap from the route
+ * written to; linked on another thread while the content loads, those the plan does not keep unlinked
+ * before anything is written), then the sitemap from the route
  * record, the search index (the bundles whose pages it left alone linked from the live site, the
  * others indexed again), the site check, the swap, and the change report, fingerprint and route
  * record written as a build writes them. The walks of the live and the new site (120,000 files at
@@ -34,7 +35,7 @@ import { carriedOriginals, fingerprintPath, readFingerprint, removeFingerprint, 
 import type { OriginalOutcome } from '@pressroom-static/image-pipeline';
 import { loadTree, readTree, readTreeInBackground, subtree, treeDifference, withSubtree, type Tree } from '../output-tree.ts';
 import { fileIdentity } from '../../src/lib/file-identity.ts';
-import { partialBuild, reuseUnchangedSearchBundles } from '../partial-build.ts';
+import { linkOwnedFiles, partialBuild, reuseUnchangedSearchBundles } from '../partial-build.ts';
 import { readRouteRecord, removeRouteRecord, routeRecordPath, type RouteRecord } from '../route-record-file.ts';
 import { sameConfiguration } from '../route-plan.ts';
 import { keptDataStore, routeCacheOf, runBuildDone, type KeptContentLayer } from './astro-internals.ts';
@@ -88,56 +89,58 @@ export async function warmChange(
       stepStarted = now;
     };
     step('checks');
-    // The live site's files are listed on a thread of their own while the content loads (mostly waiting on the API).
-    const [listed, loaded] = await Promise.allSettled([
-      readTreeInBackground(out, published),
-      refreshContent({ layer, store: keptDataStore(layer)!, routeCache: routeCacheOf(app.inner()!)! }),
-    ]);
-    if (loaded.status === 'rejected') throw loaded.reason;
-    refreshed = loaded.value;
-    if (listed.status === 'rejected') throw listed.reason;
-    const before = listed.value.tree;
-    const damage = treeDifference(published, before);
-    if (damage) return { full: `the site in ${out} is not as built: ${damage}` };
-    // The pages kept from the live site use the originals its fingerprint recorded; the pages rendered
-    // now take them as recorded too, without a request each (a cron build's no-change check asks).
-    configureImagePipeline({ trustedOriginals: recordedBytes(recorded.media) });
-    forgetSiteIcons();
-    step('content');
-    const { selection, byFile } = await app.routes();
-    let planSaid = '';
-    const partial = partialBuild({
-      previous,
-      previousDir: out,
-      previousFiles: before.keys(),
-      code: codeDigest(site.code),
-      configuration: site.configuration,
-      site: { origin: site.config.siteOrigin, base: site.config.basePath },
-      log: (line) => (planSaid = line),
-    });
-    const chosen = partial.select(selection);
-    const plan = partial.plan();
-    if (!chosen || !plan)
-      return { full: planSaid.replace(/^build: rendering in full: /, '') || 'the planner cannot prove which routes changed' };
-    step('plan');
-
     const id = runId();
     const staging = await createStaging(root, id);
+    /** Every file the live site's routes own, linked into the staging folder on a thread while the content loads. */
+    let linking: Promise<void> | undefined;
     try {
+      linking = linkOwnedFiles(previous, out, staging);
+      // The live site's files are listed on a thread of their own too (this one mostly waits on the API).
+      const [liveListing, loaded] = await Promise.allSettled([
+        readTreeInBackground(out, published),
+        refreshContent({ layer, store: keptDataStore(layer)!, routeCache: routeCacheOf(app.inner()!)! }),
+      ]);
+      if (loaded.status === 'rejected') throw loaded.reason;
+      refreshed = loaded.value;
+      if (liveListing.status === 'rejected') throw liveListing.reason;
+      const before = liveListing.value.tree;
+      const damage = treeDifference(published, before);
+      if (damage) return { full: `the site in ${out} is not as built: ${damage}` };
+      // The pages kept from the live site use the originals its fingerprint recorded; the pages rendered
+      // now take them as recorded too, without a request each (a cron build's no-change check asks).
+      configureImagePipeline({ trustedOriginals: recordedBytes(recorded.media) });
+      forgetSiteIcons();
+      step('content');
+      const { selection, byFile } = await app.routes();
+      let planSaid = '';
+      const partial = partialBuild({
+        previous,
+        previousDir: out,
+        previousFiles: before.keys(),
+        code: codeDigest(site.code),
+        configuration: site.configuration,
+        site: { origin: site.config.siteOrigin, base: site.config.basePath },
+        log: (line) => (planSaid = line),
+      });
+      const chosen = partial.select(selection);
+      const plan = partial.plan();
+      if (!chosen || !plan)
+        return { full: planSaid.replace(/^build: rendering in full: /, '') || 'the planner cannot prove which routes changed' };
+      step('plan');
+      await linking;
+      // What the routes write again is unlinked first: no write ever goes into a file the live site shares ('wx' below).
+      partial.prune(staging);
+      step('links');
+
       const uses = new Map<string, RouteUse>(partial.kept());
-      const render = async (): Promise<void> => {
-        for (const file of plan.render) {
-          const route = byFile.get(file);
-          if (!route) throw new Error(`${file} is planned but no route gives it`);
-          const { body, use } = await app.render(file, route);
-          uses.set(file, use);
-          await mkdir(path.dirname(path.join(staging, file)), { recursive: true });
-          await writeFile(path.join(staging, file), body);
-        }
-      };
-      // The kept files are linked on a thread of their own while this one renders (2–3 s of system calls at L);
-      // both end before anything goes on (the staging folder is never removed under the linking thread).
-      await both(render(), partial.generated(staging));
+      for (const file of plan.render) {
+        const route = byFile.get(file);
+        if (!route) throw new Error(`${file} is planned but no route gives it`);
+        const { body, use } = await app.render(file, route);
+        uses.set(file, use);
+        await mkdir(path.dirname(path.join(staging, file)), { recursive: true });
+        await writeFile(path.join(staging, file), body, { flag: 'wx' });
+      }
       step('render');
       await emitNewMedia(staging);
       // Pages that render ask for the icons of this data's logo and colour; else the live site's stay (finish links them).
@@ -194,6 +197,8 @@ export async function warmChange(
       );
       return { changes, summary };
     } finally {
+      // Never removed under the linking thread; a failure to link is thrown above when it matters.
+      await linking?.catch(() => undefined);
       await removeFolder(staging);
     }
   } finally {
