@@ -273,10 +273,16 @@ async function writeBundle(
 ): Promise<void> {
   const { index, errors } = await pagefind.createIndex({ forceLanguage: bundle.language, keepIndexUrl: false });
   if (!index) throw new Error(`search index: Pagefind did not start: ${errors.join('; ')}`);
+  // Sent one after another without waiting for each answer: Pagefind's service takes its requests in
+  // the order they come (the same index, the same bytes), and a round trip per page was most of a bundle's time.
+  const adding: Array<Promise<{ errors: string[] }>> = [];
   for (const url of bundle.urls) {
-    const added = await index.addHTMLFile({ url, content: await readFile(path.join(siteDir, fileOf(url)), 'utf8') });
-    if (added.errors.length > 0) throw new Error(`search index: ${url}: ${added.errors.join('; ')}`);
+    const added = index.addHTMLFile({ url, content: await readFile(path.join(siteDir, fileOf(url)), 'utf8') });
+    added.catch(() => undefined); // awaited below, with the others
+    adding.push(added);
   }
+  for (const [n, added] of (await Promise.all(adding)).entries())
+    if (added.errors.length > 0) throw new Error(`search index: ${bundle.urls[n]}: ${added.errors.join('; ')}`);
   const written = await index.writeFiles({ outputPath });
   if (written.errors.length > 0) throw new Error(`search index (${bundle.dir}): ${written.errors.join('; ')}`);
   await index.deleteIndex();
