@@ -5,7 +5,8 @@
  * shares their inodes), minus what the plan deletes:
  *
  * 1. as the selected routes are generated (before search reads the site): the kept routes' files
- *    and the `_media/` files they asked for;
+ *    and the `_media/` files they asked for (a warm change links every route's ahead of its plan,
+ *    while its content loads, and the plan prunes what it does not keep);
  * 2. once Astro is done (after every writer of whole-site files): any other file of the previous
  *    site this build did not write (site icons, the build record).
  *
@@ -208,8 +209,7 @@ export function partialBuild(options: PartialBuildOptions): PartialRendering & {
     return new Set(chosen.render);
   };
 
-  /** The previous routes' files and the files they asked for. */
-  /** Of them, those the new site takes from the previous one: the routes not leaving and their files, but those the plan deletes. */
+  /** Of the owned files, those the new site takes from the previous one: the routes not leaving and their files, but those the plan deletes. */
   const keptFiles = (partial: Partial): Set<string> => {
     const deleted = new Set(partial.deleteFiles);
     const kept = new Set<string>();

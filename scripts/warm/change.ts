@@ -2,11 +2,11 @@
  * One change in a warm renderer: the content loaded again in this process, only the routes the
  * planner (route-plan.ts) proves changed rendered through the kept App, and a new site assembled in
  * a staging folder from them and hard links of the live site's other files (partial-build.ts: never
- * written to; linked on another thread while the content loads, those the plan does not keep unlinked
- * before anything is written), then the sitemap from the route
- * record, the search index (the bundles whose pages it left alone linked from the live site, the
- * others indexed again), the site check, the swap, and the change report, fingerprint and route
- * record written as a build writes them. The walks of the live and the new site (120,000 files at
+ * written to; linked on another thread while the content loads, those the plan does not keep
+ * unlinked before anything is written), then the sitemap from the route record, the search index
+ * (the bundles whose pages it left alone linked from the live site, the others indexed again), the
+ * site check, the swap, and the change report, fingerprint and route record written as a build
+ * writes them. The walks of the live and the new site (120,000 files at
  * L) run on threads of their own while this one waits on the API and on Pagefind. Anything it
  * cannot prove is `{ full: why }` before the live site is touched: the caller then builds in full.
  */
@@ -95,6 +95,8 @@ export async function warmChange(
     let linking: Promise<void> | undefined;
     try {
       linking = linkOwnedFiles(previous, out, staging);
+      // Handled now, awaited after the plan: a file missing from the live site fails it before then (the damage check says why).
+      linking.catch(() => undefined);
       // The live site's files are listed on a thread of their own too (this one mostly waits on the API).
       const [liveListing, loaded] = await Promise.allSettled([
         readTreeInBackground(out, published),
