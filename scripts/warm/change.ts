@@ -36,6 +36,7 @@ import type { OriginalOutcome } from '@pressroom-static/image-pipeline';
 import { loadTree, readTree, readTreeInBackground, subtree, treeDifference, withSubtree, type Tree } from '../output-tree.ts';
 import { fileIdentity } from '../../src/lib/file-identity.ts';
 import { linkOwnedFiles, partialBuild, reuseUnchangedSearchBundles } from '../partial-build.ts';
+import { linkInto } from '../assembly/hard-links.ts';
 import { readRouteRecord, removeRouteRecord, routeRecordPath, type RouteRecord } from '../route-record-file.ts';
 import { sameConfiguration } from '../route-plan.ts';
 import { keptDataStore, routeCacheOf, runBuildDone, type KeptContentLayer } from './astro-internals.ts';
@@ -144,7 +145,7 @@ export async function warmChange(
         await writeFile(path.join(staging, file), body, { flag: 'wx' });
       }
       step('render');
-      await emitNewMedia(staging);
+      await emitNewMedia(staging, out, before);
       // Pages that render ask for the icons of this data's logo and colour; else the live site's stay (finish links them).
       await writeSiteIcons(staging, path.join(root, 'public'));
       step('assemble');
@@ -262,19 +263,28 @@ const pagesOf = (files: Iterable<string>): Array<{ pathname: string }> =>
     .map((file) => ({ pathname: pageNameOf(file) }));
 
 /**
- * Copies into the staging folder the outputs this change's pipeline published that the site does not
- * have (a new or replaced picture), from the cache as its emit would: the others are there, linked
- * from the live site (never written to: a copy onto an existing name would write into its file).
+ * Brings into the staging folder the outputs this change's pipeline published that it does not have
+ * (the others are there, linked from the live site: never written to). An output's name is a digest
+ * of what it is made from, so one the live site has (a re-rendered page's picture zip) is linked from
+ * it: not copied again nor hashed again by the site check. Only a new one (a new or replaced
+ * picture) is copied from the cache, as the pipeline's emit would.
  */
-async function emitNewMedia(staging: string): Promise<void> {
+async function emitNewMedia(staging: string, live: string, liveFiles: Tree): Promise<void> {
   const pipeline = await currentImagePipeline()?.catch(() => undefined);
   if (!pipeline) return;
+  const fromLive: string[] = [];
   for (const [name, cached] of pipeline.published()) {
-    const target = path.join(staging, MEDIA_DIR, name);
+    const file = `${MEDIA_DIR}/${name}`;
+    const target = path.join(staging, file);
     if (existsSync(target)) continue;
+    if (liveFiles.has(file)) {
+      fromLive.push(file);
+      continue;
+    }
     await mkdir(path.dirname(target), { recursive: true });
     await copyFile(cached, target, constants.COPYFILE_FICLONE);
   }
+  linkInto(live, staging, fromLive);
 }
 
 /**

@@ -9,6 +9,7 @@
  * kind of change: test/build/partial-build.test.ts.
  */
 import { execFile } from 'node:child_process';
+import { statSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -98,6 +99,12 @@ async function forcedBuild(folder: string): Promise<Record<string, string>> {
 }
 
 let releases: Listed[];
+
+/** Each `_media/` file of the live site with its inode. */
+const mediaInodes = async (): Promise<Map<string, bigint>> => {
+  const media = path.join(site(), '_media');
+  return new Map((await filesOf(media)).map((file) => [file, statSync(path.join(media, file), { bigint: true }).ino]));
+};
 let first: BuildOutcome & { said: string[] };
 
 beforeAll(async () => {
@@ -188,7 +195,13 @@ describe('the warm renderer', () => {
   it('syncs the collections pages are made from first, the others once the change is live: a build after it confirms the site', async () => {
     await manage('PUT', `/v1/campaigns/${releases[6]!.id}`, { campaign: { title: `${releases[6]!.title}, warm` } });
     const since = (await asked('/v1/')).at(-1)?.seq ?? 0;
+    const mediaBefore = await mediaInodes();
     await deliverWarmAndRecord();
+    // The media outputs of the pages it rendered again that the live site had (their names are digests) are its files, linked:
+    // not copied from the cache and hashed again.
+    const mediaAfter = await mediaInodes();
+    const copied = [...mediaAfter].filter(([file, inode]) => mediaBefore.has(file) && mediaBefore.get(file) !== inode);
+    expect(copied).toEqual([]);
     // The pages it rendered took their media originals as the live site's fingerprint recorded them: not one request.
     expect(await asked('/media/', since)).toEqual([]);
     const requests = await asked('/v1/', since);
