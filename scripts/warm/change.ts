@@ -6,9 +6,9 @@
  * unlinked before anything is written), then the sitemap from the route record, the search index
  * (the bundles whose pages it left alone linked from the live site, the others indexed again), the
  * site check, the swap, and the change report, fingerprint and route record written as a build
- * writes them. The walks of the live and the new site (120,000 files at
- * L) run on threads of their own while this one waits on the API and on Pagefind. Anything it
- * cannot prove is `{ full: why }` before the live site is touched: the caller then builds in full.
+ * writes them. The walks of the live and the new site (120,000 files at L) run on threads of their
+ * own while this one waits on the API and on Pagefind. Anything it cannot prove is `{ full: why }`
+ * before the live site is touched: the caller then builds in full.
  */
 import { constants, existsSync } from 'node:fs';
 import { copyFile, mkdir, rm, writeFile } from 'node:fs/promises';
