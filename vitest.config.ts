@@ -13,6 +13,7 @@ import { sourceCondition } from './src/integrations/source-condition.ts';
 const BUILDS = ['test/build/**', 'test/packages/**', 'test/webhooks/**', 'test/archive/**', 'test/bench/**'];
 // Files of those folders that only read: no build, no lock on the checkout (cli.test's commands stop before either).
 const READERS_IN_BUILDS = ['test/build/cli.test.ts', 'test/build/staged-output.test.ts'];
+// Isolated and one worker, these run in a group of their own after all the others (Vitest's rule for such projects).
 const BUILDS_IN_BROWSER = ['test/browser/brand.test.ts', 'test/browser/dev-server.test.ts'];
 const builds = { sequence: { groupOrder: 0 }, maxWorkers: 1 };
 const readers = { sequence: { groupOrder: 1 }, maxWorkers: 2 };

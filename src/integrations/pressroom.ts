@@ -7,7 +7,8 @@
  * pressroom-options.ts) and hands them to the pages as modules
  * (virtual-modules.ts),
  * serves the bundled demo press room when nothing at all is configured (or
- * `--demo` asked for it; any other PRESSROOM_* alone is an error), fixes the
+ * `--demo` asked for it; any other PRESSROOM_* alone is an error), keeps the dev server from
+ * watching the caches and output the build writes into the project (dev-watch.ts), fixes the
  * build's clock (src/lib/build-day.ts), prints the one-line loading summary, and
  * once every page is rendered writes the build record (the build's day) and removes
  * HTTP cache entries and release body files no build has used for 30 days.
@@ -20,6 +21,7 @@ import { upstreamOf, type PressroomConfig } from '../config/environment.ts';
 import { configureImagePipeline } from '../lib/image-pipeline.ts';
 import { checkPressroomOptions, resolvePressroomOptions, type PressroomOptionsInput } from './pressroom-options.ts';
 import { pageOptionsOf, pressroomModules } from './virtual-modules.ts';
+import { generatedFiles } from './dev-watch.ts';
 import { buildRuntime } from '../config/build-runtime.ts';
 import { buildSession, sessionConfig } from '../config/session.ts';
 import { demoRequested, startDemoApi } from '../config/demo-upstream.ts';
@@ -54,8 +56,11 @@ export default function pressroom(options: PressroomOptionsInput = {}, build?: P
       'astro:config:setup': async ({ config, command, logger, updateConfig }) => {
         // What the content config and the pages read: the configuration every integration was given.
         buildSession().config = pressroomConfig;
-        const resolved = resolvePressroomOptions(checked, fileURLToPath(config.root));
-        updateConfig({ vite: { plugins: [pressroomModules(resolved)] } });
+        const root = fileURLToPath(config.root);
+        const resolved = resolvePressroomOptions(checked, root);
+        // The dev server watches the project, not the caches and sites the build writes into it.
+        const server = command === 'dev' ? { watch: { ignored: generatedFiles(root, pressroomConfig, fileURLToPath(config.outDir)) } } : {};
+        updateConfig({ vite: { plugins: [pressroomModules(resolved)], server } });
         // The one file: URL the image pipeline may read: the site's own logo (never one from the API).
         const logo = pageOptionsOf(resolved).logo;
         configureImagePipeline({ localOriginals: logo ? [logo] : [] });

@@ -3,15 +3,16 @@
  * Chromium. Every page type answers and loads what it asks for (images from the pipeline's cache,
  * styles, scripts), and the search page searches: its controller is served and the pages the dev
  * server renders are indexed on the first search (src/search/dev-search.ts), in a temporary folder
- * that also clears those left by dev servers killed before they could.
+ * that also clears those left by dev servers killed before they could. It watches the project, not
+ * the caches the build writes into it (src/integrations/dev-watch.ts).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasChromium, launchChromium, watchedPage } from './helpers.ts';
 import { searchAfter } from './search-helpers.ts';
@@ -87,12 +88,33 @@ afterAll(async () => {
   if (tmp) await rm(tmp, { recursive: true, force: true });
 });
 
+/**
+ * Opens `pathname` in `page`. The dev server may reload the open page on its own (Vite does when it
+ * optimizes a dependency it found late), which aborts a navigation under way: that one is tried
+ * once more, and what the dev server and Vite's client said meanwhile is printed.
+ */
+async function visit(page: Page, pathname: string) {
+  const from = log.length;
+  const said: string[] = [];
+  const listen = (message: { text(): string }) => said.push(message.text());
+  page.on('console', listen);
+  try {
+    return await page.goto(`${origin}${pathname}`, { waitUntil: 'load' });
+  } catch (error) {
+    if (!String(error).includes('net::ERR_ABORTED')) throw error;
+    console.warn(`${pathname}: navigation aborted; the page said ${JSON.stringify(said)}, the dev server:\n${log.slice(from)}`);
+    return page.goto(`${origin}${pathname}`, { waitUntil: 'load' });
+  } finally {
+    page.off('console', listen);
+  }
+}
+
 describe.skipIf(!hasChromium)('the dev server', () => {
   it('serves every page type with its images, styles and scripts', async () => {
     const w = await watchedPage(browser, origin);
     w.page.setDefaultTimeout(60_000);
     try {
-      await w.page.goto(`${origin}/`, { waitUntil: 'load' });
+      await visit(w.page, '/');
       const first = (selector: string) => w.page.locator(selector).first().getAttribute('href');
       const pages = [
         '/',
@@ -109,11 +131,11 @@ describe.skipIf(!hasChromium)('the dev server', () => {
         '/search/',
       ];
       for (const page of ['/tags/', '/media-kits/', '/events/']) {
-        await w.page.goto(`${origin}${page}`, { waitUntil: 'load' });
+        await visit(w.page, page);
         pages.push((await first(`main a[href^="${page}"][href$="/"]:not([href="${page}"])`))!);
       }
       for (const page of pages) {
-        const response = await w.page.goto(`${origin}${page}`, { waitUntil: 'load' });
+        const response = await visit(w.page, page);
         expect(response?.status(), page).toBe(200);
         expect(await w.page.locator('h1').count(), page).toBeGreaterThan(0);
         const broken = await w.page.evaluate(() =>
@@ -122,7 +144,7 @@ describe.skipIf(!hasChromium)('the dev server', () => {
         expect(broken, page).toEqual([]);
       }
       // The header's logo comes from the image pipeline, served by the dev server from its cache.
-      await w.page.goto(`${origin}/`, { waitUntil: 'load' });
+      await visit(w.page, '/');
       const logo = await w.page.locator('header a.brand img').evaluate((img) => ({
         src: (img as HTMLImageElement).currentSrc,
         width: (img as HTMLImageElement).naturalWidth,
@@ -141,11 +163,29 @@ describe.skipIf(!hasChromium)('the dev server', () => {
     }
   }, 240_000);
 
+  it('watches the project, not the caches the build writes into it', async () => {
+    const name = `dev-watch-${process.pid}.html`;
+    // A release body as the loaders cache it (an `.html` file), then an `.html` file of the project:
+    // Vite names each `.html` file that changes under what it watches, the second shows it has looked.
+    const cached = path.join(root, '.cache', 'bodies', name);
+    const project = path.join(root, name);
+    const from = log.length;
+    try {
+      await writeFile(cached, '<p>a cached body</p>');
+      await writeFile(project, '<p>a page of the project</p>');
+      await expect.poll(() => log.slice(from), { timeout: 30_000 }).toContain(`[watch] ${name}`);
+      expect(log.slice(from)).not.toContain('[watch] .cache/');
+    } finally {
+      await rm(project, { force: true });
+      await rm(cached, { force: true });
+    }
+  });
+
   it('searches: the controller loads, the dev index answers and a result opens', async () => {
     const w = await watchedPage(browser, origin);
     w.page.setDefaultTimeout(150_000);
     try {
-      await w.page.goto(`${origin}/search/`, { waitUntil: 'load' });
+      await visit(w.page, '/search/');
       const results = await searchAfter(w.page, () => w.page.locator('#search-q').fill('battery'));
       expect(results.count).toBeGreaterThan(0);
       expect(await w.page.locator('[data-search-status]').textContent()).not.toMatch(/needs JavaScript/i);
