@@ -11,6 +11,7 @@ import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import { createServer } from 'node:net';
 import path from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -67,8 +68,9 @@ beforeAll(async () => {
   );
   origin = `http://127.0.0.1:${port}`;
   await new Promise<void>((resolve, reject) => {
+    // Without colours (under CI=true the dev server prints them), as the lines read in a terminal.
     const seen = (chunk: Buffer) => {
-      log += chunk.toString();
+      log += stripVTControlCharacters(chunk.toString());
       if (log.includes(origin)) resolve();
     };
     dev!.stdout!.on('data', seen);

@@ -72,7 +72,7 @@ describe('the build session', () => {
     const logger = { info: (line: string) => lines.push(line), warn: (line: string) => lines.push(line) };
     buildSession().config = undefined;
     await (integration(astro.integrations, 'pressroom-static').hooks['astro:config:setup'] as any)({
-      config: { root: pathToFileURL(`${root}/`) },
+      config: astroConfig,
       command: 'dev',
       logger,
       updateConfig: () => undefined,
