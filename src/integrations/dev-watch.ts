@@ -7,7 +7,7 @@
 import path from 'node:path';
 import type { PressroomConfig } from '../config/environment.ts';
 import { cacheRoot } from '../config/cache-folders.ts';
-import { stagingArea } from '../output/staged-output.ts';
+import { isBesideOutput, stagingArea } from '../output/staged-output.ts';
 
 const inside = (folder: string) => (file: string) => file === folder || file.startsWith(folder + path.sep);
 
@@ -24,6 +24,6 @@ export function generatedFiles(root: string, config: Pick<PressroomConfig, 'cach
     const resolved = path.resolve(root, file);
     if (caches.some((inCache) => inCache(resolved)) || inStaging(resolved)) return true;
     const [first] = path.relative(path.dirname(out), resolved).split(path.sep);
-    return first === path.basename(out) || first!.startsWith(`${path.basename(out)}.`);
+    return first === path.basename(out) || isBesideOutput(first!, path.basename(out));
   };
 }

@@ -58,8 +58,10 @@ export default function pressroom(options: PressroomOptionsInput = {}, build?: P
         buildSession().config = pressroomConfig;
         const root = fileURLToPath(config.root);
         const resolved = resolvePressroomOptions(checked, root);
-        // The dev server watches the project, not the caches and sites the build writes into it.
-        const server = command === 'dev' ? { watch: { ignored: generatedFiles(root, pressroomConfig, fileURLToPath(config.outDir)) } } : {};
+        // The dev server watches the project, not the caches and sites the build writes into it (in a list: Vite adds
+        // a list to the project's own `ignored`, where a single value would replace it).
+        const server =
+          command === 'dev' ? { watch: { ignored: [generatedFiles(root, pressroomConfig, fileURLToPath(config.outDir))] } } : {};
         updateConfig({ vite: { plugins: [pressroomModules(resolved)], server } });
         // The one file: URL the image pipeline may read: the site's own logo (never one from the API).
         const logo = pageOptionsOf(resolved).logo;

@@ -52,6 +52,13 @@ export async function createStaging(root: string, id: string): Promise<string> {
 
 const INCOMING = '.incoming-';
 const PREVIOUS = '.previous-';
+/** A previous output a swap keeps beside `base` until the new one is in place. */
+const isPreviousOf = (name: string, base: string): boolean => name.startsWith(`${base}${PREVIOUS}`) || name === `${base}.previous`;
+/** A copy on its way in beside `base`. */
+const isIncomingOf = (name: string, base: string): boolean => name.startsWith(`${base}${INCOMING}`) || name === `${base}.building`;
+
+/** Whether `name`, in the output's parent folder, is a folder a run keeps beside the output named `base`. */
+export const isBesideOutput = (name: string, base: string): boolean => isPreviousOf(name, base) || isIncomingOf(name, base);
 
 /**
  * Clears what killed runs left beside `out` (the caller holds the output lock): half-moved
@@ -63,13 +70,13 @@ export async function sweepBeside(out: string): Promise<string[]> {
   const base = path.basename(out);
   const names = await readdir(dir).catch(() => [] as string[]);
   const notes: string[] = [];
-  const previous = names.filter((n) => n.startsWith(`${base}${PREVIOUS}`) || n === `${base}.previous`);
+  const previous = names.filter((n) => isPreviousOf(n, base));
   if (!existsSync(out) && previous.length > 0) {
     await rename(path.join(dir, previous[0]!), out);
     notes.push(`put back ${out} from an interrupted swap`);
     previous.shift();
   }
-  for (const name of [...previous, ...names.filter((n) => n.startsWith(`${base}${INCOMING}`) || n === `${base}.building`)]) {
+  for (const name of [...previous, ...names.filter((n) => isIncomingOf(n, base))]) {
     await removeFolder(path.join(dir, name));
     notes.push(`removed ${path.join(dir, name)} left by an interrupted run`);
   }
