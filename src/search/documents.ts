@@ -47,8 +47,16 @@ type Parsed = ReturnType<typeof parseDocument>;
 
 const bodiesOf = (doc: Parsed): Element[] => DomUtils.findAll((el) => el.attribs['data-pagefind-body'] !== undefined, doc.children);
 
+/**
+ * Whether the page can mark content: an element with `data-pagefind-body` has the attribute's name in
+ * its source, in some case (the parser lower-cases names). Most pages of a site do not (lists, tags,
+ * redirects: 15,000 of 26,651 at L), and are then not parsed at all.
+ */
+const mayMarkContent = (html: string): boolean => /data-pagefind-body/i.test(html);
+
 /** The page as a search document, or null when it marks no content. */
 export function searchDocument(html: string, url: string): SearchDocument | null {
+  if (!mayMarkContent(html)) return null;
   const doc = parseDocument(html);
   const bodies = bodiesOf(doc);
   return bodies.length === 0 ? null : documentOf(doc, url, bodies);
@@ -59,6 +67,7 @@ export function searchDocument(html: string, url: string): SearchDocument | null
  * Pagefind reads (equal digests, equal index entries); null when it marks no content.
  */
 export function indexedPage(html: string, url: string): { document: SearchDocument; pagefindInput: string } | null {
+  if (!mayMarkContent(html)) return null;
   const doc = parseDocument(html, { withStartIndices: true, withEndIndices: true });
   const bodies = bodiesOf(doc);
   if (bodies.length === 0) return null;

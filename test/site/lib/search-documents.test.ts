@@ -50,3 +50,12 @@ it('digests what Pagefind reads of a page: the marked part, its metadata anywher
     indexedPage(full(meta, '<p>Body</p>', ''), '/releases/x/')!.pagefindInput,
   );
 });
+
+it('reads a page as marked whatever the case of its mark, and a page that names the mark only in its text as unmarked', () => {
+  const upper = page('<p>Body</p>').replace('data-pagefind-body', 'DATA-PAGEFIND-BODY');
+  expect(indexedPage(upper, '/releases/x/')?.document.text).toBe('Body');
+  expect(searchDocument(upper, '/releases/x/')?.text).toBe('Body');
+  const named = '<html><body><p>Mark content with data-pagefind-body.</p></body></html>';
+  expect(indexedPage(named, '/x/')).toBeNull();
+  expect(searchDocument(named, '/x/')).toBeNull();
+});
