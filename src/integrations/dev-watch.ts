@@ -1,8 +1,9 @@
 /**
- * What the dev server must not watch: the folders the build writes itself. Vite reloads every open
- * page when an `.html` file under the project changes, and the caches hold release bodies as
- * `.html` files (`.cache/bodies/`), written while the content loads; a build beside the dev server
- * writes whole sites into the staging area and the output. None of them is a source of the site.
+ * What the dev server must not watch: the folders the build writes itself. Vite walks and watches
+ * every file under the project (a cache the size of an L press room's, 360,000 files, kept it from
+ * being ready for 27–31 s and held 2.6 GB), and names each `.html` file that changes in its log (each
+ * release body the loaders cache, in `.cache/bodies/`); a build beside the dev server writes whole
+ * sites into the staging area and the output. None of them is a source of the site.
  */
 import path from 'node:path';
 import type { PressroomConfig } from '../config/environment.ts';
