@@ -59,3 +59,12 @@ it('reads a page as marked whatever the case of its mark, and a page that names 
   expect(indexedPage(named, '/x/')).toBeNull();
   expect(searchDocument(named, '/x/')).toBeNull();
 });
+
+it("titles a page by the first h1 inside its marked content, else the page's first h1, else its <title>", () => {
+  const html = (header: string, body: string) =>
+    `<html lang="en"><head><title>Tab</title></head><body><header>${header}</header><main data-pagefind-body>${body}</main></body></html>`;
+  expect(indexedPage(html('<h1>Site</h1>', '<p>x</p><h1>Release</h1>'), '/r/')?.document.title).toBe('Release');
+  expect(searchDocument(html('<h1>Site</h1>', '<p>x</p><h1>Release</h1>'), '/r/')?.title).toBe('Release');
+  expect(indexedPage(html('<h1>Site</h1>', '<p>x</p>'), '/r/')?.document.title).toBe('Site');
+  expect(indexedPage(html('', '<p>x</p>'), '/r/')?.document.title).toBe('Tab');
+});
