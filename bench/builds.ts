@@ -152,6 +152,7 @@ try {
       manage(`changing release ${release.id} again`, `/v1/campaigns/${release.id}`, {
         campaign: { title: `${release.title} (updated again)` },
       }),
+    named: { pressReleases: [String(release.id)] },
   });
 
   const routes = await routeFiles(site, path.join(root, 'public'));

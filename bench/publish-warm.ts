@@ -1,7 +1,9 @@
 /**
  * publish-edit-warm: an edited release made live by the webhook receiver's warm renderer
  * (`npm run webhooks -- --warm`: webhook-receiver/build-and-deploy.ts with scripts/warm/renderer.ts),
- * timed from the delivery's build request to the swap (the receiver's `run()`, no deploy command).
+ * timed from the delivery's build request to the swap (the receiver's `run()`, no deploy command),
+ * the build asked for what the delivery names (`press_release.updated` of that release: the release
+ * is loaded alone, every collection synced once the change is live).
  * The renderer's first build (in full) is not timed; after the change a `--force` build of the same
  * upstream state into `forcedDir` must hold the same bytes.
  */
@@ -10,6 +12,7 @@ import path from 'node:path';
 import { warmReceiverBuilds } from '../test/helpers/warm-builds.ts';
 import { measure } from './measure.ts';
 import { siteDifferences } from './publish-check.ts';
+import type { ChangeScope } from '../webhook-receiver/change-scope.ts';
 
 export interface WarmPublish {
   ms: number;
@@ -26,6 +29,7 @@ export async function publishEditWarm({
   work,
   forcedDir,
   edit,
+  named,
 }: {
   root: string;
   env: NodeJS.ProcessEnv;
@@ -33,6 +37,8 @@ export async function publishEditWarm({
   forcedDir: string;
   /** Makes the upstream change (a retitle through the management API). */
   edit: () => Promise<void>;
+  /** What the change's delivery names, as the receiver reads it (change-scope.ts). */
+  named: ChangeScope;
 }): Promise<WarmPublish> {
   const site = path.join(work, 'warm-site');
   const lines: string[] = [];
@@ -43,7 +49,7 @@ export async function publishEditWarm({
     await edit();
     const from = lines.length;
     const started = performance.now();
-    const changed = await receiver.run();
+    const changed = await receiver.run(named);
     const ms = performance.now() - started;
     const loadAverage = os.loadavg()[0]!;
     if (!changed.ok) throw new Error(`bench: the warm change failed: ${changed.summary}`);
@@ -51,6 +57,14 @@ export async function publishEditWarm({
     console.log(
       `  publish-edit-warm: ${Math.round(ms)} ms at load ${loadAverage.toFixed(1)}; ${line ?? 'NOT warm: ' + lines.slice(from).join(' | ')}`,
     );
+    // Compared once the child's sync after the answer is done, and with it what that sync may have found.
+    const deadline = Date.now() + 600_000;
+    while (!lines.slice(from).some((l) => l.startsWith('build: warm: the previous site removed'))) {
+      if (lines.slice(from).some((l) => / one more change follows$/.test(l)))
+        throw new Error('bench: the upstream changed beyond the named release during the warm change');
+      if (Date.now() > deadline) throw new Error('bench: the warm renderer did not write its record within 10 minutes of the change');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
     const forced = await measure(['scripts/build.ts', '--out', forcedDir, '--force'], { cwd: root, env });
     return { ms, line, loadAverage, forcedMs: forced.ms, differing: await siteDifferences(site, forcedDir) };
   } finally {

@@ -7,7 +7,8 @@
  */
 export { pressroomLoaders, newsroomLoader, loaderName, formatReport, createAdmissionMemo } from './loaders/index.ts';
 export type { AdmissionMemo, PressroomLoaders } from './loaders/index.ts';
-export type { NewsroomLoaderOptions } from './loaders/newsroom-loader.ts';
+export type { NewsroomLoaderOptions, TargetedItems } from './loaders/newsroom-loader.ts';
+export { TARGETED_ITEMS } from './loaders/newsroom-loader.ts';
 
 export { loaderOptionsSchema, parseLoaderOptions, LoaderOptionsError } from './options.ts';
 export type { LoaderOptions, LoaderLogger, ResolvedLoaderOptions } from './options.ts';

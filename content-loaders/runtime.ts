@@ -20,6 +20,8 @@ import { LoaderOptionsError, parseLoaderOptions, type LoaderOptions, type Resolv
 
 export interface CollectionReport {
   collection: string;
+  /** Set for a targeted refresh: how many items it was asked for (the others were left as they were). */
+  named?: number;
   entries: number;
   added: number;
   changed: number;

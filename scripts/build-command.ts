@@ -428,11 +428,19 @@ export async function recordFingerprint(
     configuration,
     originals,
     routes,
+    unconfirmed = false,
   }: {
     code: CodeInputs;
     configuration: Fingerprint['configuration'];
     originals: Fingerprint['media'] | undefined;
     routes: RecordedRoutes | undefined;
+    /**
+     * The site is not known to show one state the API answered (a warm change made from some
+     * releases alone, the rest found changed after): no API answer is recorded, so no check
+     * finds the site unchanged, while the route record still lets the next build render only
+     * what changed.
+     */
+    unconfirmed?: boolean;
   },
 ): Promise<RecordedSite | undefined> {
   const runtime = await startedBuildRuntime()?.catch(() => undefined);
@@ -459,7 +467,7 @@ export async function recordFingerprint(
     configuration,
     buildDay,
     nextEmbargoLift: runtime!.issues.report().nextEmbargoLift,
-    api: Object.fromEntries(answers),
+    api: unconfirmed ? {} : Object.fromEntries(answers),
     media: originals!,
     output: storeTree(published),
   };

@@ -85,6 +85,8 @@ async function main(): Promise<number> {
   }
   const { config, out } = options;
   const log = (line: string) => console.log(line);
+  /** The queue's, once it is made below: the warm renderer may ask for one more build. */
+  let requestBuild = (): void => undefined;
   const builder = buildAndDeploy({
     root,
     out,
@@ -97,6 +99,10 @@ async function main(): Promise<number> {
     // Without a deploy command the build tells them itself, after its swap.
     notify: config.deployCommand ? notifySettingsOf(config) : undefined,
     warmRenderer: options.warm ? path.join(root, 'scripts', 'warm', 'renderer.ts') : undefined,
+    onStale: (why) => {
+      log(`webhooks: ${why}: one more build`);
+      requestBuild();
+    },
   });
   const queue = createBuildQueue({
     run: builder.run,
@@ -104,6 +110,7 @@ async function main(): Promise<number> {
     onBuilt: (b) =>
       log(`webhooks: ${b.ok ? 'done' : 'FAILED'}: ${b.summary} (${b.requests} ${b.requests === 1 ? 'delivery' : 'deliveries'})`),
   });
+  requestBuild = () => queue.request();
   let receiver;
   try {
     receiver = await startWebhookReceiver({ secret: options.secret, queue, port: options.port, host: options.host, log });

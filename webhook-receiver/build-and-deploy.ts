@@ -19,6 +19,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import type { BuildOutcome } from './build-queue.ts';
 import { notifyFromReport, type NotifySettings } from '../notify/notify.ts';
 import { warmBuilder } from './warm-builder.ts';
+import type { ChangeScope } from './change-scope.ts';
 import { forwardLines, killGroup } from './child-process-group.ts';
 
 export interface BuildAndDeployOptions {
@@ -39,10 +40,13 @@ export interface BuildAndDeployOptions {
   notify?: NotifySettings | undefined;
   /** The warm renderer's script (scripts/warm/renderer.ts): builds go through a child kept between deliveries (warm-builder.ts). */
   warmRenderer?: string | undefined;
+  /** The warm renderer found the upstream changed beyond what a change's deliveries named: one more build is due. */
+  onStale?: (why: string) => void;
 }
 
 export interface BuildAndDeploy {
-  run(): Promise<BuildOutcome>;
+  /** `scope`: what the deliveries named, for a warm renderer (a plain build loads everything). */
+  run(scope?: ChangeScope): Promise<BuildOutcome>;
   /** Ends a running build or deploy (its whole process group). */
   stop(): void;
 }
@@ -62,6 +66,7 @@ export function buildAndDeploy({
   timeoutMs = 30 * 60_000,
   notify,
   warmRenderer,
+  onStale,
 }: BuildAndDeployOptions): BuildAndDeploy {
   const children = new Set<ChildProcess>();
   const buildEnv = without(env, ['PRESSROOM_WEBHOOK_SECRET']);
@@ -88,9 +93,10 @@ export function buildAndDeploy({
         onLine: (line) => lineHandler(line),
         buildTimeoutMs: timeoutMs,
         plainBuild,
+        ...(onStale ? { onStale } : {}),
       })
     : undefined;
-  const run = async (): Promise<BuildOutcome> => {
+  const run = async (scope?: ChangeScope): Promise<BuildOutcome> => {
     const started = performance.now();
     let failure: string | undefined;
     let confirmed = false;
@@ -100,7 +106,7 @@ export function buildAndDeploy({
       if (SUMMARY_LINE.test(line)) log(`build: ${line.replace(/^\S+ \[[^\]]+\] /, '').replace(/^build: /, '')}`);
     };
     lineHandler = onLine;
-    const build = warm ? await warm.build() : await plainBuild();
+    const build = warm ? await warm.build(scope) : await plainBuild();
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     const built = confirmed ? `confirmed ${out} (nothing changed)` : `built ${out}`;
     if (build.timedOut)

@@ -2,8 +2,12 @@
  * One build at a time, bursts coalesced: a request waits `debounceMs` for the
  * rest of its burst, then starts a build; requests that arrive while a build
  * runs ask for exactly one more build after it (they need the newest data,
- * which that one will fetch), however many there were.
+ * which that one will fetch), however many there were. Each build is handed
+ * what its requests named together (change-scope.ts): a few releases, or
+ * anything.
  */
+import { mergeScopes, type ChangeScope } from './change-scope.ts';
+
 export interface BuildOutcome {
   ok: boolean;
   /** One line: what was built and deployed, or what failed. */
@@ -25,21 +29,22 @@ export interface BuildQueueStatus {
 }
 
 export interface BuildQueue {
-  /** Asks for a build that starts after every request so far. */
-  request(): void;
+  /** Asks for a build that starts after every request so far, of what `scope` names (none: anything). */
+  request(scope?: ChangeScope): void;
   status(): BuildQueueStatus;
   /** Resolves when nothing is scheduled or building. */
   idle(): Promise<void>;
 }
 
 export function createBuildQueue(options: {
-  run: () => Promise<BuildOutcome>;
+  run: (scope: ChangeScope | undefined) => Promise<BuildOutcome>;
   debounceMs: number;
   onBuilt?: (record: BuildRecord) => void;
 }): BuildQueue {
   let timer: ReturnType<typeof setTimeout> | undefined;
   let running: Promise<void> | undefined;
   let waiting = 0; // requests not yet answered by a build that started after them (during a build: the one more due)
+  let scope: ChangeScope | undefined; // what those requests named together
   let builds = 0;
   let last: BuildRecord | null = null;
   const idlers: Array<() => void> = [];
@@ -51,11 +56,13 @@ export function createBuildQueue(options: {
   async function buildLoop(): Promise<void> {
     do {
       const requests = waiting;
+      const asked = scope;
       waiting = 0;
+      scope = undefined;
       const started = performance.now();
       let outcome: BuildOutcome;
       try {
-        outcome = await options.run();
+        outcome = await options.run(asked);
       } catch (error) {
         outcome = { ok: false, summary: `the build could not run: ${(error as Error).message}` };
       }
@@ -80,7 +87,8 @@ export function createBuildQueue(options: {
   }
 
   return {
-    request() {
+    request(named) {
+      scope = waiting === 0 ? named : mergeScopes(scope, named);
       waiting++;
       if (!running && timer === undefined) timer = setTimeout(start, options.debounceMs);
     },

@@ -12,6 +12,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import type { BuildQueue } from './build-queue.ts';
+import { scopeOfEvent } from './change-scope.ts';
 
 export interface ReceiverOptions {
   /** `whsec_…` */
@@ -84,7 +85,7 @@ export async function startWebhookReceiver({
     }
     seen.add(id);
     if (seen.size > REMEMBERED_IDS) seen.delete(seen.values().next().value!);
-    queue.request();
+    queue.request(scopeOfEvent(event));
     const status = queue.status();
     log(`webhooks: ${type} ${id} → ${status.state === 'building' ? 'one more build after the running one' : 'build scheduled'}`);
     reply(res, 202, { data: { id, type, build: status } });

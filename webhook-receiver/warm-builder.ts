@@ -12,6 +12,7 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import type { ChangeRequest, RendererMessage } from './warm-protocol.ts';
+import type { ChangeScope } from './change-scope.ts';
 import { forwardLines, killGroup } from './child-process-group.ts';
 
 export interface WarmBuilderOptions {
@@ -30,6 +31,8 @@ export interface WarmBuilderOptions {
   changeTimeoutMs?: number;
   /** The build command in a child of its own: what a delivery runs once the renderer cannot be kept warm. */
   plainBuild: () => Promise<StepResult>;
+  /** The child found, after a change made from the named releases alone, that the upstream changed beyond them: one more change is due. */
+  onStale?: (why: string) => void;
 }
 
 /** A build step's result, as build-and-deploy.ts's child build gives it. */
@@ -40,8 +43,11 @@ export interface StepResult {
 }
 
 export interface WarmBuilder {
-  /** Makes the upstream's state live in `out`: a warm change, or the build command's build in a new child. */
-  build(): Promise<StepResult>;
+  /**
+   * Makes the upstream's state live in `out`: a warm change (of what `scope` names, when the child
+   * can load just that), or the build command's build in a new child.
+   */
+  build(scope?: ChangeScope): Promise<StepResult>;
   /** Ends the child. */
   stop(): void;
 }
@@ -75,6 +81,8 @@ export function warmBuilder(options: WarmBuilderOptions): WarmBuilder {
       options.onLine(line);
     });
     child.on('message', (message: RendererMessage) => {
+      // Not an answer: it comes after one, whenever the child's sync after a change is done.
+      if (message.type === 'stale') return options.onStale?.(message.why);
       state.messages.push(message);
       state.wake?.();
     });
@@ -127,12 +135,12 @@ export function warmBuilder(options: WarmBuilderOptions): WarmBuilder {
   };
 
   return {
-    async build() {
+    async build(scope) {
       if (cannotKeep) return options.plainBuild();
       const state = running;
       if (!state) return newRenderer();
       lastError = undefined;
-      state.child.send({ type: 'change' } satisfies ChangeRequest);
+      state.child.send({ type: 'change', ...(scope ? { scope } : {}) } satisfies ChangeRequest);
       const answer = await next(state, changeTimeoutMs);
       if (answer?.type === 'changed') return { code: 0, lastError, timedOut: false };
       if (answer?.type !== 'full') {

@@ -129,6 +129,8 @@ export function createNewsroomClient(options: NewsroomClientOptions): NewsroomCl
 
     answers: () => answers,
 
+    forgetAnswers: () => answers.clear(),
+
     pruneCache: (maxAgeMs) => cache?.prune(maxAgeMs) ?? Promise.resolve({ files: 0, bytes: 0 }),
 
     stats(): ClientStats {

@@ -114,6 +114,11 @@ export interface NewsroomClient {
    * pages read ahead past a list's end are not among them (whether they went out is timing).
    */
   answers(): ReadonlyMap<string, string>;
+  /**
+   * Forgets every answer noted so far: a process that loads again (a warm renderer's full sync
+   * after a targeted one) then notes only what that load used.
+   */
+  forgetAnswers(): void;
   /** Once every page is rendered: removes HTTP cache entries no build has used for `maxAgeMs` (nothing without a cache). */
   pruneCache(maxAgeMs: number): Promise<PruneResult>;
 }

@@ -3,13 +3,14 @@
  * collection is fetched and validated before the store is touched, so a
  * collection is either replaced completely or left as it was; unchanged
  * entries keep their digest and are not rewritten; entries gone upstream are
- * deleted.
+ * deleted. A sync whose context names some of a collection's items (a
+ * targeted refresh: `TARGETED_ITEMS`) fetches those alone and leaves the rest.
  */
 import type { z } from 'astro/zod';
 import type { Loader, LoaderContext } from 'astro/loaders';
 import { emptyGroupStats, type GroupStats, type NewsroomClient } from '../client/index.ts';
 import { admitItem } from '../data-policy/admit.ts';
-import { shown } from '../data-policy/issues.ts';
+import { DataIssues, shown } from '../data-policy/issues.ts';
 import { itemIdOf } from '../data-policy/repair.ts';
 import type { CollectionSource, SourceContext } from '../sources/source.ts';
 import type { CollectionReport, LoaderRuntime } from '../runtime.ts';
@@ -45,6 +46,27 @@ function talliedClient(client: NewsroomClient, tally: GroupStats): NewsroomClien
   };
 }
 
+/**
+ * The key of a sync's context (`ContentLayer#sync({ loaders, context })`, which Astro hands every
+ * loader as `refreshContextData`) that names items to refresh: collection → ids. A collection it
+ * names whose source can fetch one item (`fetchItem`) fetches only those, each as its list would
+ * hand it over, through the same data policy: an item the API no longer shows, or shows but not as
+ * public, is removed. The collection's other entries are left as they were, so a caller that
+ * cannot be sure nothing else changed syncs every collection in full afterwards. A collection the
+ * context does not name loads in full.
+ */
+export const TARGETED_ITEMS = 'pressroomItems';
+
+/** Collection → ids, as a sync's context carries them under `TARGETED_ITEMS`. */
+export type TargetedItems = Readonly<Record<string, readonly string[]>>;
+
+/** The ids of `collection` a sync's context names, or undefined: load it whole. */
+function namedIds(refreshContextData: Record<string, unknown> | undefined, collection: string): readonly string[] | undefined {
+  const targets = refreshContextData?.[TARGETED_ITEMS] as TargetedItems | undefined;
+  const ids = targets?.[collection];
+  return Array.isArray(ids) ? ids : undefined;
+}
+
 /** The name Astro knows a collection's loader by (`ContentLayer#sync({ loaders })` selects by it). */
 export const loaderName = (collection: string): string => `pressroom-static/${collection}`;
 
@@ -68,6 +90,22 @@ export function newsroomLoader<Api extends z.ZodType, Entry extends Record<strin
       const logger = runtime.options.logger ?? context.logger;
       const started = performance.now();
       const tally = emptyGroupStats();
+      const report = (counts: Pick<CollectionReport, 'collection' | 'named' | 'entries' | 'added' | 'changed' | 'removed'>): void => {
+        const { requests, retries, notModified, bytes } = tally;
+        const done: CollectionReport = { ...counts, requests, retries, notModified, bytes, ms: performance.now() - started };
+        runtime.reports.push(done);
+        logger.info(formatReport(done));
+      };
+      const named = namedIds(context.refreshContextData, source.collection);
+      // An entry made from its position cannot be made alone: such a collection always loads whole.
+      if (named && source.fetchItem && source.toEntry.length <= 1) {
+        const counts = await loadNamed(source, named, context, runtime, talliedClient(runtime.client, tally), logger);
+        options.onStored?.(
+          source.collection,
+          context.store.values().map((entry) => entry.data),
+        );
+        return report({ collection: source.collection, named: named.length, entries: context.store.keys().length, ...counts });
+      }
       const policy: SourceContext = { now: runtime.now, issues: runtime.issues, log: (line) => logger.warn(line) };
       // Only new and changed entries are kept until the list is complete: an unchanged one is already
       // in the store, and a second copy of every entry is what a rebuild at scale L could not afford.
@@ -110,8 +148,7 @@ export function newsroomLoader<Api extends z.ZodType, Entry extends Record<strin
           }
           const id = source.entryId(item);
           if (isDuplicate(id, raw, endpoint)) return null;
-          const entry = source.toEntry(item, index);
-          return { id, data: runtime.options.rawHtml ? entry : sanitizeHtmlFields(entry), learning };
+          return { id, data: entryOf(source, item, index, runtime), learning };
         };
         const batch: Pending[] = [];
         for (const [n, raw] of items.entries()) {
@@ -147,23 +184,63 @@ export function newsroomLoader<Api extends z.ZodType, Entry extends Record<strin
         context.store.values().map((entry) => entry.data),
       );
 
-      const { requests, retries, notModified, bytes } = tally;
-      const report: CollectionReport = {
-        collection: source.collection,
-        entries: seen.size,
-        added,
-        changed,
-        removed,
-        requests,
-        retries,
-        notModified,
-        bytes,
-        ms: performance.now() - started,
-      };
-      runtime.reports.push(report);
-      logger.info(formatReport(report));
+      report({ collection: source.collection, entries: seen.size, added, changed, removed });
     },
   };
+}
+
+/** The lean entry an admitted item makes, its HTML sanitised (unless the runtime keeps it raw). */
+function entryOf<Api extends z.ZodType, Entry extends Record<string, unknown>>(
+  source: CollectionSource<Api, Entry>,
+  item: z.output<Api>,
+  index: number,
+  runtime: LoaderRuntime,
+): Record<string, unknown> {
+  const entry = source.toEntry(item, index);
+  return runtime.options.rawHtml ? entry : sanitizeHtmlFields(entry);
+}
+
+/**
+ * A targeted refresh of one collection: each named item fetched alone and admitted as a list's
+ * item is (its warnings go to the log, not to the build's data report: the full load that follows
+ * a targeted one reports them), stored when it differs, removed when it is not published.
+ */
+async function loadNamed<Api extends z.ZodType, Entry extends Record<string, unknown>>(
+  source: CollectionSource<Api, Entry>,
+  ids: readonly string[],
+  context: LoaderContext,
+  runtime: LoaderRuntime,
+  client: NewsroomClient,
+  logger: { warn(line: string): void },
+): Promise<{ added: number; changed: number; removed: number }> {
+  // Strict as the build is: a warning that would fail a full build fails this load too.
+  const issues = new DataIssues({ strict: runtime.options.strict, strictName: runtime.options.settingNames.strict });
+  const policy: SourceContext = { now: runtime.now, issues, log: (line) => logger.warn(line) };
+  const counts = { added: 0, changed: 0, removed: 0 };
+  const unique = [...new Set(ids)];
+  const answers = await Promise.all(unique.map((id) => source.fetchItem!(client, id)));
+  for (const [n, id] of unique.entries()) {
+    const { endpoint, items } = answers[n]!;
+    const admission = { ...source, endpoint };
+    const item = items
+      .map((raw) => admitItem(raw, admission, policy))
+      .find((admitted) => admitted !== null && source.entryId(admitted) === id);
+    if (!item) {
+      if (context.store.has(id)) {
+        context.store.delete(id);
+        counts.removed++;
+      }
+      continue;
+    }
+    const data = await bodyKeptOut(entryOf(source, item, 0, runtime), runtime);
+    const digest = context.generateDigest(data);
+    const existing = context.store.get(id);
+    if (existing?.digest === digest) continue;
+    if (existing) counts.changed++;
+    else counts.added++;
+    context.store.set({ id, data, digest });
+  }
+  return counts;
 }
 
 /** An entry on its way to the store: its digest is known when it is a kept one (the memo's). */

@@ -16,7 +16,7 @@ import type { Rescue } from '../data-policy/repair.ts';
 import { safePermalink, safeSlug } from '../data-policy/safe-paths.ts';
 import { hiddenReason } from '../data-policy/visibility.ts';
 import type { StoredBody } from '../html/body-files.ts';
-import { defineSource, fetchedTogether, listOf, listsOf } from './source.ts';
+import { defineSource, fetchedTogether, itemOf, listOf, listsOf } from './source.ts';
 
 const blank = (value: unknown) => typeof value !== 'string' || value.trim() === '';
 
@@ -53,9 +53,13 @@ const titleFromItsBody: Rescue = (item) => {
   return title ? { value: title, replacement: `titled ${JSON.stringify(title)} from its first words` } : undefined;
 };
 
+/** What a release is asked for with, in the list and alone: the same fields either way. */
+const RELEASE_QUERY = { includes: 'tags,featured_images,clippings' };
+
 export const pressReleasesSource = defineSource({
   collection: 'pressReleases',
-  fetch: listOf('press_releases', { includes: 'tags,featured_images,clippings' }),
+  fetch: listOf('press_releases', RELEASE_QUERY),
+  fetchItem: itemOf('press_releases', RELEASE_QUERY),
   schema: pressRelease,
   nested: ['clippings', 'featured_images'],
   // Older answers leave `body_html` empty and keep the text in the editor blocks of `content_as_json`.

@@ -4,6 +4,7 @@
  * snapshot recorder runs exactly the requests a build makes.
  */
 import type { z } from 'astro/zod';
+import { NewsroomApiError } from '../client/errors.ts';
 import type { NewsroomClient } from '../client/types.ts';
 import { DataIssues } from '../data-policy/issues.ts';
 import type { Rescue, Where } from '../data-policy/repair.ts';
@@ -47,6 +48,12 @@ export interface CollectionSource<Api extends z.ZodType = z.ZodType, Entry exten
    * held at once.
    */
   fetch(client: NewsroomClient, context: SourceContext): RawBatches;
+  /**
+   * Fetches the one item of this id as the list would hand it over (a targeted refresh: a webhook
+   * named it); `items` is empty when the API does not show it (404). Absent: the collection is only
+   * ever loaded whole.
+   */
+  fetchItem?(client: NewsroomClient, id: string): Promise<RawItems>;
   /** Validates one upstream item. */
   schema: Api;
   /** The entry id (unique in the collection). */
@@ -74,6 +81,23 @@ export function listOf(path: string, query?: Record<string, string>) {
     for await (const page of client.pages(path, query)) {
       const whole = page.sha256 !== undefined && page.received === page.items.length;
       yield { endpoint, items: page.items, ...(whole ? { answer: `${page.endpoint} ${page.sha256}` } : {}) };
+    }
+  };
+}
+
+/**
+ * One item of a list by its id (`<path>/<id>`, the list's own query: the same shape), or none when
+ * the API answers 404: the item is not shown (any longer).
+ */
+export function itemOf(path: string, query?: Record<string, string>) {
+  return async (client: NewsroomClient, id: string): Promise<RawItems> => {
+    const itemPath = `${path}/${encodeURIComponent(id)}`;
+    const endpoint = client.endpoint(itemPath, query);
+    try {
+      return { endpoint, items: [await client.get(itemPath, query)] };
+    } catch (error) {
+      if (error instanceof NewsroomApiError && error.status === 404) return { endpoint, items: [] };
+      throw error;
     }
   };
 }

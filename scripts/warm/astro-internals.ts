@@ -24,7 +24,7 @@ import type { AstroIntegration, AstroIntegrationLogger, AstroPrerenderer } from 
 
 export interface KeptContentLayer {
   /** With `loaders`, only the collections whose loader has one of those names (the others keep their entries). */
-  sync(options?: { loaders?: string[] }): Promise<void>;
+  sync(options?: { loaders?: string[]; context?: Record<string, unknown> }): Promise<void>;
   /** The data store it syncs into, as the layer was given it. */
   store: unknown;
 }

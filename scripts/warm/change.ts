@@ -6,7 +6,9 @@
  * unlinked before anything is written), then the sitemap from the route record, the search index
  * (the bundles whose pages it left alone linked from the live site, the others indexed again), the
  * site check, the swap, and the change report, fingerprint and route record written as a build
- * writes them. The walks of the live and the new site (120,000 files at L) run on threads of their
+ * writes them. A change whose deliveries named a few releases loads only those before the swap and
+ * every collection after it (content-refresh.ts): if that found more, the fingerprint claims no
+ * upstream state (the next build or change renders what changed) and the outcome says `stale`. The walks of the live and the new site (120,000 files at L) run on threads of their
  * own while this one waits on the API and on Pagefind. Anything it cannot prove is `{ full: why }`
  * before the live site is touched: the caller then builds in full.
  */
@@ -42,6 +44,8 @@ import { sameConfiguration } from '../route-plan.ts';
 import { keptDataStore, routeCacheOf, runBuildDone, type KeptContentLayer } from './astro-internals.ts';
 import { refreshContent, type RefreshedContent } from './content-refresh.ts';
 import type { KeptApp } from './kept-app.ts';
+import { describeScope, type ChangeScope } from '../../webhook-receiver/change-scope.ts';
+import { startedBuildRuntime } from '../../src/config/build-runtime.ts';
 
 export interface WarmSite {
   root: string;
@@ -55,7 +59,10 @@ export interface WarmSite {
   log: (line: string) => void;
 }
 
-export type ChangeOutcome = { full: string } | { changes: ChangeReport; summary: string };
+export type ChangeOutcome =
+  | { full: string }
+  /** `stale`: the full sync after a targeted load found changes the live site does not show yet (one line). */
+  | { changes: ChangeReport; summary: string; stale?: string };
 
 const MEDIA_DIR = '_media';
 
@@ -70,6 +77,7 @@ export async function warmChange(
   app: KeptApp,
   layer: KeptContentLayer,
   answer: (summary: string) => Promise<void> = async () => {},
+  scope?: ChangeScope,
 ): Promise<ChangeOutcome> {
   const { root, out, log } = site;
   const started = performance.now();
@@ -101,7 +109,7 @@ export async function warmChange(
       // The live site's files are listed on a thread of their own too (this one mostly waits on the API).
       const [liveListing, loaded] = await Promise.allSettled([
         readTreeInBackground(out, published),
-        refreshContent({ layer, store: keptDataStore(layer)!, routeCache: routeCacheOf(app.inner()!)! }),
+        refreshContent({ layer, store: keptDataStore(layer)!, routeCache: routeCacheOf(app.inner()!)!, scope }),
       ]);
       if (loaded.status === 'rejected') throw loaded.reason;
       refreshed = loaded.value;
@@ -113,6 +121,7 @@ export async function warmChange(
       // now take them as recorded too, without a request each (a cron build's no-change check asks).
       configureImagePipeline({ trustedOriginals: recordedBytes(recorded.media) });
       forgetSiteIcons();
+      const apiRequests = (await startedBuildRuntime())?.client.stats().requests ?? 0;
       step('content');
       const { selection, byFile } = await app.routes();
       let planSaid = '';
@@ -177,20 +186,24 @@ export async function warmChange(
       const took = steps.map(([name, ms]) => `${name} ${(ms / 1000).toFixed(1)}`).join(', ');
       const items = plan.changed.filter((key) => !/^(?:list|map|derived|site|props):/.test(key));
       const searched = `search bundles: ${search.bundles - search.reusedBundles} indexed, ${search.reusedBundles} kept; ${search.pagesRead} pages read`;
-      const summary = `${plan.render.length} of ${selection.routes.length} routes rendered (${items.length} changed items) in ${seconds} s (${took}; ${searched})`;
+      const asked = `${scope ? `${describeScope(scope)} loaded alone, ` : ''}${apiRequests} API ${apiRequests === 1 ? 'request' : 'requests'}`;
+      const summary = `${plan.render.length} of ${selection.routes.length} routes rendered (${items.length} changed items) in ${seconds} s (${took}; ${asked}; ${searched})`;
       log(`build: warm: ${summary}; changes: ${changeSummary(changes)}`);
       await answer(summary);
 
       const swapped = performance.now();
       // The fingerprint and the data report cover every collection, as a build's: the ones no page reads are synced now,
       // while the previous site's folder is removed (the one waits on the API, the other on the disk).
-      await both(refreshed.syncTheRest(), replaced ? removeFolder(replaced) : Promise.resolve(undefined));
+      const [stale] = await both(refreshed.syncTheRest(), replaced ? removeFolder(replaced) : Promise.resolve(undefined));
+      if (stale) log(`build: warm: ${stale}: one more change follows`);
       await writeDataReport(out);
       const written = await recordFingerprint(out, built, {
         code: site.code,
         configuration: site.configuration,
         originals: carriedOriginals(recorded.media, await (await currentImagePipeline()?.catch(() => undefined))?.originals()),
         routes: recordOf(uses, selection.digest),
+        // The site shows the named releases as they are now and the rest as they were: no state the API answered at once.
+        unconfirmed: stale !== undefined,
       });
       lastWritten = written && { ...written, identity: recordIdentity(out) };
       await refreshed.writeStore();
@@ -198,7 +211,7 @@ export async function warmChange(
       log(
         `build: warm: the previous site removed, the fingerprint, route record and data store written in ${((performance.now() - swapped) / 1000).toFixed(1)} s`,
       );
-      return { changes, summary };
+      return { changes, summary, ...(stale ? { stale } : {}) };
     } finally {
       // Never removed under the linking thread; a failure to link is thrown above when it matters.
       await linking?.catch(() => undefined);

@@ -6,20 +6,27 @@
  * takes the synced collections, getSite() and the feeds start empty), the App's getStaticPaths
  * results forgotten and a new image pipeline for this change.
  *
+ * A change whose deliveries named a few releases (`scope`) loads those alone before it renders (the
+ * loaders' targeted refresh: one request each instead of every list's pages; and the tags, whose
+ * release counts move with them), and once it is live
+ * syncs every collection in full, as a build would: what that finds beyond the named releases is
+ * `syncTheRest`'s answer, and one more change is then due.
+ *
  * The store file is not written during the sync: the pages take the collections from the layer's
  * store in memory (src/config/synced-store.ts), and `writeStore()` writes the file once the change
  * is live. At L that file is 34 MB, serialised (devalue) in 2.8–3.5 s of each change and parsed
  * again by the pages in 0.4 s. Until it is written a new process would find the previous change's
  * store there, which its loaders bring up to date as they do any stale store (by each entry's digest).
  */
-import { SOURCES, loaderName } from '@pressroom-static/content-loaders';
-import { resetBuildRuntime } from '../../src/config/build-runtime.ts';
+import { SOURCES, TARGETED_ITEMS, loaderName, type CollectionReport, type TargetedItems } from '@pressroom-static/content-loaders';
+import { resetBuildRuntime, startedBuildRuntime } from '../../src/config/build-runtime.ts';
 import { SITE_COLLECTIONS } from '../../src/lib/site-collections.ts';
 import { startDataGeneration } from '../../src/config/data-generation.ts';
 import { handOverSyncedStore } from '../../src/config/synced-store.ts';
 import { chooseBuildClock, currentBuildClock, fixBuildClock } from '../../src/lib/build-day.ts';
 import { resetImagePipeline } from '../../src/lib/image-pipeline.ts';
 import type { KeptDataStore, KeptContentLayer, RouteCache } from './astro-internals.ts';
+import type { ChangeScope } from '../../webhook-receiver/change-scope.ts';
 
 const SITE_COLLECTION_NAMES: readonly string[] = Object.values(SITE_COLLECTIONS);
 /** The collections pages are made from, synced before the change renders: the others cannot change the site (src/lib/site-collections.ts). */
@@ -28,13 +35,18 @@ const SITE_LOADERS = SITE_COLLECTION_NAMES.map(loaderName);
 const OTHER_LOADERS = Object.keys(SOURCES)
   .filter((collection) => !SITE_COLLECTION_NAMES.includes(collection))
   .map(loaderName);
+const EVERY_LOADER = Object.keys(SOURCES).map(loaderName);
+/** A targeted change's: the named releases, and the tags whole (the context names no tag). */
+const NAMED_LOADERS = [SITE_COLLECTIONS.releases, SITE_COLLECTIONS.tags].map(loaderName);
 
 export interface RefreshedContent {
   /**
-   * Syncs the collections the first sync left out (the timeline and the archive), once the change
-   * is live: the fingerprint, the data report and the store then hold them as a build's do.
+   * Syncs the collections the first sync left out (the timeline and the archive; after a targeted
+   * load, every collection in full), once the change is live: the fingerprint, the data report and
+   * the store then hold them as a build's do. After a targeted load, what the full sync found
+   * changed in the collections pages are made from (one line), else undefined.
    */
-  syncTheRest(): Promise<void>;
+  syncTheRest(): Promise<string | undefined>;
   /** Writes the store file as the sync would have (nothing when no entry changed). */
   writeStore(): Promise<void>;
 }
@@ -43,29 +55,66 @@ export async function refreshContent({
   layer,
   store,
   routeCache,
+  scope,
 }: {
   layer: KeptContentLayer;
   store: KeptDataStore;
   routeCache: RouteCache;
+  /** What the deliveries named: only these releases are loaded before the change renders. */
+  scope?: ChangeScope | undefined;
 }): Promise<RefreshedContent> {
   resetBuildRuntime();
   // A build process picks its clock when it starts; so does each change (the demo's frozen instant stays).
   if (currentBuildClock().source === 'system') fixBuildClock(chooseBuildClock(process.env));
-  await syncHoldingWrites(layer, store, SITE_LOADERS);
+  const named: TargetedItems | undefined = scope && { [SITE_COLLECTIONS.releases]: scope.pressReleases };
+  // The tags in full beside them: a tag's release count moves with every release that comes, goes or is retagged (41 requests at L).
+  if (named) await syncHoldingWrites(layer, store, NAMED_LOADERS, { [TARGETED_ITEMS]: named });
+  else await syncHoldingWrites(layer, store, SITE_LOADERS);
   handOverSyncedStore(store._collections);
   startDataGeneration();
   routeCache.clearAll();
   resetImagePipeline();
-  return { syncTheRest: () => syncHoldingWrites(layer, store, OTHER_LOADERS), writeStore: () => store.writeToDisk() };
+  return {
+    syncTheRest: async () => {
+      if (!named) {
+        await syncHoldingWrites(layer, store, OTHER_LOADERS);
+        return undefined;
+      }
+      const runtime = (await startedBuildRuntime())!;
+      // The fingerprint names the answers a build would have used: this sync's, not the single releases'.
+      runtime.client.forgetAnswers();
+      const from = runtime.reports.length;
+      await syncHoldingWrites(layer, store, EVERY_LOADER);
+      return changedBeyond(runtime.reports.slice(from));
+    },
+    writeStore: () => store.writeToDisk(),
+  };
+}
+
+/** What a full sync after a targeted load changed in the collections pages are made from, in one line; undefined: nothing. */
+function changedBeyond(reports: readonly CollectionReport[]): string | undefined {
+  const changed = reports.filter(
+    ({ collection, added, changed, removed }) => SITE_COLLECTION_NAMES.includes(collection) && added + changed + removed > 0,
+  );
+  if (changed.length === 0) return undefined;
+  const counts = changed.map(
+    ({ collection, added, changed, removed }) => `${collection} ${added} new, ${changed} changed, ${removed} removed`,
+  );
+  return `the API changed beyond the named releases (${counts.join('; ')})`;
 }
 
 /** Syncs the collections of `loaders` without writing the store file. */
-async function syncHoldingWrites(layer: KeptContentLayer, store: KeptDataStore, loaders: string[]): Promise<void> {
+async function syncHoldingWrites(
+  layer: KeptContentLayer,
+  store: KeptDataStore,
+  loaders: string[],
+  context?: Record<string, unknown>,
+): Promise<void> {
   const writeToDisk = store.writeToDisk;
   // The store's saves call this; the store stays marked as changed, so the write later does write.
   store.writeToDisk = async () => {};
   try {
-    await layer.sync({ loaders });
+    await layer.sync({ loaders, ...(context ? { context } : {}) });
   } finally {
     store.writeToDisk = writeToDisk;
   }

@@ -76,11 +76,17 @@ async function main(): Promise<void> {
     if (message?.type !== 'change') return;
     queue = queue.then(async () => {
       let answered = false;
-      const change: Promise<ChangeOutcome> = warmChange(site, app, kept!, async (summary) => {
-        answered = true;
-        recording = change;
-        await send({ type: 'changed', summary });
-      }).catch((error: unknown) => ({ full: `the warm change failed (${firstLine(error)})` }));
+      const change: Promise<ChangeOutcome> = warmChange(
+        site,
+        app,
+        kept!,
+        async (summary) => {
+          answered = true;
+          recording = change;
+          await send({ type: 'changed', summary });
+        },
+        message.scope,
+      ).catch((error: unknown) => ({ full: `the warm change failed (${firstLine(error)})` }));
       const outcome = await change;
       recording = undefined;
       if ('full' in outcome && answered) {
@@ -92,6 +98,8 @@ async function main(): Promise<void> {
         await send({ type: 'full', why: outcome.full });
         process.exit(0);
       }
+      // Its record written: the change the receiver queues now plans from it.
+      if (outcome.stale) await send({ type: 'stale', why: outcome.stale });
       // Measured once the change's garbage is collected and handed back (the delivery is answered by then):
       // what this process keeps between changes, not the peak of the last one.
       const { afterMiB } = releaseFreedMemory();

@@ -5,7 +5,9 @@
  * site as built renders nothing before its first warm change, also when it was stopped as a change
  * it had answered wrote its record; a live site edited by hand, or rendered with another
  * configuration, is not changed warm; an Astro whose internals cannot be kept is said once, and each
- * delivery then runs the build command. That its changes are a full build's, byte for byte, for every
+ * delivery then runs the build command. A delivery that names releases loads them alone before the
+ * swap and every collection after it: a full build's site, confirmed by a build after it, and when
+ * the API changed beyond them, a fingerprint that claims no state and one more change. That its changes are a full build's, byte for byte, for every
  * kind of change: test/build/partial-build.test.ts.
  */
 import { execFile } from 'node:child_process';
@@ -26,6 +28,8 @@ import { SOURCE_CONDITION_FLAG } from '../../src/config/source-condition.ts';
 import type { BuildAndDeploy } from '../../webhook-receiver/build-and-deploy.ts';
 import { warmReceiverBuilds } from '../helpers/warm-builds.ts';
 import type { BuildOutcome } from '../../webhook-receiver/build-queue.ts';
+import type { ChangeScope } from '../../webhook-receiver/change-scope.ts';
+import { readFingerprint } from '../../scripts/fingerprint.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const run = promisify(execFile);
@@ -63,10 +67,10 @@ async function asked(prefix: string, since = 0): Promise<Array<{ seq: number; pa
   return ((await response.json()) as { data: Array<{ seq: number; path: string }> }).data;
 }
 
-/** One delivery: what the builder did, and the lines it printed meanwhile. */
-async function deliver(): Promise<BuildOutcome & { said: string[] }> {
+/** One delivery (naming `scope`'s releases): what the builder did, and the lines it printed meanwhile. */
+async function deliver(scope?: ChangeScope): Promise<BuildOutcome & { said: string[] }> {
   const from = lines.length;
-  const result = await builder.run();
+  const result = await builder.run(scope);
   return { ...result, said: lines.slice(from) };
 }
 
@@ -74,8 +78,8 @@ const site = () => path.join(tmp, 'site');
 const WARM_LINE = /^build: warm: (\d+) of (\d+) routes rendered \(/;
 
 /** One delivery the kept child made live warm. */
-async function deliverWarm(): Promise<void> {
-  const changed = await deliver();
+async function deliverWarm(scope?: ChangeScope): Promise<void> {
+  const changed = await deliver(scope);
   expect(changed.ok, changed.summary).toBe(true);
   expect(
     changed.said.some((line) => WARM_LINE.test(line)),
@@ -84,9 +88,9 @@ async function deliverWarm(): Promise<void> {
 }
 
 /** One delivery made live warm, and the bookkeeping after its answer done (the record and the data store written). */
-async function deliverWarmAndRecord(): Promise<void> {
+async function deliverWarmAndRecord(scope?: ChangeScope): Promise<void> {
   const from = lines.length;
-  await deliverWarm();
+  await deliverWarm(scope);
   const recorded = () => lines.slice(from).some((line) => line.startsWith('build: warm: the previous site removed'));
   await expect.poll(recorded, { timeout: 60_000 }).toBe(true);
 }
@@ -106,16 +110,23 @@ const mediaInodes = async (): Promise<Map<string, bigint>> => {
   return new Map((await filesOf(media)).map((file) => [file, statSync(path.join(media, file), { bigint: true }).ino]));
 };
 let first: BuildOutcome & { said: string[] };
+/** What the child said was changed beyond a change's named releases (the receiver then queues one more build). */
+const stale: string[] = [];
 
 beforeAll(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), 'warm-renderer-'));
   api = await startEmulator({ scale: 12, frozenClock: true, cacheDir: TEST_MEDIA_CACHE });
   releases = await listed();
   // As `npm run webhooks -- --warm` runs its builds (without a deploy command).
-  builder = warmReceiverBuilds(site(), env(), (line) => {
-    lines.push(line);
-    onLine(line);
-  });
+  builder = warmReceiverBuilds(
+    site(),
+    env(),
+    (line) => {
+      lines.push(line);
+      onLine(line);
+    },
+    { onStale: (why) => stale.push(why) },
+  );
   first = await deliver();
 }, 600_000);
 
@@ -214,6 +225,68 @@ describe('the warm renderer', () => {
     // Its fingerprint then holds their answers, so the no-change check, which asks every collection, finds the site as built.
     const checked = await run(process.execPath, [SOURCE_CONDITION_FLAG, 'scripts/build.ts', '--out', site()], { cwd: root, env: env() });
     expect(checked.stdout).toMatch(/^build: nothing changed since /m);
+  });
+
+  /** A release's page at its address now in the live site, or undefined when there is none (a retitle moves it). */
+  const pageOf = async (id: number): Promise<string | undefined> => {
+    const now = (await listed()).find((release) => release.id === id);
+    const page = now && path.join(site(), now.permalink.replace(/^\//, ''), 'index.html');
+    return page && readFile(page, 'utf8').catch(() => undefined);
+  };
+
+  it('a delivery naming a release loads it alone before the swap and everything after: the site a full build makes, confirmed by a build', async () => {
+    const named = releases[0]!;
+    await manage('PUT', `/v1/campaigns/${named.id}`, { campaign: { title: `${named.title}, named in the delivery` } });
+    const since = (await asked('/v1/')).at(-1)?.seq ?? 0;
+    const from = lines.length;
+    await deliverWarmAndRecord({ pressReleases: [String(named.id)] });
+    const said = lines.slice(from).join('\n');
+    expect(said).not.toMatch(/one more change follows/);
+    expect(stale).toEqual([]);
+    expect(await pageOf(named.id)).toContain('named in the delivery');
+    // Before the swap the release alone, and the tags (their counts move with releases); every list once the change was live.
+    const before = Number(new RegExp(`; release ${named.id} loaded alone, (\\d+) API requests; `).exec(said)?.[1]);
+    const requests = (await asked('/v1/', since)).map((entry) => entry.path.replace(/^.*\/pressrooms\/\d+\/?/, ''));
+    const loadedAlone = requests.slice(0, before);
+    expect(loadedAlone.filter((p) => p === `press_releases/${named.id}`)).toHaveLength(1);
+    expect(loadedAlone.filter((p) => !['tags', 'tagged/press_releases/count', `press_releases/${named.id}`].includes(p))).toEqual([]);
+    expect(requests.slice(before)).toContain('press_releases');
+    expect(await fileDigests(site())).toEqual(await forcedBuild('forced-named'));
+    // Its fingerprint holds the full sync's answers, not the single release's: a build after it finds nothing to do.
+    const checked = await run(process.execPath, [SOURCE_CONDITION_FLAG, 'scripts/build.ts', '--out', site()], { cwd: root, env: env() });
+    expect(checked.stdout).toMatch(/^build: nothing changed since /m);
+  });
+
+  it('a delivery naming a withdrawn release removes it, as a full build does', async () => {
+    const withdrawn = releases[1]!;
+    expect(await pageOf(withdrawn.id)).toBeDefined();
+    await manage('PUT', `/v1/campaigns/${withdrawn.id}/cancel`);
+    await deliverWarmAndRecord({ pressReleases: [String(withdrawn.id)] });
+    expect(stale).toEqual([]);
+    expect(await pageOf(withdrawn.id)).toBeUndefined();
+    const file = path.join(site(), withdrawn.permalink.replace(/^\//, ''), 'index.html');
+    await expect(readFile(file)).rejects.toThrow(/ENOENT/);
+    expect(await fileDigests(site())).toEqual(await forcedBuild('forced-withdrawn'));
+  });
+
+  it('when the API changed beyond the named release, that release is live, the fingerprint claims nothing, and one more change follows', async () => {
+    const [named, other] = [releases[2]!, releases[7]!];
+    await manage('PUT', `/v1/campaigns/${named.id}`, { campaign: { title: `${named.title}, the named one` } });
+    await manage('PUT', `/v1/campaigns/${other.id}`, { campaign: { title: `${other.title}, not named` } });
+    await deliverWarmAndRecord({ pressReleases: [String(named.id)] });
+    expect(await pageOf(named.id)).toContain('the named one');
+    // The other one's retitle is not live (a long title keeps its address: the slug is cut).
+    expect((await pageOf(other.id)) ?? '').not.toContain('not named');
+    await expect.poll(() => stale.length).toBe(1);
+    expect(stale[0]).toBe('the API changed beyond the named releases (pressReleases 0 new, 1 changed, 0 removed)');
+    // No answer recorded: no check may find this site unchanged, though the route record lets the next change render only the rest.
+    const fingerprint = await readFingerprint(site());
+    expect('api' in fingerprint && fingerprint.api).toEqual({});
+    // The receiver's one more build.
+    await deliverWarmAndRecord();
+    expect(await pageOf(other.id)).toContain('not named');
+    expect(await fileDigests(site())).toEqual(await forcedBuild('forced-stale'));
+    stale.length = 0;
   });
 
   it('a live site edited since it was built is not changed warm: a new child builds it in full and mends it', async () => {

@@ -69,6 +69,8 @@ export async function loadAll(
   stores: Partial<Record<CollectionName, ReturnType<typeof memoryStore>>> = {},
   only?: CollectionName[],
   loaderOptions: Omit<NewsroomLoaderOptions, 'runtime'> = {},
+  /** The sync's context, as Astro hands it to loaders (`refreshContextData`). */
+  refreshContextData?: Record<string, unknown>,
 ): Promise<LoadRun> {
   const loaders = pressroomLoaders({ runtime: async () => runtime, ...loaderOptions });
   const logs: string[] = [];
@@ -89,6 +91,7 @@ export async function loadAll(
         config: {} as never,
         parseData: (async ({ data }: { data: unknown }) => data) as never,
         renderMarkdown: (async () => ({ html: '' })) as never,
+        ...(refreshContextData ? { refreshContextData } : {}),
         generateDigest: (data: unknown) =>
           createHash('sha1')
             .update(typeof data === 'string' ? data : JSON.stringify(data))

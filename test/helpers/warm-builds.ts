@@ -12,7 +12,7 @@ export function warmReceiverBuilds(
   out: string,
   env: NodeJS.ProcessEnv,
   log: (line: string) => void,
-  { nodeFlags = [] }: { nodeFlags?: string[] } = {},
+  { nodeFlags = [], onStale }: { nodeFlags?: string[]; onStale?: (why: string) => void } = {},
 ): BuildAndDeploy {
   return buildAndDeploy({
     root,
@@ -23,5 +23,6 @@ export function warmReceiverBuilds(
     env,
     log,
     warmRenderer: path.join(root, 'scripts', 'warm', 'renderer.ts'),
+    ...(onStale ? { onStale } : {}),
   });
 }

@@ -1,8 +1,8 @@
 /**
  * The webhook receiver: only verified Standard Webhooks deliveries set off a
  * build (signatures from the `standardwebhooks` package and from the emulator's
- * own dispatcher), redeliveries are ignored, and builds run one at a time with
- * bursts coalesced. Builds here are stand-ins that count and wait; the real
+ * own dispatcher), redeliveries are ignored, builds run one at a time with
+ * bursts coalesced, and each build is told which releases its deliveries named. Builds here are stand-ins that count and wait; the real
  * build and deploy run end to end in test/build/builds.test.ts.
  */
 import type { ChildProcess } from 'node:child_process';
@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBuildQueue, type BuildOutcome } from '../../webhook-receiver/build-queue.ts';
 import { WEBHOOK_PATH, startWebhookReceiver, type RunningReceiver } from '../../webhook-receiver/server.ts';
 import { runChild } from '../../webhook-receiver/build-and-deploy.ts';
+import { MAX_NAMED_RELEASES, mergeScopes, scopeOfEvent, type ChangeScope } from '../../webhook-receiver/change-scope.ts';
 import { useEmulator } from '../helpers/emulator.ts';
 
 const SECRET = `whsec_${randomBytes(24).toString('base64')}`;
@@ -208,6 +209,85 @@ describe('deliveries from the emulator', () => {
     } finally {
       await receiver.close();
     }
+  });
+
+  it('hands the build the release a press_release.updated delivery names', async () => {
+    const asked: Array<ChangeScope | undefined> = [];
+    const queue = createBuildQueue({ run: async (scope) => (asked.push(scope), { ok: true, summary: 'built' }), debounceMs: 50 });
+    const receiver = await startWebhookReceiver({ secret: SECRET, queue });
+    try {
+      expect((await emu().admin('POST', '/webhooks', { url: `${receiver.url}${WEBHOOK_PATH}`, secret: SECRET })).status).toBe(201);
+      const [first] = (await emu().json('press_releases?limit=1')).body.data as Array<{ id: number; title: string }>;
+      const res = await fetch(`${emu().url}/v1/campaigns/${first!.id}.json`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${emu().managementKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ campaign: { title: `${first!.title}, retitled` } }),
+      });
+      expect(res.status).toBe(200);
+      await until(() => queue.status().builds === 1, 'a build');
+      expect(asked).toEqual([{ pressReleases: [String(first!.id)] }]);
+    } finally {
+      await receiver.close();
+    }
+  });
+});
+
+describe('what deliveries name', () => {
+  const release = (type: string, id: unknown) => ({ type, timestamp: '2026-11-01T09:00:00Z', data: { id, object: 'press_release' } });
+
+  it('a release event names its release; any other event, or one without a usable id, may have changed anything', () => {
+    expect(scopeOfEvent(release('press_release.updated', 4711))).toEqual({ pressReleases: ['4711'] });
+    expect(scopeOfEvent(release('press_release.published', '12'))).toEqual({ pressReleases: ['12'] });
+    expect(scopeOfEvent(release('press_release.unpublished', 3))).toEqual({ pressReleases: ['3'] });
+    for (const unnamed of [
+      { type: 'media_kit.updated', data: { id: 5 } },
+      release('press_release.deleted', 5),
+      release('press_release.updated', 0),
+      release('press_release.updated', -2),
+      release('press_release.updated', 1.5),
+      release('press_release.updated', '../5'),
+      release('press_release.updated', undefined),
+      { type: 'press_release.updated' },
+      'press_release.updated',
+      null,
+    ])
+      expect(scopeOfEvent(unnamed), JSON.stringify(unnamed)).toBeUndefined();
+  });
+
+  it('a burst names every release once; anything in it, or too many releases, makes it anything', () => {
+    expect(mergeScopes({ pressReleases: ['1', '2'] }, { pressReleases: ['2', '3'] })).toEqual({ pressReleases: ['1', '2', '3'] });
+    expect(mergeScopes({ pressReleases: ['1'] }, undefined)).toBeUndefined();
+    expect(mergeScopes(undefined, { pressReleases: ['1'] })).toBeUndefined();
+    const many = Array.from({ length: MAX_NAMED_RELEASES }, (_, i) => String(i + 1));
+    expect(mergeScopes({ pressReleases: many }, { pressReleases: ['1'] })).toEqual({ pressReleases: many });
+    expect(mergeScopes({ pressReleases: many }, { pressReleases: ['999'] })).toBeUndefined();
+  });
+
+  it('each build is handed what the requests since the last one named together', async () => {
+    const asked: Array<ChangeScope | undefined> = [];
+    let finish: (() => void) | undefined;
+    const queue = createBuildQueue({
+      run: async (scope) => {
+        asked.push(scope);
+        await new Promise<void>((resolve) => (finish = resolve));
+        return { ok: true, summary: 'built' };
+      },
+      debounceMs: 20,
+    });
+    queue.request({ pressReleases: ['1'] });
+    queue.request({ pressReleases: ['2'] });
+    await until(() => asked.length === 1, 'the first build');
+    // During it: one named release, then a delivery that names nothing.
+    queue.request({ pressReleases: ['3'] });
+    queue.request();
+    finish!();
+    await until(() => asked.length === 2, 'the build after it');
+    queue.request({ pressReleases: ['4'] });
+    finish!();
+    await until(() => asked.length === 3, 'the third build');
+    finish!();
+    await queue.idle();
+    expect(asked).toEqual([{ pressReleases: ['1', '2'] }, undefined, { pressReleases: ['4'] }]);
   });
 });
 
