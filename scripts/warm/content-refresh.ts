@@ -8,9 +8,9 @@
  *
  * A change whose deliveries named a few releases (`scope`) loads those alone before it renders (the
  * loaders' targeted refresh: one request each instead of every list's pages; and the tags, whose
- * release counts move with them), and once it is live
- * syncs every collection in full, as a build would: what that finds beyond the named releases is
- * `syncTheRest`'s answer, and one more change is then due.
+ * release counts move with them), and once it is live syncs every collection in full, as a build
+ * would: what that finds beyond the named releases is `syncTheRest`'s answer, and one more change
+ * is then due.
  *
  * The store file is not written during the sync: the pages take the collections from the layer's
  * store in memory (src/config/synced-store.ts), and `writeStore()` writes the file once the change
