@@ -21,9 +21,9 @@ export function scopeOfEvent(event: unknown): ChangeScope | undefined {
   const { type, data } = event as { type?: unknown; data?: unknown };
   if (typeof type !== 'string' || !RELEASE_EVENT.test(type) || data === null || typeof data !== 'object') return undefined;
   const id = (data as { id?: unknown }).id;
-  if (!(typeof id === 'number' && Number.isSafeInteger(id) && id > 0) && !(typeof id === 'string' && /^[1-9]\d{0,15}$/.test(id)))
-    return undefined;
-  return { pressReleases: [String(id)] };
+  // A positive whole number, sent as a number or as its digits: it goes into an API path.
+  const digits = typeof id === 'number' && Number.isSafeInteger(id) ? String(id) : id;
+  return typeof digits === 'string' && /^[1-9]\d{0,15}$/.test(digits) ? { pressReleases: [digits] } : undefined;
 }
 
 /** Both bursts' scope: anything when either may have changed anything. */
@@ -33,9 +33,8 @@ export function mergeScopes(a: ChangeScope | undefined, b: ChangeScope | undefin
   return ids.length > MAX_NAMED_RELEASES ? undefined : { pressReleases: ids };
 }
 
-/** One line for the log: what a build was asked to make live. */
-export function describeScope(scope: ChangeScope | undefined): string {
-  if (!scope) return 'everything';
+/** For the log: the releases a change loaded alone. */
+export function describeScope(scope: ChangeScope): string {
   const [first, ...rest] = scope.pressReleases;
   return `release ${first}${rest.length ? ` and ${rest.length} more` : ''}`;
 }

@@ -90,21 +90,30 @@ export function newsroomLoader<Api extends z.ZodType, Entry extends Record<strin
       const logger = runtime.options.logger ?? context.logger;
       const started = performance.now();
       const tally = emptyGroupStats();
-      const report = (counts: Pick<CollectionReport, 'collection' | 'named' | 'entries' | 'added' | 'changed' | 'removed'>): void => {
+      /** The collection is stored: its entries handed on, its report made. */
+      const stored = (counts: Pick<CollectionReport, 'named' | 'entries' | 'added' | 'changed' | 'removed'>): void => {
+        options.onStored?.(
+          source.collection,
+          context.store.values().map((entry) => entry.data),
+        );
         const { requests, retries, notModified, bytes } = tally;
-        const done: CollectionReport = { ...counts, requests, retries, notModified, bytes, ms: performance.now() - started };
-        runtime.reports.push(done);
-        logger.info(formatReport(done));
+        const report: CollectionReport = {
+          collection: source.collection,
+          ...counts,
+          requests,
+          retries,
+          notModified,
+          bytes,
+          ms: performance.now() - started,
+        };
+        runtime.reports.push(report);
+        logger.info(formatReport(report));
       };
       const named = namedIds(context.refreshContextData, source.collection);
       // An entry made from its position cannot be made alone: such a collection always loads whole.
       if (named && source.fetchItem && source.toEntry.length <= 1) {
         const counts = await loadNamed(source, named, context, runtime, talliedClient(runtime.client, tally), logger);
-        options.onStored?.(
-          source.collection,
-          context.store.values().map((entry) => entry.data),
-        );
-        return report({ collection: source.collection, named: named.length, entries: context.store.keys().length, ...counts });
+        return stored({ entries: context.store.keys().length, ...counts });
       }
       const policy: SourceContext = { now: runtime.now, issues: runtime.issues, log: (line) => logger.warn(line) };
       // Only new and changed entries are kept until the list is complete: an unchanged one is already
@@ -178,13 +187,7 @@ export function newsroomLoader<Api extends z.ZodType, Entry extends Record<strin
         }
       }
       for (const [id, entry] of next) context.store.set({ id, ...entry });
-      const added = next.size - changed;
-      options.onStored?.(
-        source.collection,
-        context.store.values().map((entry) => entry.data),
-      );
-
-      report({ collection: source.collection, entries: seen.size, added, changed, removed });
+      stored({ entries: seen.size, added: next.size - changed, changed, removed });
     },
   };
 }
@@ -212,12 +215,12 @@ async function loadNamed<Api extends z.ZodType, Entry extends Record<string, unk
   runtime: LoaderRuntime,
   client: NewsroomClient,
   logger: { warn(line: string): void },
-): Promise<{ added: number; changed: number; removed: number }> {
+): Promise<{ named: number; added: number; changed: number; removed: number }> {
   // Strict as the build is: a warning that would fail a full build fails this load too.
   const issues = new DataIssues({ strict: runtime.options.strict, strictName: runtime.options.settingNames.strict });
   const policy: SourceContext = { now: runtime.now, issues, log: (line) => logger.warn(line) };
-  const counts = { added: 0, changed: 0, removed: 0 };
   const unique = [...new Set(ids)];
+  const counts = { named: unique.length, added: 0, changed: 0, removed: 0 };
   const answers = await Promise.all(unique.map((id) => source.fetchItem!(client, id)));
   for (const [n, id] of unique.entries()) {
     const { endpoint, items } = answers[n]!;
