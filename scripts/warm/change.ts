@@ -4,7 +4,8 @@
  * a staging folder from them and hard links of the live site's other files (partial-build.ts: never
  * written to; linked on another thread while the content loads, those the plan does not keep
  * unlinked before anything is written), then the sitemap from the route record, the search index
- * (the bundles whose pages it left alone linked from the live site, the others indexed again), the
+ * (the bundles whose pages it left alone linked from the live site, the others indexed again, most
+ * of them by Pagefind's process while the routes still render: search-ahead.ts), the
  * site check, the swap, and the change report, fingerprint and route record written as a build
  * writes them. A change whose deliveries named a few releases loads only those before the swap and
  * every collection after it (content-refresh.ts): if that found more, the fingerprint claims no
@@ -20,7 +21,7 @@ import { pathToFileURL } from 'node:url';
 import type { AstroIntegrationLogger } from 'astro';
 import type { PressroomConfig } from '../../src/config/environment.ts';
 import { publicationInstant } from '../../src/config/clock.ts';
-import { pageNameOf, type RecordedRoutes } from '../../src/integrations/route-recorder.ts';
+import { fileOfPropsKey, pageNameOf, type RecordedRoutes } from '../../src/integrations/route-recorder.ts';
 import { buildSearchIndex, writeSearchController } from '../../src/integrations/search.ts';
 import { configureImagePipeline, currentImagePipeline } from '../../src/lib/image-pipeline.ts';
 import type { RouteUse } from '../../src/lib/route-record.ts';
@@ -44,6 +45,7 @@ import { readRouteRecord, removeRouteRecord, routeRecordPath, type RouteRecord }
 import { sameConfiguration } from '../route-plan.ts';
 import { keptDataStore, routeCacheOf, runBuildDone, type KeptContentLayer } from './astro-internals.ts';
 import { refreshContent, type RefreshedContent } from './content-refresh.ts';
+import { searchAhead, type SearchAhead } from './search-ahead.ts';
 import type { KeptApp } from './kept-app.ts';
 import { describeScope, type ChangeScope } from '../../webhook-receiver/change-scope.ts';
 import { startedBuildRuntime } from '../../src/config/build-runtime.ts';
@@ -103,6 +105,8 @@ export async function warmChange(
     const staging = await createStaging(root, id);
     /** Every file the live site's routes own, linked into the staging folder on a thread while the content loads. */
     let linking: Promise<void> | undefined;
+    /** The search bundles indexed while the routes render. */
+    let ahead: SearchAhead | undefined;
     try {
       linking = linkOwnedFiles(previous, out, staging);
       // Handled now, awaited after the plan: a file missing from the live site fails it before then (the damage check says why).
@@ -144,13 +148,22 @@ export async function warmChange(
       step('links');
 
       const uses = new Map<string, RouteUse>(partial.kept());
-      for (const file of plan.render) {
+      ahead = await searchAhead({
+        live: out,
+        staging,
+        aside: `${staging}-search`,
+        render: plan.render,
+        own: new Set(plan.changed.map(fileOfPropsKey).filter((file) => file !== undefined)),
+        fresh: plan.remove.length > 0 || plan.render.some((file) => !(file in previous.routes)),
+      });
+      for (const file of ahead.order) {
         const route = byFile.get(file);
         if (!route) throw new Error(`${file} is planned but no route gives it`);
         const { body, use } = await app.render(file, route);
         uses.set(file, use);
         await mkdir(path.dirname(path.join(staging, file)), { recursive: true });
         await writeFile(path.join(staging, file), body, { flag: 'wx' });
+        ahead.written(file, body);
       }
       step('render');
       await emitNewMedia(staging, out, before);
@@ -165,7 +178,12 @@ export async function warmChange(
       // The kept files are the live site's, hard-linked (same size and mtime): only what this change wrote is hashed.
       const [search, listed] = await both(
         // Its pages are the routes: the staging folder is not walked for them.
-        reuseUnchangedSearchBundles(out).then((reuse) => buildSearchIndex(staging, { reuse, files: selection.routes })),
+        reuseUnchangedSearchBundles(out).then((live) =>
+          buildSearchIndex(staging, {
+            reuse: async (bundle, dir) => (await live(bundle, dir)) || ahead!.reuse(bundle, dir),
+            files: selection.routes,
+          }),
+        ),
         readTreeInBackground(staging, before, { skipFolder: PAGEFIND_DIR }),
       );
       step('sitemap, search');
@@ -184,7 +202,8 @@ export async function warmChange(
       const seconds = ((performance.now() - started) / 1000).toFixed(1);
       const took = steps.map(([name, ms]) => `${name} ${(ms / 1000).toFixed(1)}`).join(', ');
       const items = plan.changed.filter((key) => !/^(?:list|map|derived|site|props):/.test(key));
-      const searched = `search bundles: ${search.bundles - search.reusedBundles} indexed, ${search.reusedBundles} kept; ${search.pagesRead} pages read`;
+      const indexedAhead = ahead.taken();
+      const searched = `search bundles: ${search.bundles - search.reusedBundles + indexedAhead} indexed (${indexedAhead} while rendering), ${search.reusedBundles - indexedAhead} kept; ${search.pagesRead} pages read`;
       const asked = `${scope ? `${describeScope(scope)} loaded alone, ` : ''}${apiRequests} API ${apiRequests === 1 ? 'request' : 'requests'}`;
       const summary = `${plan.render.length} of ${selection.routes.length} routes rendered (${items.length} changed items) in ${seconds} s (${took}; ${asked}; ${searched})`;
       log(`build: warm: ${summary}; changes: ${changeSummary(changes)}`);
@@ -214,6 +233,7 @@ export async function warmChange(
     } finally {
       // Never removed under the linking thread; a failure to link is thrown above when it matters.
       await linking?.catch(() => undefined);
+      await ahead?.close();
       await removeFolder(staging);
     }
   } finally {

@@ -70,7 +70,11 @@ type RouteData = PathWithRoute['route'];
 type WithRouteCache = { app?: { routeCache?: { get(route: RouteData): { staticPaths?: Array<{ props?: unknown }> } | undefined } } };
 
 /** The key under which a route's props from getStaticPaths are recorded. */
-export const propsKey = (file: string): string => `props:${file}`;
+export const propsKey = (file: string): string => `${PROPS}${file}`;
+const PROPS = 'props:';
+
+/** The route file a props key (`propsKey`) names; undefined for any other key. */
+export const fileOfPropsKey = (key: string): string | undefined => (key.startsWith(PROPS) ? key.slice(PROPS.length) : undefined);
 
 /**
  * Each route's props digest, by file. The props are not part of what getStaticPaths() returns to a
@@ -136,7 +140,7 @@ export function routeRecorder(
       // The plan digests every key the kept routes read; the record takes the same digests again.
       const known = (planned = new Map<string, string | undefined>());
       const digest = (key: string): string | undefined => {
-        if (!known.has(key)) known.set(key, key.startsWith('props:') ? newProps.get(key) : digests.keys([key]).get(key));
+        if (!known.has(key)) known.set(key, fileOfPropsKey(key) !== undefined ? newProps.get(key) : digests.keys([key]).get(key));
         return known.get(key);
       };
       selected = partial.select({ routes: files, digest, buildDay: digests.buildDay() });

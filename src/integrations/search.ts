@@ -33,6 +33,7 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration, AstroIntegrationLogger } from 'astro';
+import pLimit from 'p-limit';
 import { releaseFreedMemory } from '../lib/freed-memory.ts';
 import { filesOf } from '../lib/site-files.ts';
 import { PAGEFIND_DIR } from '../search/vocabulary.ts';
@@ -167,28 +168,37 @@ export async function buildSearchIndex(
   const manifest: PagefindManifest = { bundles: [], filters: {}, words: [] };
   const membership: PagefindMembership = {};
   let reused = 0;
-  let bundles: BundleMembership[];
   let site: SearchablePages;
+  // Pagefind indexes in a process of its own: the bundles it writes follow one another (it holds one
+  // bundle's pages at a time) while this one links the bundles kept and sorts the words (at L 0.4-0.5 s
+  // of this one's beside a bundle's 1.8-2.7 s of Pagefind's, when a warm change could not index it ahead).
+  let indexing = Promise.resolve();
   try {
     site = await readSearchablePages(siteDir, options.exclude ?? NOT_SEARCHED, options.files);
     manifest.filters = filterCounts(site.documents);
-    bundles = bundleMembership(site.pages, options.pagesPerBundle ?? PAGES_PER_BUNDLE);
+    const bundles = bundleMembership(site.pages, options.pagesPerBundle ?? PAGES_PER_BUNDLE);
     await rm(outputPath, { recursive: true, force: true });
     for (const bundle of bundles) {
       const target = path.join(outputPath, bundle.dir);
       const input = bundleInput(bundle, site.pagefindInputOf);
       if (await options.reuse?.({ dir: bundle.dir, input }, target)) reused++;
-      else await unlessStalled(writeBundle(pagefind, siteDir, bundle, site.fileOf, target), bundle.dir);
+      else {
+        indexing = indexing.then(() => unlessStalled(writeBundle(pagefind, siteDir, bundle, site.fileOf, target), bundle.dir));
+        indexing.catch(() => undefined); // awaited below, after the words
+      }
       manifest.bundles.push({ dir: bundle.dir, language: bundle.language, pages: bundle.urls.length });
       membership[bundle.dir] = { input, pages: bundle.urls };
     }
+    await mkdir(path.join(outputPath, WORDS_DIR), { recursive: true });
+    const shards = wordShards(bundles.map((b) => ({ language: b.language, words: site.wordsOf(b.urls) })));
+    for (const [name, shard] of shards) await writeFile(path.join(outputPath, WORDS_DIR, name), `${JSON.stringify(shard)}\n`);
+    manifest.words = [...shards.keys()];
+    await indexing;
   } finally {
+    // Never closed under a bundle it is writing, even when this side failed first.
+    await indexing.catch(() => undefined);
     await pagefind.close();
   }
-  await mkdir(path.join(outputPath, WORDS_DIR), { recursive: true });
-  const shards = wordShards(bundles.map((b) => ({ language: b.language, words: site.wordsOf(b.urls) })));
-  for (const [name, shard] of shards) await writeFile(path.join(outputPath, WORDS_DIR, name), `${JSON.stringify(shard)}\n`);
-  manifest.words = [...shards.keys()];
   await writeFile(path.join(outputPath, PAGEFIND_MEMBERSHIP), `${JSON.stringify(membership)}\n`);
   await writeFile(path.join(outputPath, PAGEFIND_MANIFEST), `${JSON.stringify(manifest)}\n`);
 
@@ -211,8 +221,23 @@ export async function buildSearchIndex(
   return report;
 }
 
+/**
+ * One bundle indexed now into `outputPath`, exactly as `buildSearchIndex` indexes it, its pages read
+ * from `siteDir` (a warm change indexes a bundle while it renders the rest: scripts/warm/search-ahead.ts).
+ * Pagefind's service is left running: the `buildSearchIndex` that follows closes it.
+ */
+export async function indexBundle(
+  siteDir: string,
+  bundle: BundleMembership,
+  fileOf: (url: string) => string,
+  outputPath: string,
+): Promise<void> {
+  const pagefind = await import('pagefind');
+  await unlessStalled(writeBundle(pagefind, siteDir, bundle, fileOf, outputPath), bundle.dir);
+}
+
 /** What Pagefind is given for a bundle: its language (the stemmer), then its pages in order, each as it reads them. */
-function bundleInput(bundle: BundleMembership, pagefindInputOf: (url: string) => string): string {
+export function bundleInput(bundle: BundleMembership, pagefindInputOf: (url: string) => string): string {
   const hash = createHash('sha256').update(bundle.language);
   for (const url of bundle.urls) hash.update('\0').update(url).update('\0').update(pagefindInputOf(url));
   return hash.digest('hex');
@@ -273,11 +298,16 @@ async function writeBundle(
 ): Promise<void> {
   const { index, errors } = await pagefind.createIndex({ forceLanguage: bundle.language, keepIndexUrl: false });
   if (!index) throw new Error(`search index: Pagefind did not start: ${errors.join('; ')}`);
-  // Sent one after another without waiting for each answer: Pagefind's service takes its requests in
-  // the order they come (the same index, the same bytes), and a round trip per page was most of a bundle's time.
+  // Read first, a few at a time, then sent one after another without waiting for each answer:
+  // Pagefind's service takes its requests in the order they come (the same index, the same bytes), and
+  // a round trip per page was most of a bundle's time. A page read and sent per turn of an event loop
+  // busy rendering (a warm change indexes while it renders: scripts/warm/search-ahead.ts) fed Pagefind
+  // so slowly that an L bundle it indexes in 1.8 s took 5.2 s.
+  const read = pLimit(PAGES_READ_AT_ONCE);
+  const contents = await Promise.all(bundle.urls.map((url) => read(() => readFile(path.join(siteDir, fileOf(url)), 'utf8'))));
   const adding: Array<Promise<{ errors: string[] }>> = [];
-  for (const url of bundle.urls) {
-    const added = index.addHTMLFile({ url, content: await readFile(path.join(siteDir, fileOf(url)), 'utf8') });
+  for (const [n, url] of bundle.urls.entries()) {
+    const added = index.addHTMLFile({ url, content: contents[n]! });
     added.catch(() => undefined); // awaited below, with the others
     adding.push(added);
   }
@@ -289,6 +319,9 @@ async function writeBundle(
   // The search page has its own interface (src/search/client/): Pagefind's ready-made ones (~430 KB a bundle) are never loaded.
   await Promise.all(PAGEFIND_UI_FILES.map((file) => rm(path.join(outputPath, file), { force: true })));
 }
+
+/** Page files open at once while a bundle's pages are read (far below any open-file limit). */
+const PAGES_READ_AT_ONCE = 32;
 
 const PAGEFIND_UI_FILES = [
   'pagefind-ui.js',

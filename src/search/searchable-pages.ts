@@ -60,6 +60,29 @@ export function keepSearchablePages(keep = true): void {
 }
 
 /**
+ * What Pagefind read of a page file when this process last indexed it (the search of a warm change:
+ * scripts/warm/search-ahead.ts): null for a page that marked nothing to search, undefined when no
+ * reading of it is kept.
+ */
+export function keptPagefindInput(file: string): string | null | undefined {
+  const page = kept?.files.get(file)?.page;
+  return page === undefined ? undefined : (page?.pagefindInput ?? null);
+}
+
+/**
+ * A page file this process has just written (a warm change renders it), read from its HTML now and
+ * kept under the file's identity, so the index that follows does not read it again: what Pagefind
+ * will read of it, or null when it marks nothing to search. Nothing is kept when this process keeps
+ * no readings (`keepSearchablePages`).
+ */
+export function keepWrittenPage(siteDir: string, file: string, html: string): string | null {
+  const page = readPage(html, file, kept?.vocabulary ?? { ids: new Map(), list: [] });
+  const identity = kept && fileIdentity(path.join(siteDir, file));
+  if (identity !== undefined) kept!.files.set(file, { identity, page });
+  return page?.pagefindInput ?? null;
+}
+
+/**
  * The HTML pages of `siteDir` (but `skip` and Pagefind's own folder), read once each. `siteFiles`,
  * when the caller knows them, spares walking the site (a warm change: its routes; 120,000 entries at L).
  */

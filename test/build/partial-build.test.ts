@@ -111,7 +111,7 @@ function expectWarm(change: BuildOutcome & { said: string }): void {
   expect(change.said).not.toMatch(/rendering: --force|rendering in full|building in full/);
   // Search bundles whose pages it left alone are taken from the live site (test/site/built/search.test.ts),
   // and of the pages only those it rendered are read again (src/search/searchable-pages.ts).
-  const search = /search bundles: [1-9]\d* indexed, \d+ kept; (\d+) pages read/.exec(change.said);
+  const search = /search bundles: [1-9]\d* indexed \(\d+ while rendering\), \d+ kept; (\d+) pages read/.exec(change.said);
   expect(search, change.said).not.toBeNull();
   expect(Number(search![1])).toBeLessThanOrEqual(Number(line![1]));
 }
@@ -528,6 +528,8 @@ describe('the webhook receiver with --warm, started over the site', () => {
       new RegExp(`^build: partial: [1-9]\\d* of \\d+ routes rendered \\(1 changed items: release:${later.bodyEdited.id}\\)$`, 'm'),
     );
     expect(output).toMatch(/^build: warm: [1-9]\d* of \d+ routes rendered \(1 changed items\)/m);
+    // The bundle of the edited page was indexed while the other routes rendered (scripts/warm/search-ahead.ts).
+    expect(output).toMatch(/^build: warm: .*; search bundles: 1 indexed \(1 while rendering\), \d+ kept;/m);
     expect(output).not.toMatch(/rendering in full|--force/);
     expect(await readSite(pageOf(later.bodyEdited))).toContain(MARKS[0]);
     expect(await readSite(pageOf(later.untagged))).toContain(MARKS[1]);

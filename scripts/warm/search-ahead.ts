@@ -1,0 +1,156 @@
+/**
+ * The search bundles a warm change indexes again, indexed while it renders the rest. Pagefind works
+ * in a process of its own, and at L the one bundle a retitle changes took it 1.8-2.7 s after the
+ * render, while the second core sat idle during the render. So the routes render grouped by the
+ * live site's bundle their page is in (pagefind/pages.json), the searchable ones first, the bundles
+ * of pages whose own item changed first of all; once a
+ * group is written and one of its pages reads otherwise for Pagefind than the live page did, that
+ * bundle is indexed at once into a folder beside the staging one, from the staging folder's pages.
+ *
+ * The index step (`buildSearchIndex`, handed `reuse`) takes such a bundle only when its input (its
+ * language, its pages and what Pagefind reads of each: search.ts `bundleInput`) is the one the
+ * bundle was indexed from, so nothing is guessed: a change that adds or removes pages indexes its
+ * bundles there, as before. A change with a new or removed page indexes nothing ahead (its
+ * bundles' pages move: the work would be done twice).
+ */
+import { mkdir, readFile, rename } from 'node:fs/promises';
+import path from 'node:path';
+import { bundleInput, indexBundle, type ReuseBundle } from '../../src/integrations/search.ts';
+import type { BundleMembership } from '../../src/search/bundle-membership.ts';
+import { sitePathOf } from '../../src/search/documents.ts';
+import {
+  PAGEFIND_MANIFEST,
+  PAGEFIND_MEMBERSHIP,
+  type PagefindManifest,
+  type PagefindMembership,
+} from '../../src/search/pagefind-bundles.ts';
+import { keepWrittenPage, keptPagefindInput } from '../../src/search/searchable-pages.ts';
+import { PAGEFIND_DIR } from '../../src/search/vocabulary.ts';
+import { removeFolder } from '../../src/output/staged-output.ts';
+
+export interface SearchAhead {
+  /** The routes to render, in the order to render them. */
+  order: readonly string[];
+  /** Called once a route's file is written into the staging folder. */
+  written(file: string, body: Buffer): void;
+  /** For `buildSearchIndex`: a bundle indexed ahead from the same input, moved into place. */
+  reuse: ReuseBundle;
+  /** How many bundles the index step took from here. */
+  taken(): number;
+  /** Waits for every index begun here to end and removes their folder. */
+  close(): Promise<void>;
+}
+
+interface Group {
+  bundle: BundleMembership;
+  /** Its routes still to be written. */
+  left: number;
+  /** Whether one of its pages reads otherwise for Pagefind than the live page did. */
+  changed: boolean;
+}
+
+interface Begun {
+  input: string;
+  dir: string;
+  done: Promise<void>;
+}
+
+/** A page file of the site path Pagefind indexes it by (documents.ts `sitePathOf`, inverted). */
+const fileOfUrl = (url: string): string => (url.endsWith('/') ? `${url.slice(1)}index.html` : url.slice(1));
+
+/**
+ * `render`: the routes the plan renders; `own`: those of them whose own item changed (their props
+ * from getStaticPaths: a release's page, not the pages that list it), whose bundles are the likely
+ * ones to index again and render first; `fresh`: whether any route is new or removed. `aside` is a
+ * folder of this run's own, removed by `close`.
+ */
+export async function searchAhead(options: {
+  live: string;
+  staging: string;
+  aside: string;
+  render: readonly string[];
+  own: ReadonlySet<string>;
+  fresh: boolean;
+}): Promise<SearchAhead> {
+  const { staging, aside, render } = options;
+  const nothing: SearchAhead = { order: render, written: () => {}, reuse: async () => false, taken: () => 0, close: async () => {} };
+  if (options.fresh) return nothing;
+  const bundles = await liveBundles(options.live);
+  if (!bundles) return nothing;
+
+  const groupOfUrl = new Map<string, Group>();
+  for (const bundle of bundles) {
+    const group: Group = { bundle, left: 0, changed: false };
+    for (const url of bundle.urls) groupOfUrl.set(url, group);
+  }
+  const groupOfFile = new Map<string, Group>();
+  const grouped = new Map<Group, string[]>();
+  const rest: string[] = [];
+  for (const file of render) {
+    const group = file.endsWith('.html') ? groupOfUrl.get(sitePathOf(file)) : undefined;
+    if (!group) {
+      rest.push(file);
+      continue;
+    }
+    group.left++;
+    groupOfFile.set(file, group);
+    (grouped.get(group) ?? grouped.set(group, []).get(group)!).push(file);
+  }
+
+  const begun = new Map<string, Begun>();
+  let taken = 0;
+  const begin = ({ bundle }: Group): void => {
+    const inputs = bundle.urls.map((url) => keptPagefindInput(fileOfUrl(url)));
+    // A page without a kept reading (the live site's index was made by another process): not known, left to the index step.
+    if (inputs.some((input) => typeof input !== 'string')) return;
+    const inputOf = new Map(bundle.urls.map((url, n) => [url, inputs[n] as string]));
+    const dir = path.join(aside, bundle.dir);
+    const done = indexBundle(staging, bundle, fileOfUrl, dir);
+    done.catch(() => undefined); // the index step awaits it, or indexes the bundle itself
+    begun.set(bundle.dir, { input: bundleInput(bundle, (url) => inputOf.get(url)!), dir, done });
+  };
+
+  const groups = [...grouped.values()];
+  const holdsOwn = (files: string[]) => files.some((file) => options.own.has(file));
+  return {
+    order: [...groups.filter(holdsOwn), ...groups.filter((files) => !holdsOwn(files)), rest].flat(),
+    written(file, body) {
+      const group = groupOfFile.get(file);
+      if (!group) return;
+      const before = keptPagefindInput(file);
+      const now = keepWrittenPage(staging, file, body.toString('utf8'));
+      if (now !== before) group.changed = true;
+      if (--group.left === 0 && group.changed) begin(group);
+    },
+    async reuse(bundle, outputDir) {
+      const ahead = begun.get(bundle.dir);
+      if (!ahead || ahead.input !== bundle.input) return false;
+      try {
+        await ahead.done;
+      } catch {
+        return false;
+      }
+      await mkdir(path.dirname(outputDir), { recursive: true });
+      await rename(ahead.dir, outputDir);
+      taken++;
+      return true;
+    },
+    taken: () => taken,
+    async close() {
+      await Promise.allSettled([...begun.values()].map((ahead) => ahead.done));
+      await removeFolder(aside);
+    },
+  };
+}
+
+/** The live site's search bundles and their pages, as its last index wrote them; undefined when it has none. */
+async function liveBundles(live: string): Promise<BundleMembership[] | undefined> {
+  try {
+    const dir = path.join(live, PAGEFIND_DIR);
+    const manifest = JSON.parse(await readFile(path.join(dir, PAGEFIND_MANIFEST), 'utf8')) as PagefindManifest;
+    const membership = JSON.parse(await readFile(path.join(dir, PAGEFIND_MEMBERSHIP), 'utf8')) as PagefindMembership;
+    return manifest.bundles.map(({ dir, language }) => ({ dir, language, urls: membership[dir]?.pages ?? [] }));
+  } catch {
+    return undefined;
+  }
+}
