@@ -15,7 +15,7 @@
  */
 import { mkdir, readFile, rename } from 'node:fs/promises';
 import path from 'node:path';
-import { bundleInput, indexBundle, type ReuseBundle } from '../../src/integrations/search.ts';
+import { bundleInput, closeSearchIndexer, indexBundle, type ReuseBundle } from '../../src/integrations/search.ts';
 import type { BundleMembership } from '../../src/search/bundle-membership.ts';
 import { sitePathOf } from '../../src/search/documents.ts';
 import {
@@ -37,7 +37,9 @@ export interface SearchAhead {
   reuse: ReuseBundle;
   /** How many bundles the index step took from here. */
   taken(): number;
-  /** Waits for every index begun here to end and removes their folder. */
+  /** Waits for every index begun here to end (the bundles are then in `aside`, or failed). */
+  indexed(): Promise<void>;
+  /** Waits for every index begun here to end, stops Pagefind's service and removes their folder. */
   close(): Promise<void>;
 }
 
@@ -73,7 +75,14 @@ export async function searchAhead(options: {
   fresh: boolean;
 }): Promise<SearchAhead> {
   const { staging, aside, render } = options;
-  const nothing: SearchAhead = { order: render, written: () => {}, reuse: async () => false, taken: () => 0, close: async () => {} };
+  const nothing: SearchAhead = {
+    order: render,
+    written: () => {},
+    reuse: async () => false,
+    taken: () => 0,
+    indexed: async () => {},
+    close: async () => {},
+  };
   if (options.fresh) return nothing;
   const bundles = await liveBundles(options.live);
   if (!bundles) return nothing;
@@ -103,6 +112,8 @@ export async function searchAhead(options: {
     const inputs = bundle.urls.map((url) => keptPagefindInput(fileOfUrl(url)));
     // A page without a kept reading (the live site's index was made by another process): not known, left to the index step.
     if (inputs.some((input) => typeof input !== 'string')) return;
+    // The readings are of the very files the index reads: a written route's file is written once ('wx'),
+    // the others are the live site's, linked and never written.
     const inputOf = new Map(bundle.urls.map((url, n) => [url, inputs[n] as string]));
     const dir = path.join(aside, bundle.dir);
     const done = indexBundle(staging, bundle, fileOfUrl, dir);
@@ -110,6 +121,7 @@ export async function searchAhead(options: {
     begun.set(bundle.dir, { input: bundleInput(bundle, (url) => inputOf.get(url)!), dir, done });
   };
 
+  const indexed = async (): Promise<void> => void (await Promise.allSettled([...begun.values()].map((ahead) => ahead.done)));
   const groups = [...grouped.values()];
   const holdsOwn = (files: string[]) => files.some((file) => options.own.has(file));
   return {
@@ -136,8 +148,11 @@ export async function searchAhead(options: {
       return true;
     },
     taken: () => taken,
+    indexed,
     async close() {
-      await Promise.allSettled([...begun.values()].map((ahead) => ahead.done));
+      await indexed();
+      // A bundle not taken (the index step found other pages) may have started the service again after that step closed it.
+      if (begun.size > 0) await closeSearchIndexer().catch(() => undefined);
       await removeFolder(aside);
     },
   };

@@ -170,7 +170,8 @@ export async function buildSearchIndex(
   let reused = 0;
   let site: SearchablePages;
   // Pagefind indexes in a process of its own: the bundles it writes follow one another (it holds one
-  // bundle's pages at a time) while this one links the bundles kept and sorts the words (at L 0.4-0.5 s
+  // bundle's pages at a time, and a warm change's bundle indexed ahead beside them: scripts/warm/
+  // search-ahead.ts) while this one links the bundles kept and sorts the words (at L 0.4-0.5 s
   // of this one's beside a bundle's 1.8-2.7 s of Pagefind's, when a warm change could not index it ahead).
   let indexing = Promise.resolve();
   try {
@@ -224,7 +225,8 @@ export async function buildSearchIndex(
 /**
  * One bundle indexed now into `outputPath`, exactly as `buildSearchIndex` indexes it, its pages read
  * from `siteDir` (a warm change indexes a bundle while it renders the rest: scripts/warm/search-ahead.ts).
- * Pagefind's service is left running: the `buildSearchIndex` that follows closes it.
+ * Pagefind's service is left running for the `buildSearchIndex` that follows; the caller closes it
+ * once it no longer needs the bundle (`closeSearchIndexer`).
  */
 export async function indexBundle(
   siteDir: string,
@@ -234,6 +236,11 @@ export async function indexBundle(
 ): Promise<void> {
   const pagefind = await import('pagefind');
   await unlessStalled(writeBundle(pagefind, siteDir, bundle, fileOf, outputPath), bundle.dir);
+}
+
+/** Stops Pagefind's service (a warm change's bundle indexed ahead and left unused may have started it again). */
+export async function closeSearchIndexer(): Promise<void> {
+  await (await import('pagefind')).close();
 }
 
 /** What Pagefind is given for a bundle: its language (the stemmer), then its pages in order, each as it reads them. */
@@ -298,7 +305,7 @@ async function writeBundle(
 ): Promise<void> {
   const { index, errors } = await pagefind.createIndex({ forceLanguage: bundle.language, keepIndexUrl: false });
   if (!index) throw new Error(`search index: Pagefind did not start: ${errors.join('; ')}`);
-  // Read first, a few at a time, then sent one after another without waiting for each answer:
+  // Read first (PAGES_READ_AT_ONCE files open at a time), then sent one after another without waiting for each answer:
   // Pagefind's service takes its requests in the order they come (the same index, the same bytes), and
   // a round trip per page was most of a bundle's time. A page read and sent per turn of an event loop
   // busy rendering (a warm change indexes while it renders: scripts/warm/search-ahead.ts) fed Pagefind
@@ -308,6 +315,8 @@ async function writeBundle(
   const adding: Array<Promise<{ errors: string[] }>> = [];
   for (const [n, url] of bundle.urls.entries()) {
     const added = index.addHTMLFile({ url, content: contents[n]! });
+    // Sent (encoded into the service's pipe): let go, not held until the bundle is written.
+    contents[n] = '';
     added.catch(() => undefined); // awaited below, with the others
     adding.push(added);
   }

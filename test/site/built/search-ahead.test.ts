@@ -5,7 +5,8 @@
  * the index is byte for byte the one of indexing every bundle of the new site.
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -82,7 +83,7 @@ afterEach(() => keepSearchablePages(false));
 
 describe('search bundles indexed while a warm change renders', () => {
   it('indexes the bundle of a page whose searchable part changed once its pages are written, and the index step takes it', async () => {
-    const aside = path.join(tmp, 'aside');
+    const aside = path.join(tmp, 'aside-1');
     const render = ['feed.xml', other, changed];
     const ahead = await searchAhead({ live: previous, staging: next, aside, render, own: new Set([changed]), fresh: false });
     // Pages grouped by bundle, those of a page whose own item changed first, then the rest.
@@ -100,6 +101,7 @@ describe('search bundles indexed while a warm change renders', () => {
       reuse: either(await reuseUnchangedSearchBundles(previous), ahead.reuse),
     });
     await ahead.close();
+    expect(existsSync(aside)).toBe(false);
     expect(ahead.taken(), 'the changed page’s bundle, indexed ahead').toBe(1);
     expect(report.reusedBundles).toBe(report.bundles);
     // Both written pages were read as they were written: the index step reads none.
@@ -108,10 +110,12 @@ describe('search bundles indexed while a warm change renders', () => {
   }, 120_000);
 
   it('leaves a bundle whose pages changed after it was indexed ahead to the index step', async () => {
-    const aside = path.join(tmp, 'aside');
+    const aside = path.join(tmp, 'aside-2');
     const ahead = await searchAhead({ live: previous, staging: next, aside, render: [changed], own: new Set([changed]), fresh: false });
     ahead.written(changed, await rewrite(next, changed, (html) => html.replace(/(<[^>]* data-pagefind-body[^>]*>)/, `$1${ADDED}`)));
-    // Written again after the bundle was begun: what the index step reads is not what was indexed ahead.
+    await ahead.indexed();
+    expect(await readdir(aside), 'the bundle was indexed ahead').toHaveLength(1);
+    // Written again once that bundle was indexed: what the index step reads is not what was indexed ahead.
     await rewrite(next, changed, (html) => html.replace(ADDED, '<p>Another sentence.</p>'));
     const report = await buildSearchIndex(next, {
       pagesPerBundle: PER_BUNDLE,
@@ -127,7 +131,7 @@ describe('search bundles indexed while a warm change renders', () => {
     const ahead = await searchAhead({
       live: previous,
       staging: next,
-      aside: path.join(tmp, 'aside'),
+      aside: path.join(tmp, 'aside-3'),
       render: [changed],
       own: new Set([changed]),
       fresh: true,
