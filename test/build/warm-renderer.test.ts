@@ -136,7 +136,8 @@ afterAll(async () => {
   if (tmp) await rm(tmp, { recursive: true, force: true });
 });
 
-describe('the warm renderer', () => {
+// Several tests start a new child, whose first build takes 16-22 s of the default 30 s on a quiet machine.
+describe('the warm renderer', { timeout: 120_000 }, () => {
   it('builds first as the build command decides (in full: --out is empty), in the child it then keeps', () => {
     expect(first.ok, first.summary).toBe(true);
     expect(first.said.join('\n')).toMatch(/^build: rendering in full: no fingerprint beside /m);
@@ -336,7 +337,7 @@ describe('the warm renderer', () => {
   });
 });
 
-describe('an Astro whose internals cannot be kept warm', () => {
+describe('an Astro whose internals cannot be kept warm', { timeout: 120_000 }, () => {
   it('says so once after the first build, then runs the build command for each delivery, as without --warm', async () => {
     const out = path.join(tmp, 'plain');
     const said: string[] = [];
