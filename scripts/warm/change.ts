@@ -178,12 +178,14 @@ export async function warmChange(
       // The kept files are the live site's, hard-linked (same size and mtime): only what this change wrote is hashed.
       const [search, listed] = await both(
         // Its pages are the routes: the staging folder is not walked for them.
-        reuseUnchangedSearchBundles(out).then((live) =>
-          buildSearchIndex(staging, {
+        reuseUnchangedSearchBundles(out).then(async (live) => {
+          // The bundles indexed ahead are done first (at L before the render is): the index step closes Pagefind when it ends.
+          await ahead!.indexed();
+          return buildSearchIndex(staging, {
             reuse: async (bundle, dir) => (await live(bundle, dir)) || ahead!.reuse(bundle, dir),
             files: selection.routes,
-          }),
-        ),
+          });
+        }),
         readTreeInBackground(staging, before, { skipFolder: PAGEFIND_DIR }),
       );
       step('sitemap, search');

@@ -151,7 +151,7 @@ export async function searchAhead(options: {
     indexed,
     async close() {
       await indexed();
-      // A bundle not taken (the index step found other pages) may have started the service again after that step closed it.
+      // Begun before a render that failed, no index step closed the service after it.
       if (begun.size > 0) await closeSearchIndexer().catch(() => undefined);
       await removeFolder(aside);
     },
