@@ -21,7 +21,7 @@ import path from 'node:path';
 import type { PartialRendering, RouteSelection } from '../src/integrations/route-recorder.ts';
 import type { RouteUse } from '../src/lib/route-record.ts';
 import type { ReuseBundle } from '../src/integrations/search.ts';
-import { PAGEFIND_MEMBERSHIP } from '../src/search/pagefind-bundles.ts';
+import { PAGEFIND_MEMBERSHIP, type PagefindMembership } from '../src/search/pagefind-bundles.ts';
 import { PAGEFIND_DIR } from '../src/search/vocabulary.ts';
 import type { RouteRecord } from './route-record-file.ts';
 import { planLine, planRoutes, type RoutePlan } from './route-plan.ts';
@@ -147,17 +147,26 @@ const isRebuiltEveryTime = (file: string): boolean => file.startsWith('pagefind/
  * retitled one among its related releases — no longer costs its bundle). Only for a site rendered
  * by the same code (the planner checks it), whose Pagefind wrote those bundles.
  */
-export async function reuseUnchangedSearchBundles(previousDir: string): Promise<ReuseBundle> {
+export async function reuseUnchangedSearchBundles(
+  previousDir: string,
+  /** Its membership file, when the caller has read it already (`readSearchMembership`). */
+  membership?: PagefindMembership,
+): Promise<ReuseBundle> {
   const previousSearch = path.join(previousDir, PAGEFIND_DIR);
-  const membership = await readFile(path.join(previousSearch, PAGEFIND_MEMBERSHIP), 'utf8')
-    .then((text) => JSON.parse(text) as Record<string, { input?: string } | undefined>)
-    .catch(() => ({}) as Record<string, undefined>);
+  const recorded = membership ?? (await readSearchMembership(previousDir)) ?? {};
   return async (bundle, outputDir) => {
-    if (membership[bundle.dir]?.input !== bundle.input) return false;
+    if (recorded[bundle.dir]?.input !== bundle.input) return false;
     const from = path.join(previousSearch, bundle.dir);
     linkInto(from, outputDir, await filesOf(from));
     return true;
   };
+}
+
+/** Which pages each search bundle of the site in `siteDir` holds, and from what input (pagefind/pages.json); undefined when it has none. */
+export async function readSearchMembership(siteDir: string): Promise<PagefindMembership | undefined> {
+  return readFile(path.join(siteDir, PAGEFIND_DIR, PAGEFIND_MEMBERSHIP), 'utf8')
+    .then((text) => JSON.parse(text) as PagefindMembership)
+    .catch(() => undefined);
 }
 
 /** The previous routes' files and the files they asked for: all but the site-wide ones (icons, sitemaps, search, the build record). */

@@ -39,7 +39,7 @@ import { carriedOriginals, fingerprintPath, readFingerprint, removeFingerprint, 
 import type { OriginalOutcome } from '@pressroom-static/image-pipeline';
 import { loadTree, readTree, readTreeInBackground, subtree, treeDifference, withSubtree, type Tree } from '../output-tree.ts';
 import { fileIdentity } from '../../src/lib/file-identity.ts';
-import { linkOwnedFiles, partialBuild, reuseUnchangedSearchBundles } from '../partial-build.ts';
+import { linkOwnedFiles, partialBuild, readSearchMembership, reuseUnchangedSearchBundles } from '../partial-build.ts';
 import { linkInto } from '../assembly/hard-links.ts';
 import { readRouteRecord, removeRouteRecord, routeRecordPath, type RouteRecord } from '../route-record-file.ts';
 import { sameConfiguration } from '../route-plan.ts';
@@ -148,8 +148,11 @@ export async function warmChange(
       step('links');
 
       const uses = new Map<string, RouteUse>(partial.kept());
+      // The live site's search bundles, read once for both: those indexed ahead and those kept as they are.
+      const liveSearch = await readSearchMembership(out);
       ahead = await searchAhead({
         live: out,
+        membership: liveSearch,
         staging,
         aside: `${staging}-search`,
         render: plan.render,
@@ -178,7 +181,7 @@ export async function warmChange(
       // The kept files are the live site's, hard-linked (same size and mtime): only what this change wrote is hashed.
       const [search, listed] = await both(
         // Its pages are the routes: the staging folder is not walked for them.
-        reuseUnchangedSearchBundles(out).then(async (live) => {
+        reuseUnchangedSearchBundles(out, liveSearch).then(async (live) => {
           // The bundles indexed ahead are done first (at L before the render is): the index step closes Pagefind when it ends.
           await ahead!.indexed();
           return buildSearchIndex(staging, {

@@ -17,13 +17,8 @@ import { mkdir, readFile, rename } from 'node:fs/promises';
 import path from 'node:path';
 import { bundleInput, closeSearchIndexer, indexBundle, type ReuseBundle } from '../../src/integrations/search.ts';
 import type { BundleMembership } from '../../src/search/bundle-membership.ts';
-import { sitePathOf } from '../../src/search/documents.ts';
-import {
-  PAGEFIND_MANIFEST,
-  PAGEFIND_MEMBERSHIP,
-  type PagefindManifest,
-  type PagefindMembership,
-} from '../../src/search/pagefind-bundles.ts';
+import { fileOfSitePath, sitePathOf } from '../../src/search/documents.ts';
+import { PAGEFIND_MANIFEST, type PagefindManifest, type PagefindMembership } from '../../src/search/pagefind-bundles.ts';
 import { keepWrittenPage, keptPagefindInput } from '../../src/search/searchable-pages.ts';
 import { PAGEFIND_DIR } from '../../src/search/vocabulary.ts';
 import { removeFolder } from '../../src/output/staged-output.ts';
@@ -45,7 +40,9 @@ export interface SearchAhead {
 
 interface Group {
   bundle: BundleMembership;
-  /** Its routes still to be written. */
+  /** Its routes this change renders. */
+  files: string[];
+  /** Of them, those still to be written. */
   left: number;
   /** Whether one of its pages reads otherwise for Pagefind than the live page did. */
   changed: boolean;
@@ -57,17 +54,16 @@ interface Begun {
   done: Promise<void>;
 }
 
-/** A page file of the site path Pagefind indexes it by (documents.ts `sitePathOf`, inverted). */
-const fileOfUrl = (url: string): string => (url.endsWith('/') ? `${url.slice(1)}index.html` : url.slice(1));
-
 /**
- * `render`: the routes the plan renders; `own`: those of them whose own item changed (their props
- * from getStaticPaths: a release's page, not the pages that list it), whose bundles are the likely
- * ones to index again and render first; `fresh`: whether any route is new or removed. `aside` is a
- * folder of this run's own, removed by `close`.
+ * `membership`: the live site's (partial-build.ts `readSearchMembership`); `render`: the routes the
+ * plan renders; `own`: those of them whose own item changed (their props from getStaticPaths: a
+ * release's page, not the pages that list it), whose bundles are the likely ones to index again and
+ * render first; `fresh`: whether any route is new or removed. `aside` is a folder of this run's own,
+ * removed by `close`.
  */
 export async function searchAhead(options: {
   live: string;
+  membership: PagefindMembership | undefined;
   staging: string;
   aside: string;
   render: readonly string[];
@@ -83,49 +79,46 @@ export async function searchAhead(options: {
     indexed: async () => {},
     close: async () => {},
   };
-  if (options.fresh) return nothing;
-  const bundles = await liveBundles(options.live);
+  const bundles = options.fresh || !options.membership ? undefined : await liveBundles(options.live, options.membership);
   if (!bundles) return nothing;
 
-  const groupOfUrl = new Map<string, Group>();
-  for (const bundle of bundles) {
-    const group: Group = { bundle, left: 0, changed: false };
-    for (const url of bundle.urls) groupOfUrl.set(url, group);
-  }
+  const groups = bundles.map((bundle): Group => ({ bundle, files: [], left: 0, changed: false }));
+  const groupOfUrl = new Map(groups.flatMap((group) => group.bundle.urls.map((url) => [url, group] as const)));
   const groupOfFile = new Map<string, Group>();
-  const grouped = new Map<Group, string[]>();
   const rest: string[] = [];
   for (const file of render) {
     const group = file.endsWith('.html') ? groupOfUrl.get(sitePathOf(file)) : undefined;
-    if (!group) {
-      rest.push(file);
-      continue;
+    if (!group) rest.push(file);
+    else {
+      group.files.push(file);
+      group.left++;
+      groupOfFile.set(file, group);
     }
-    group.left++;
-    groupOfFile.set(file, group);
-    (grouped.get(group) ?? grouped.set(group, []).get(group)!).push(file);
   }
 
   const begun = new Map<string, Begun>();
   let taken = 0;
   const begin = ({ bundle }: Group): void => {
-    const inputs = bundle.urls.map((url) => keptPagefindInput(fileOfUrl(url)));
-    // A page without a kept reading (the live site's index was made by another process): not known, left to the index step.
-    if (inputs.some((input) => typeof input !== 'string')) return;
     // The readings are of the very files the index reads: a written route's file is written once ('wx'),
     // the others are the live site's, linked and never written.
-    const inputOf = new Map(bundle.urls.map((url, n) => [url, inputs[n] as string]));
+    const inputOf = new Map<string, string>();
+    for (const url of bundle.urls) {
+      const input = keptPagefindInput(fileOfSitePath(url));
+      // A page without a kept reading (the live site's index was made by another process): not known, left to the index step.
+      if (typeof input !== 'string') return;
+      inputOf.set(url, input);
+    }
     const dir = path.join(aside, bundle.dir);
-    const done = indexBundle(staging, bundle, fileOfUrl, dir);
+    const done = indexBundle(staging, bundle, fileOfSitePath, dir);
     done.catch(() => undefined); // the index step awaits it, or indexes the bundle itself
     begun.set(bundle.dir, { input: bundleInput(bundle, (url) => inputOf.get(url)!), dir, done });
   };
 
   const indexed = async (): Promise<void> => void (await Promise.allSettled([...begun.values()].map((ahead) => ahead.done)));
-  const groups = [...grouped.values()];
-  const holdsOwn = (files: string[]) => files.some((file) => options.own.has(file));
+  const rendered = groups.filter((group) => group.files.length > 0);
+  const holdsOwn = (group: Group) => group.files.some((file) => options.own.has(file));
   return {
-    order: [...groups.filter(holdsOwn), ...groups.filter((files) => !holdsOwn(files)), rest].flat(),
+    order: [...rendered.filter(holdsOwn), ...rendered.filter((group) => !holdsOwn(group))].flatMap((group) => group.files).concat(rest),
     written(file, body) {
       const group = groupOfFile.get(file);
       if (!group) return;
@@ -159,11 +152,9 @@ export async function searchAhead(options: {
 }
 
 /** The live site's search bundles and their pages, as its last index wrote them; undefined when it has none. */
-async function liveBundles(live: string): Promise<BundleMembership[] | undefined> {
+async function liveBundles(live: string, membership: PagefindMembership): Promise<BundleMembership[] | undefined> {
   try {
-    const dir = path.join(live, PAGEFIND_DIR);
-    const manifest = JSON.parse(await readFile(path.join(dir, PAGEFIND_MANIFEST), 'utf8')) as PagefindManifest;
-    const membership = JSON.parse(await readFile(path.join(dir, PAGEFIND_MEMBERSHIP), 'utf8')) as PagefindMembership;
+    const manifest = JSON.parse(await readFile(path.join(live, PAGEFIND_DIR, PAGEFIND_MANIFEST), 'utf8')) as PagefindManifest;
     return manifest.bundles.map(({ dir, language }) => ({ dir, language, urls: membership[dir]?.pages ?? [] }));
   } catch {
     return undefined;

@@ -43,6 +43,11 @@ export function sitePathOf(file: string): string {
   return `/${file.replace(/(^|\/)index\.html$/, '$1')}`;
 }
 
+/** `sitePathOf` undone: `/releases/2/` → `releases/2/index.html`. */
+export function fileOfSitePath(sitePath: string): string {
+  return sitePath.endsWith('/') ? `${sitePath.slice(1)}index.html` : sitePath.slice(1);
+}
+
 type Parsed = ReturnType<typeof parseDocument>;
 
 /** The elements the search reads, each kind in document order, from one walk of the page. */

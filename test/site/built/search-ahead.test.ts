@@ -14,8 +14,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, i
 import { buildSearchIndex, type ReuseBundle } from '../../../src/integrations/search.ts';
 import { keepSearchablePages } from '../../../src/search/searchable-pages.ts';
 import { PAGEFIND_MEMBERSHIP, type PagefindMembership } from '../../../src/search/pagefind-bundles.ts';
-import { reuseUnchangedSearchBundles } from '../../../scripts/partial-build.ts';
-import { searchAhead } from '../../../scripts/warm/search-ahead.ts';
+import { readSearchMembership, reuseUnchangedSearchBundles } from '../../../scripts/partial-build.ts';
+import { searchAhead, type SearchAhead } from '../../../scripts/warm/search-ahead.ts';
 import { fileDigests } from '../../helpers/file-tree.ts';
 
 const siteDir = inject('siteDir');
@@ -49,6 +49,21 @@ async function freshIndex(site: string): Promise<Record<string, string>> {
   await rm(fresh, { recursive: true, force: true });
   await buildSearchIndex(site, { outputPath: fresh, pagesPerBundle: PER_BUNDLE });
   return fileDigests(fresh);
+}
+
+/** A change that renders only `changed`, its searchable part edited, written (as the render loop does). */
+async function changedPageWritten(aside: string, fresh: boolean): Promise<SearchAhead> {
+  const ahead = await searchAhead({
+    live: previous,
+    membership: await readSearchMembership(previous),
+    staging: next,
+    aside,
+    render: [changed],
+    own: new Set([changed]),
+    fresh,
+  });
+  ahead.written(changed, await rewrite(next, changed, (html) => html.replace(/(<[^>]* data-pagefind-body[^>]*>)/, `$1${ADDED}`)));
+  return ahead;
 }
 
 const either =
@@ -85,7 +100,15 @@ describe('search bundles indexed while a warm change renders', () => {
   it('indexes the bundle of a page whose searchable part changed once its pages are written, and the index step takes it', async () => {
     const aside = path.join(tmp, 'aside-1');
     const render = ['feed.xml', other, changed];
-    const ahead = await searchAhead({ live: previous, staging: next, aside, render, own: new Set([changed]), fresh: false });
+    const ahead = await searchAhead({
+      live: previous,
+      membership: await readSearchMembership(previous),
+      staging: next,
+      aside,
+      render,
+      own: new Set([changed]),
+      fresh: false,
+    });
     // Pages grouped by bundle, those of a page whose own item changed first, then the rest.
     expect(ahead.order).toEqual([changed, other, 'feed.xml']);
     for (const file of ahead.order) {
@@ -111,8 +134,7 @@ describe('search bundles indexed while a warm change renders', () => {
 
   it('leaves a bundle whose pages changed after it was indexed ahead to the index step', async () => {
     const aside = path.join(tmp, 'aside-2');
-    const ahead = await searchAhead({ live: previous, staging: next, aside, render: [changed], own: new Set([changed]), fresh: false });
-    ahead.written(changed, await rewrite(next, changed, (html) => html.replace(/(<[^>]* data-pagefind-body[^>]*>)/, `$1${ADDED}`)));
+    const ahead = await changedPageWritten(aside, false);
     await ahead.indexed();
     expect(await readdir(aside), 'the bundle was indexed ahead').toHaveLength(1);
     // Written again once that bundle was indexed: what the index step reads is not what was indexed ahead.
@@ -127,16 +149,23 @@ describe('search bundles indexed while a warm change renders', () => {
     expect(await fileDigests(path.join(next, 'pagefind'))).toEqual(await freshIndex(next));
   }, 120_000);
 
+  it('stops Pagefind when no index step follows (a render that failed after a bundle began)', async () => {
+    const pagefindChildren = () =>
+      promisify(execFile)('pgrep', ['-P', String(process.pid), '-f', 'pagefind']).then(
+        ({ stdout }) => stdout.trim().split('\n').filter(Boolean),
+        () => [],
+      );
+    const aside = path.join(tmp, 'aside-4');
+    const ahead = await changedPageWritten(aside, false);
+    await ahead.indexed();
+    expect(await pagefindChildren(), 'the bundle indexed ahead started Pagefind').not.toEqual([]);
+    await ahead.close();
+    expect(await pagefindChildren()).toEqual([]);
+    expect(existsSync(aside)).toBe(false);
+  }, 120_000);
+
   it('indexes nothing ahead for a change with new or removed pages', async () => {
-    const ahead = await searchAhead({
-      live: previous,
-      staging: next,
-      aside: path.join(tmp, 'aside-3'),
-      render: [changed],
-      own: new Set([changed]),
-      fresh: true,
-    });
-    ahead.written(changed, await rewrite(next, changed, (html) => html.replace(/(<[^>]* data-pagefind-body[^>]*>)/, `$1${ADDED}`)));
+    const ahead = await changedPageWritten(path.join(tmp, 'aside-3'), true);
     await buildSearchIndex(next, { pagesPerBundle: PER_BUNDLE, reuse: either(await reuseUnchangedSearchBundles(previous), ahead.reuse) });
     await ahead.close();
     expect(ahead.taken()).toBe(0);
