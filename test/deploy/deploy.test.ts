@@ -150,7 +150,7 @@ describe('npm run deploy', () => {
     await buildSite(site, firstVersion());
     const run = await deploy([target(), '--from', site]);
     expect(run.stderr).toBe('');
-    expect(run.code).toBe(0);
+    expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain('no deploy manifest in the bucket');
     await expectBucketToServe(firstVersion());
     const objects = await bucketSite();
@@ -186,7 +186,7 @@ describe('npm run deploy', () => {
     const report = await buildSite(site, secondVersion());
     s3.requests.length = 0;
     const run = await deploy([target(), '--from', site]);
-    expect(run.code).toBe(0);
+    expect(run.code, run.stderr).toBe(0);
     const changed = [...report.added, ...report.changed].map((entry) => entry.path);
     expect(run.stdout).toContain('compared through the change report');
     // The last deploy finished: the manifest and the under-way marker's absence are read, the bucket is not listed.
@@ -224,7 +224,7 @@ describe('npm run deploy', () => {
     await buildSite(site, firstVersion());
     s3.requests.length = 0;
     const run = await deploy([target(), '--from', site]);
-    expect(run.code).toBe(0);
+    expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain('0 to upload, 0 to delete');
     // The listing and the manifest are read at once: in either order.
     expect(s3.requests.map((r) => `${r.method} ${r.key}`).sort()).toEqual(['GET ', `GET ${MANIFEST}`]);
@@ -273,7 +273,7 @@ describe('npm run deploy', () => {
     await buildSite(site, secondVersion());
     s3.requests.length = 0;
     const run = await deploy([target(), '--from', site]);
-    expect(run.code).toBe(0);
+    expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain('the bucket changed since the last deploy');
     // Put back as they were, the objects have the ETags the manifest records: it stands as it is.
     expect(putKeys(s3.requests).sort()).toEqual(['.pressroom-deploy.under-way', '3-award/index.html', 'rss.xml']);
@@ -294,7 +294,7 @@ describe('npm run deploy', () => {
     // The cron's next run, nothing changed: the listing finds the object the manifest does not record.
     await buildSite(site, secondVersion());
     const check = await deploy([target(), '--from', site]);
-    expect(check.code).toBe(0);
+    expect(check.code, check.stderr).toBe(0);
     expect(check.stdout).toContain('the bucket changed since the last deploy: robots.txt is not as the last deploy put it');
     // It changed the bucket, so the stylesheet retired one deploy ago goes too.
     await expectBucketToServe(secondVersion());
@@ -309,7 +309,7 @@ describe('npm run deploy', () => {
     await writeFile(path.join(site, '2-results', 'index.html'), firstVersion()['2-results/index.html']!);
     s3.requests.length = 0;
     const run = await deploy([target(), '--from', site]);
-    expect(run.code).toBe(0);
+    expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain('compared with the bucket');
     expect(run.stdout).toContain('the site folder holds other files than its change report says');
     expect(s3.requests.filter(isListing)).not.toEqual([]);
@@ -328,7 +328,7 @@ describe('npm run deploy', () => {
     const report = await buildSite(site, secondVersion());
     s3.requests.length = 0;
     const run = await deploy([target(), '--from', site, '--verify']);
-    expect(run.code).toBe(0);
+    expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain('while the bucket is listed');
     expect(run.stdout).toContain('the bucket changed since the last deploy');
     // The report's files and the two drifted ones (files the report says are unchanged), each put once.
@@ -349,7 +349,7 @@ describe('npm run deploy', () => {
   it('--dry-run says what it would do and writes nothing', async () => {
     await buildSite(site, firstVersion());
     const run = await deploy([target(), '--from', site, '--dry-run']);
-    expect(run.code).toBe(0);
+    expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/would upload \d+ \(pages\): /);
     expect(run.stdout).toContain(`dry run: ${Object.keys(firstVersion()).length} to upload`);
     expect(writes(s3.requests)).toEqual([]);
