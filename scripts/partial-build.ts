@@ -19,7 +19,7 @@ import { closeSync, fstatSync, openSync, readSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { PartialRendering, RouteSelection } from '../src/integrations/route-recorder.ts';
-import type { RouteUse } from '../src/lib/route-record.ts';
+import type { UsedByRoute } from '../src/lib/route-record.ts';
 import type { ReuseBundle } from '../src/integrations/search.ts';
 import { PAGEFIND_MEMBERSHIP, type PagefindMembership } from '../src/search/pagefind-bundles.ts';
 import { PAGEFIND_DIR } from '../src/search/vocabulary.ts';
@@ -173,8 +173,15 @@ export async function readSearchMembership(siteDir: string): Promise<PagefindMem
 const ownedByRecord = new WeakMap<RouteRecord, Set<string>>();
 function ownedFiles(previous: RouteRecord): Set<string> {
   let files = ownedByRecord.get(previous);
-  if (!files)
-    ownedByRecord.set(previous, (files = new Set(Object.entries(previous.routes).flatMap(([route, use]) => [route, ...use.files]))));
+  if (!files) {
+    // A loop, not a flatMap of arrays: at L 1.5 million names, 0.2 s against 0.5.
+    files = new Set<string>();
+    for (const [route, use] of Object.entries(previous.routes)) {
+      files.add(route);
+      for (const file of use.files) files.add(file);
+    }
+    ownedByRecord.set(previous, files);
+  }
   return files;
 }
 
@@ -238,13 +245,13 @@ export function partialBuild(options: PartialBuildOptions): PartialRendering & {
     },
     prune(outDir) {
       if (!plan) return;
-      const keep = keptFiles(plan);
-      for (const file of ownedFiles(previous)) if (!keep.has(file)) rmSync(path.join(outDir, file), { force: true });
+      // Of the owned files, those not kept: the leaving routes' and the files only they asked for (routes write
+      // pages and endpoints, never a `_media/` file, so no kept route owns a leaving route's file).
+      for (const file of [...leaving, ...plan.deleteFiles]) rmSync(path.join(outDir, file), { force: true });
     },
     kept() {
-      const kept = new Map<string, RouteUse>();
-      for (const [route, use] of Object.entries(previous.routes))
-        if (!leaving.has(route)) kept.set(route, { keys: new Set(use.keys), files: new Set(use.files) });
+      const kept = new Map<string, UsedByRoute>();
+      for (const [route, use] of Object.entries(previous.routes)) if (!leaving.has(route)) kept.set(route, use);
       return kept;
     },
     plan: () => plan,

@@ -58,40 +58,45 @@ export function planRoutes(inputs: PlanInputs): RoutePlan {
     return { full: `the build day is ${inputs.buildDay?.day ?? 'unknown'}, the site's is ${previous.buildDay?.day ?? 'unknown'}` };
 
   const next = new Set(inputs.routes);
+  // Each key is digested once, and the few that moved (or cannot be computed now) are set apart: the routes'
+  // reads (at L 1.1 million of 88,000 keys) then each ask a set of a handful of keys, not a map of all of them.
+  // A vanished route's own keys (its props) name nothing now: only a route that stays and reads one renders in full.
+  const moved = new Set<string>();
+  const uncomputable = new Set<string>();
+  for (const key of Object.keys(previous.digests)) {
+    const digest = inputs.digest(key);
+    if (digest === undefined) uncomputable.add(key);
+    else if (digest !== previous.digests[key]) moved.add(key);
+  }
   const render: string[] = [];
   const remove: string[] = [];
-  // Only the keys of routes that stay are asked for: a vanished route's own keys (its props) name nothing now.
-  // Each key is digested and compared once; the routes then look up whether it moved (at L 2.6 million
-  // reads of 157,000 keys: one Map lookup each).
-  const moved = new Map<string, boolean>();
-  for (const [route, use] of Object.entries(previous.routes)) {
+  const changed = new Set<string>();
+  for (const route of Object.keys(previous.routes)) {
     if (!next.has(route)) {
       remove.push(route);
       continue;
     }
     let renders = false;
-    for (const key of use.keys) {
-      let keyMoved = moved.get(key);
-      if (keyMoved === undefined) {
-        const digest = inputs.digest(key);
-        if (digest === undefined) return { full: `the key ${key} cannot be computed from the new data` };
-        keyMoved = digest !== previous.digests[key];
-        moved.set(key, keyMoved);
-      }
-      if (keyMoved) renders = true;
+    for (const key of previous.routes[route]!.keys) {
+      if (moved.has(key)) {
+        renders = true;
+        changed.add(key);
+      } else if (uncomputable.has(key)) return { full: `the key ${key} cannot be computed from the new data` };
     }
     if (renders) render.push(route);
   }
-  const changed = [...moved].filter(([, keyMoved]) => keyMoved).map(([key]) => key);
   for (const route of next) if (!(route in previous.routes)) render.push(route);
 
+  // A file the leaving routes asked for is deleted unless a route that stays owns it too.
   const leaving = new Set([...render, ...remove]);
-  const kept = new Set<string>();
-  for (const [route, use] of Object.entries(previous.routes)) if (!leaving.has(route)) for (const file of use.files) kept.add(file);
   const deleteFiles = new Set<string>();
-  for (const route of leaving) for (const file of previous.routes[route]?.files ?? []) if (!kept.has(file)) deleteFiles.add(file);
+  for (const route of leaving) for (const file of previous.routes[route]?.files ?? []) deleteFiles.add(file);
+  for (const route of Object.keys(previous.routes)) {
+    if (deleteFiles.size === 0) break;
+    if (!leaving.has(route)) for (const file of previous.routes[route]!.files) deleteFiles.delete(file);
+  }
 
-  return { render: render.sort(), remove: remove.sort(), deleteFiles: [...deleteFiles].sort(), changed: changed.sort() };
+  return { render: render.sort(), remove: remove.sort(), deleteFiles: [...deleteFiles].sort(), changed: [...changed].sort() };
 }
 
 /** The plan in one log line (`build: partial: …` or `build: rendering in full: …`). */

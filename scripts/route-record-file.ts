@@ -25,9 +25,16 @@ export interface RouteRecord {
   buildDay: { day: string; timeZone: string } | null;
   /** Route file → the keys it read and the files it asked for besides its own, both sorted. */
   routes: Record<string, { keys: string[]; files: string[] }>;
-  /** Key → digest, for every key a route read. */
+  /** Key → digest, for every key a route read: `NO_DIGEST` for one that could not be digested then. */
   digests: Record<string, string>;
 }
+
+/**
+ * The digest of a key that could not be digested when its routes rendered: never a digest of
+ * anything, so the planner renders again a route that reads it once it can be (and in full while
+ * it cannot). Every key a route read has a digest in a record, so the planner need not look for one.
+ */
+export const NO_DIGEST = '';
 
 export const routeRecordPath = (out: string): string => `${out}.routes.json`;
 
@@ -46,8 +53,15 @@ export function routeRecordOf(recorded: RecordedRoutes, inputs: Pick<RouteRecord
         return [file, { keys: sorted(use.keys), files: sorted(use.files) }];
       }),
     ),
-    digests: Object.fromEntries(sorted(recorded.digests.keys()).map((key) => [key, recorded.digests.get(key)!])),
+    digests: Object.fromEntries(sorted(keysOf(recorded)).map((key) => [key, recorded.digests.get(key) ?? NO_DIGEST])),
   };
+}
+
+/** Every key digested or read by a route. */
+function keysOf(recorded: RecordedRoutes): Set<string> {
+  const keys = new Set(recorded.digests.keys());
+  for (const use of recorded.routes.values()) for (const key of use.keys) keys.add(key);
+  return keys;
 }
 
 /** The record beside `out`, or why there is none usable. */
@@ -77,8 +91,15 @@ export async function readRouteRecord(out: string): Promise<RouteRecord | { miss
       });
     };
     const routes: RouteRecord['routes'] = {};
-    for (const [route, [keys, files] = []] of Object.entries(parsed.routes!)) routes[route] = { keys: named(keys), files: named(files) };
+    /** Places of the names routes read as keys. */
+    const keyPlaces = new Set<number>();
+    for (const [route, [keys, files] = []] of Object.entries(parsed.routes!)) {
+      routes[route] = { keys: named(keys), files: named(files) };
+      for (const place of keys as number[]) keyPlaces.add(place);
+    }
     const { names: _, routes: __, ...rest } = parsed as StoredRouteRecord;
+    // A record written before every key had one: a key without a digest reads as one that could not be digested.
+    for (const place of keyPlaces) rest.digests[names[place]!] ??= NO_DIGEST;
     return { ...rest, routes };
   } catch (error) {
     return { missing: `${file} is unreadable (${(error as Error).message.split('\n')[0]})` };

@@ -24,7 +24,7 @@ import { publicationInstant } from '../../src/config/clock.ts';
 import { fileOfPropsKey, pageNameOf, type RecordedRoutes } from '../../src/integrations/route-recorder.ts';
 import { buildSearchIndex, writeSearchController } from '../../src/integrations/search.ts';
 import { configureImagePipeline, currentImagePipeline } from '../../src/lib/image-pipeline.ts';
-import type { RouteUse } from '../../src/lib/route-record.ts';
+import type { UsedByRoute } from '../../src/lib/route-record.ts';
 import { checkSite } from '../../src/output/site-check.ts';
 import { PAGEFIND_DIR } from '../../src/search/vocabulary.ts';
 import { forgetSiteIcons } from '../../src/lib/site-icons.ts';
@@ -147,7 +147,7 @@ export async function warmChange(
       partial.prune(staging);
       step('links');
 
-      const uses = new Map<string, RouteUse>(partial.kept());
+      const uses = new Map<string, UsedByRoute>(partial.kept());
       // The live site's search bundles, read once for both: those indexed ahead and those kept as they are.
       const liveSearch = await readSearchMembership(out);
       ahead = await searchAhead({
@@ -343,7 +343,7 @@ function recordedBytes(outcomes: readonly OriginalOutcome[]): Map<string, string
 }
 
 /** The route record carried forward: kept routes as they were, rendered ones as they read now, every key digested now. */
-function recordOf(uses: ReadonlyMap<string, RouteUse>, digest: (key: string) => string | undefined): RecordedRoutes {
+function recordOf(uses: ReadonlyMap<string, UsedByRoute>, digest: (key: string) => string | undefined): RecordedRoutes {
   const digests = new Map<string, string>();
   for (const use of uses.values())
     for (const key of use.keys) {

@@ -7,11 +7,11 @@
  */
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration, AstroPrerenderer } from 'astro';
-import { recordRoute, setRecordBase, siteDigests, type RouteUse } from '../lib/route-record.ts';
+import { recordRoute, setRecordBase, siteDigests, type RouteUse, type UsedByRoute } from '../lib/route-record.ts';
 
 /** Each route by the file it writes (`releases/x/index.html`, `feed.json`): the keys it read and the `_media/` files it asked for. */
 export interface RecordedRoutes {
-  routes: Map<string, RouteUse>;
+  routes: Map<string, UsedByRoute>;
   /** Digest of every key a route read; a key missing here could not be digested. */
   digests: Map<string, string>;
 }
@@ -32,7 +32,7 @@ export interface PartialRendering {
   /** Once the selected routes are written into `outDir`: before the steps that read the whole site (search). */
   generated(outDir: string): Promise<void>;
   /** The routes of the previous record kept as they were: carried into this build's record. */
-  kept(): ReadonlyMap<string, RouteUse>;
+  kept(): ReadonlyMap<string, UsedByRoute>;
 }
 
 /** The page name Astro hands `astro:build:done` for a page written as `file` (`releases/x/index.html` → `releases/x/`). */

@@ -19,6 +19,12 @@ export interface RouteUse {
   files: Set<string>;
 }
 
+/** What a route used, as it rendered now (`RouteUse`) or as a record says it did (its lists, shared, not copied). */
+export interface UsedByRoute {
+  readonly keys: Iterable<string>;
+  readonly files: Iterable<string>;
+}
+
 /** How the pages' graph digests what routes read, once it has loaded the site (src/lib/recorded-site.ts). */
 export interface SiteDigests {
   /** Each key's digest over the data the build loaded; a key that names nothing readable is left out. */

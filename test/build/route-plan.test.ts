@@ -27,6 +27,7 @@ import type { SiteData } from '../../src/lib/data.ts';
 import { planLine, planRoutes, type RoutePlan } from '../../scripts/route-plan.ts';
 import {
   ROUTE_RECORD_FORMAT,
+  NO_DIGEST,
   readRouteRecord,
   routeRecordOf,
   routeRecordPath,
@@ -250,6 +251,32 @@ describe('the route record', () => {
       // Several routes read release 2: on disk it is one name (and the key of its digest).
       expect(Object.values(first.routes).filter((use) => use.keys.includes('release:2')).length).toBeGreaterThan(1);
       expect((await readFile(routeRecordPath(out), 'utf8')).split('"release:2"').length - 1).toBe(2);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('gives a key no digest could be made for a digest of none, written or read back: its routes render once it can be made', async () => {
+    const full = await record(START);
+    const missing = 'release:2';
+    const { [missing]: _, ...others } = full.digests;
+    const readers = Object.keys(full.routes).filter((route) => full.routes[route]!.keys.includes(missing));
+    const routes = new Map(Object.entries(full.routes).map(([route, use]) => [route, { keys: use.keys, files: use.files }]));
+    const recorded = routeRecordOf({ routes, digests: new Map(Object.entries(others)) }, full);
+    expect(recorded.digests[missing]).toBe(NO_DIGEST);
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'pressroom-route-record-'));
+    try {
+      // As a record written before every key had a digest: the key is left out on disk.
+      const out = path.join(dir, 'site');
+      await writeRouteRecord(out, { ...recorded, digests: others });
+      const read = await readRouteRecord(out);
+      expect(read).toEqual(recorded);
+      const plan = (digest: (key: string) => string | undefined) =>
+        planRoutes({ ...full, previous: read, routes: Object.keys(full.routes), digest });
+      expect(plan((key) => full.digests[key])).toMatchObject({ render: readers.sort(), changed: [missing] });
+      expect(plan((key) => (key === missing ? undefined : full.digests[key]))).toEqual({
+        full: `the key ${missing} cannot be computed from the new data`,
+      });
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
