@@ -54,9 +54,10 @@ export function hasPicture(media: { sizes: Record<string, Rendition> } | null | 
 /** A release's featured pictures, less those its body already shows inline (the page does not repeat them). */
 export function featuredOutsideBody<M extends { sizes: Record<string, Rendition> }>(
   featured: readonly M[],
-  bodyHtml: string,
+  /** Whether the body's HTML holds each rendition URL of `featured`. */
+  bodyShows: ReadonlyMap<string, boolean>,
 ): Array<M & PictureSource> {
-  const inBody = (m: M) => Object.values(m.sizes).some((r) => bodyHtml.includes(r.url));
+  const inBody = (m: M) => Object.values(m.sizes).some((r) => bodyShows.get(r.url) === true);
   return featured.filter((m): m is M & PictureSource => hasPicture(m) && !inBody(m));
 }
 

@@ -144,9 +144,8 @@ export async function placeReleases(
   const measured = new Map<string, BodyMeasures>();
   const releases = await Promise.all(
     placed.map(async ({ data, href }) => {
-      const html = await readBody(data.body);
-      const { bodyLead, wordCount } = measuresOf(data.body, html, measured);
-      return { ...data, href, bodyLead, wordCount, picturesOutsideBody: featuredOutsideBody(data.featured_images, html) };
+      const { bodyLead, wordCount, shows } = await measuresOf(data.body, pictureUrls(data.featured_images), measured);
+      return { ...data, href, bodyLead, wordCount, picturesOutsideBody: featuredOutsideBody(data.featured_images, shows) };
     }),
   );
   bodyMeasures = measured;
@@ -156,24 +155,36 @@ export async function placeReleases(
 interface BodyMeasures {
   bodyLead: string;
   wordCount: number;
+  /** Whether the body shows a picture's URL, for each URL asked about so far. */
+  shows: Map<string, boolean>;
 }
 
 /**
  * The measures of each body file of the last placement. A file is named by its bytes' SHA-256, so a
- * renderer kept warm between changes (scripts/warm/) turns only new bodies into text: 10,000 of them
- * took 1.1 s at each change. Only the current bodies are kept.
+ * renderer kept warm between changes (scripts/warm/) reads and turns into text only new bodies:
+ * 10,000 of them took 1.1 s at each change to measure, and 0.2–0.5 s to read at L.
+ * Only the current bodies are kept.
  */
 let bodyMeasures = new Map<string, BodyMeasures>();
 
-function measuresOf(body: Release['body'], html: string, measured: Map<string, BodyMeasures>): BodyMeasures {
+const pictureUrls = (featured: ReadonlyArray<{ sizes: Record<string, { url: string }> }>): string[] =>
+  featured.flatMap((picture) => Object.values(picture.sizes).map((rendition) => rendition.url));
+
+/** A body's measures, with whether it shows each of `urls`: the body is read only when one of them is new to its file. */
+async function measuresOf(body: Release['body'], urls: readonly string[], measured: Map<string, BodyMeasures>): Promise<BodyMeasures> {
   const file = 'file' in body ? body.file : undefined;
   const known = file === undefined ? undefined : (measured.get(file) ?? bodyMeasures.get(file));
-  if (known) {
+  if (known && urls.every((url) => known.shows.has(url))) {
     measured.set(file!, known);
     return known;
   }
-  const text = htmlToText(html);
-  const made = { bodyLead: detached(text.slice(0, BODY_LEAD_CHARS)), wordCount: text.split(/\s+/).filter(Boolean).length };
+  const html = await readBody(body);
+  let made = known;
+  if (!made) {
+    const text = htmlToText(html);
+    made = { bodyLead: detached(text.slice(0, BODY_LEAD_CHARS)), wordCount: text.split(/\s+/).filter(Boolean).length, shows: new Map() };
+  }
+  for (const url of urls) made.shows.set(url, html.includes(url));
   if (file !== undefined) measured.set(file, made);
   return made;
 }

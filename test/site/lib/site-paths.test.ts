@@ -6,6 +6,9 @@
  * storage compares them (without case, after NFC). Names no file system or
  * archive can hold as a folder never become one.
  */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CollectionEntry } from 'astro:content';
 import { isPortableSegment, permalinkSegments, tagHref } from '../../../src/lib/paths.ts';
@@ -159,5 +162,36 @@ describe('names no file system can hold', () => {
     expect(moves.filter((m) => m.collection === 'tags')).toEqual([
       { collection: 'tags', itemId: '5', field: 'slug', value: 'index.html', reason: 'not a safe path', href: '/tags/tag-5/' },
     ]);
+  });
+});
+
+describe("a release's body measures", () => {
+  const picture = (url: string) => ({ sizes: { large: { url, width: 800, height: 600 } } });
+  const withBody = (file: string, featured: ReturnType<typeof picture>[]) => {
+    const entry = release(7, '/7-launch');
+    return { ...entry, data: { ...entry.data, body: { file }, featured_images: featured } } as unknown as CollectionEntry<'pressReleases'>;
+  };
+
+  it('are kept by body file: a body placed before is read again only for a featured picture it was not asked about', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'pressroom-body-'));
+    try {
+      const file = path.join(dir, 'body.html');
+      await writeFile(file, '<p>Launch day.</p><img src="https://cdn.example/inline.jpg">');
+      const [first] = (
+        await placeAll([withBody(file, [picture('https://cdn.example/inline.jpg'), picture('https://cdn.example/hero.jpg')])])
+      ).placedReleases;
+      expect(first!.picturesOutsideBody.map((p) => p.sizes.large!.url)).toEqual(['https://cdn.example/hero.jpg']);
+      expect(first!.wordCount).toBe(2);
+      // The file is gone: a placement that needs its HTML fails, one that knows what it needs does not.
+      await rm(file);
+      const [again] = (
+        await placeAll([withBody(file, [picture('https://cdn.example/hero.jpg'), picture('https://cdn.example/inline.jpg')])])
+      ).placedReleases;
+      expect(again!.picturesOutsideBody.map((p) => p.sizes.large!.url)).toEqual(['https://cdn.example/hero.jpg']);
+      expect(again!.bodyLead).toBe(first!.bodyLead);
+      await expect(placeAll([withBody(file, [picture('https://cdn.example/new.jpg')])])).rejects.toThrow(/body\.html cannot be read/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
