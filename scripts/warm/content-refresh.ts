@@ -7,10 +7,10 @@
  * results forgotten and a new image pipeline for this change.
  *
  * A change whose deliveries named a few releases (`scope`) loads those alone before it renders (the
- * loaders' targeted refresh: one request each instead of every list's pages; and the tags, whose
- * release counts move with them), and once it is live syncs every collection in full, as a build
- * would: what that finds beyond the named releases is `syncTheRest`'s answer, and one more change
- * is then due.
+ * loaders' targeted refresh: one request each instead of every list's pages; the tags only when a
+ * named release carries one the store lacks), and once it is live syncs every collection in full,
+ * as a build would: what that finds beyond the named releases, in what pages are made of, is
+ * `syncTheRest`'s answer, and one more change is then due.
  *
  * The store file is not written during the sync: the pages take the collections from the layer's
  * store in memory (src/config/synced-store.ts), and `writeStore()` writes the file once the change
@@ -27,6 +27,7 @@ import { chooseBuildClock, currentBuildClock, fixBuildClock } from '../../src/li
 import { resetImagePipeline } from '../../src/lib/image-pipeline.ts';
 import type { KeptDataStore, KeptContentLayer, RouteCache } from './astro-internals.ts';
 import type { ChangeScope } from '../../webhook-receiver/change-scope.ts';
+import type { CollectionEntry } from 'astro:content';
 
 const SITE_COLLECTION_NAMES: readonly string[] = Object.values(SITE_COLLECTIONS);
 /** The collections pages are made from, synced before the change renders: the others cannot change the site (src/lib/site-collections.ts). */
@@ -36,8 +37,14 @@ const OTHER_LOADERS = Object.keys(SOURCES)
   .filter((collection) => !SITE_COLLECTION_NAMES.includes(collection))
   .map(loaderName);
 const EVERY_LOADER = Object.keys(SOURCES).map(loaderName);
-/** A targeted change's: the named releases, and the tags whole (the context names no tag). */
-const NAMED_LOADERS = [SITE_COLLECTIONS.releases, SITE_COLLECTIONS.tags].map(loaderName);
+const RELEASES_LOADER = loaderName(SITE_COLLECTIONS.releases);
+const TAGS_LOADER = loaderName(SITE_COLLECTIONS.tags);
+/**
+ * What a tag's API answer holds that no page shows: the number of its releases (one request per tag;
+ * the pages count its releases themselves, src/lib/site-paths.ts `placeTags`). It moves with every
+ * release that comes, goes or is retagged.
+ */
+const TAG_COUNT = 'press_release_count' satisfies keyof CollectionEntry<'tags'>['data'];
 
 export interface RefreshedContent {
   /**
@@ -67,9 +74,11 @@ export async function refreshContent({
   // A build process picks its clock when it starts; so does each change (the demo's frozen instant stays).
   if (currentBuildClock().source === 'system') fixBuildClock(chooseBuildClock(process.env));
   const named: TargetedItems | undefined = scope && { [SITE_COLLECTIONS.releases]: scope.pressReleases };
-  // The tags in full beside them: a tag's release count moves with every release that comes, goes or is retagged (41 requests at L).
-  if (named) await syncHoldingWrites(layer, store, NAMED_LOADERS, { [TARGETED_ITEMS]: named });
-  else await syncHoldingWrites(layer, store, SITE_LOADERS);
+  if (named) {
+    await syncHoldingWrites(layer, store, [RELEASES_LOADER], { [TARGETED_ITEMS]: named });
+    // The tags (at L 41 requests) only for a tag the store lacks: what pages show of the others has not moved with these releases.
+    if (carriesUnknownTag(store, scope!.pressReleases)) await syncHoldingWrites(layer, store, [TAGS_LOADER]);
+  } else await syncHoldingWrites(layer, store, SITE_LOADERS);
   handOverSyncedStore(store._collections);
   startDataGeneration();
   routeCache.clearAll();
@@ -84,24 +93,66 @@ export async function refreshContent({
       // The fingerprint names the answers a build would have used: this sync's, not the single releases'.
       runtime.client.forgetAnswers();
       const from = runtime.reports.length;
+      const tagsBefore = tagsAsPagesShow(store);
       await syncHoldingWrites(layer, store, EVERY_LOADER);
-      return changedBeyond(runtime.reports.slice(from));
+      return changedBeyond(runtime.reports.slice(from), tagsBefore, tagsAsPagesShow(store));
     },
     writeStore: () => store.writeToDisk(),
   };
 }
 
-/** What a full sync after a targeted load changed in the collections pages are made from, in one line; undefined: nothing. */
-function changedBeyond(reports: readonly CollectionReport[]): string | undefined {
-  const changed = reports.filter(
-    ({ collection, added, changed, removed }) => SITE_COLLECTION_NAMES.includes(collection) && added + changed + removed > 0,
-  );
+/**
+ * What a full sync after a targeted load changed in the collections pages are made from, in one line;
+ * undefined: nothing. The tags are compared as the pages show them, without their release counts.
+ */
+function changedBeyond(
+  reports: readonly CollectionReport[],
+  tagsBefore: ReadonlyMap<string, string>,
+  tagsAfter: ReadonlyMap<string, string>,
+): string | undefined {
+  const changed = reports
+    .map((report) => (report.collection === SITE_COLLECTIONS.tags ? { ...report, ...difference(tagsBefore, tagsAfter) } : report))
+    .filter(({ collection, added, changed, removed }) => SITE_COLLECTION_NAMES.includes(collection) && added + changed + removed > 0);
   if (changed.length === 0) return undefined;
   const counts = changed.map(
     ({ collection, added, changed, removed }) => `${collection} ${added} new, ${changed} changed, ${removed} removed`,
   );
   return `the API changed beyond the named releases (${counts.join('; ')})`;
 }
+
+/** Whether one of the releases stored under `ids` carries a tag id no stored tag has. */
+function carriesUnknownTag(store: KeptDataStore, ids: readonly string[]): boolean {
+  const known = new Set<unknown>();
+  for (const entry of store._collections.get(SITE_COLLECTIONS.tags)?.values() ?? []) known.add(dataOf(entry)?.id);
+  const releases = store._collections.get(SITE_COLLECTIONS.releases);
+  return ids.some((id) => {
+    const tagIds = dataOf(releases?.get(id))?.tag_ids;
+    return Array.isArray(tagIds) && tagIds.some((tagId) => !known.has(tagId));
+  });
+}
+
+/** Each stored tag (by entry id) as the pages show it: its data without the API's release count. */
+function tagsAsPagesShow(store: KeptDataStore): Map<string, string> {
+  const shown = new Map<string, string>();
+  for (const [id, entry] of store._collections.get(SITE_COLLECTIONS.tags) ?? []) {
+    const { [TAG_COUNT]: _, ...data } = dataOf(entry) ?? {};
+    shown.set(id, JSON.stringify(data));
+  }
+  return shown;
+}
+
+function difference(before: ReadonlyMap<string, string>, after: ReadonlyMap<string, string>) {
+  let [added, changed, removed] = [0, 0, 0];
+  for (const [id, shown] of after) {
+    const was = before.get(id);
+    if (was === undefined) added++;
+    else if (was !== shown) changed++;
+  }
+  for (const id of before.keys()) if (!after.has(id)) removed++;
+  return { added, changed, removed };
+}
+
+const dataOf = (entry: unknown): Record<string, unknown> | undefined => (entry as { data?: Record<string, unknown> } | undefined)?.data;
 
 /** Syncs the collections of `loaders` without writing the store file. */
 async function syncHoldingWrites(
