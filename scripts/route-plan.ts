@@ -9,7 +9,11 @@
 import type { RouteRecord } from './route-record-file.ts';
 
 export interface PlanInputs {
-  /** The record beside the site, or why there is none. */
+  /**
+   * The record beside the site, or why there is none. Made by route-record-file.ts only: it gives
+   * every key a route read a digest (`NO_DIGEST` when none could be made), and a key without one
+   * would go unnoticed here (the reads are checked against the keys that moved, not looked up).
+   */
   previous: RouteRecord | { missing: string };
   /** This build's code digest, configuration and build day, as the record states them. */
   code: string;

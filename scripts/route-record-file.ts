@@ -99,7 +99,7 @@ export async function readRouteRecord(out: string): Promise<RouteRecord | { miss
     }
     const { names: _, routes: __, ...rest } = parsed as StoredRouteRecord;
     // A record written before every key had one: a key without a digest reads as one that could not be digested.
-    for (const place of keyPlaces) rest.digests[names[place]!] ??= NO_DIGEST;
+    for (const place of keyPlaces) if (!Object.hasOwn(rest.digests, names[place]!)) rest.digests[names[place]!] = NO_DIGEST;
     return { ...rest, routes };
   } catch (error) {
     return { missing: `${file} is unreadable (${(error as Error).message.split('\n')[0]})` };

@@ -137,7 +137,7 @@ export function routeRecorder(
       if (!partial || !digests || !props) return paths;
       const newProps = props;
       const files = paths.map((path) => routeFile(path.pathname, path.route.type));
-      // The plan digests every key the kept routes read; the record takes the same digests again.
+      // The plan digests every key of the previous record; the record takes the same digests again.
       const known = (planned = new Map<string, string | undefined>());
       const digest = (key: string): string | undefined => {
         if (!known.has(key)) known.set(key, fileOfPropsKey(key) !== undefined ? newProps.get(key) : digests.keys([key]).get(key));

@@ -21,8 +21,8 @@ export interface RouteUse {
 
 /** What a route used, as it rendered now (`RouteUse`) or as a record says it did (its lists, shared, not copied). */
 export interface UsedByRoute {
-  readonly keys: Iterable<string>;
-  readonly files: Iterable<string>;
+  readonly keys: ReadonlySet<string> | readonly string[];
+  readonly files: ReadonlySet<string> | readonly string[];
 }
 
 /** How the pages' graph digests what routes read, once it has loaded the site (src/lib/recorded-site.ts). */
