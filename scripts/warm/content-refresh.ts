@@ -28,6 +28,7 @@ import { resetImagePipeline } from '../../src/lib/image-pipeline.ts';
 import type { KeptDataStore, KeptContentLayer, RouteCache } from './astro-internals.ts';
 import type { ChangeScope } from '../../webhook-receiver/change-scope.ts';
 import type { CollectionEntry } from 'astro:content';
+import { tagAsPagesShow } from '../../src/lib/site-paths.ts';
 
 const SITE_COLLECTION_NAMES: readonly string[] = Object.values(SITE_COLLECTIONS);
 /** The collections pages are made from, synced before the change renders: the others cannot change the site (src/lib/site-collections.ts). */
@@ -39,12 +40,6 @@ const OTHER_LOADERS = Object.keys(SOURCES)
 const EVERY_LOADER = Object.keys(SOURCES).map(loaderName);
 const RELEASES_LOADER = loaderName(SITE_COLLECTIONS.releases);
 const TAGS_LOADER = loaderName(SITE_COLLECTIONS.tags);
-/**
- * What a tag's API answer holds that no page shows: the number of its releases (one request per tag;
- * the pages count its releases themselves, src/lib/site-paths.ts `placeTags`). It moves with every
- * release that comes, goes or is retagged.
- */
-const TAG_COUNT = 'press_release_count' satisfies keyof CollectionEntry<'tags'>['data'];
 
 export interface RefreshedContent {
   /**
@@ -131,13 +126,11 @@ function carriesUnknownTag(store: KeptDataStore, ids: readonly string[]): boolea
   });
 }
 
-/** Each stored tag (by entry id) as the pages show it: its data without the API's release count. */
+/** Each stored tag (by entry id) as the pages show it (src/lib/site-paths.ts `tagAsPagesShow`). */
 function tagsAsPagesShow(store: KeptDataStore): Map<string, string> {
   const shown = new Map<string, string>();
-  for (const [id, entry] of store._collections.get(SITE_COLLECTIONS.tags) ?? []) {
-    const { [TAG_COUNT]: _, ...data } = dataOf(entry) ?? {};
-    shown.set(id, JSON.stringify(data));
-  }
+  for (const [id, entry] of store._collections.get(SITE_COLLECTIONS.tags) ?? [])
+    shown.set(id, JSON.stringify(tagAsPagesShow((dataOf(entry) ?? {}) as CollectionEntry<'tags'>['data'])));
   return shown;
 }
 

@@ -208,12 +208,19 @@ export function placePages(entries: CollectionEntry<'pages'>[], claims: PathClai
 }
 
 /**
+ * What the pages take of a tag: everything but the API's count of its releases (they count them
+ * themselves). A warm change compares tags so (scripts/warm/content-refresh.ts): that count moves with
+ * every retag.
+ */
+export const tagAsPagesShow = ({ press_release_count: _, ...data }: CollectionEntry<'tags'>['data']) => data;
+
+/**
  * Tags by name in the press room's language, each with its path: its slug's, or `tag-<id>` (with a
  * warning) when the slug is not portable or another tag holds it but for case (the lower id keeps it).
  */
 export function placeTags(entries: CollectionEntry<'tags'>[], claims: PathClaims, language: string): Tag[] {
   return entries
-    .map(({ data: { press_release_count: _, ...data } }) => data)
+    .map(({ data }) => tagAsPagesShow(data))
     .sort((a, b) => a.id - b.id)
     .map((data) => {
       const asked = tagSegment({ id: data.id, slug: data.slug }) === data.slug ? tagHref(data) : null;
