@@ -16,6 +16,27 @@ const S3rver = require('@20minutes/s3rver') as new (options: Record<string, unkn
   httpServer: Server;
 };
 
+/**
+ * s3rver lists a bucket by reading each folder and then stat-ing each name, and parses each object's
+ * metadata file, while a PUT writes the object and then that file in place and a DELETE unlinks them:
+ * a listing beside them fails with a 500 now and then (a name gone between the two calls, half a
+ * metadata file), where S3 lists a consistent bucket. A deploy lists while it uploads, and the tests
+ * give the SDK one attempt per request (s3-server.ts), so the server itself tries the listing again.
+ */
+type Store = { prototype: { listObjects(this: unknown, ...args: unknown[]): Promise<unknown> } };
+const FilesystemStore = require('@20minutes/s3rver/lib/stores/filesystem') as Store;
+const listObjects = FilesystemStore.prototype.listObjects;
+FilesystemStore.prototype.listObjects = async function (...args) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await listObjects.apply(this, args);
+    } catch (error) {
+      if (attempt === 20) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+};
+
 const [directory, bucket] = process.argv.slice(2);
 const server = new S3rver({
   address: '127.0.0.1',
