@@ -91,15 +91,17 @@ export async function readRouteRecord(out: string): Promise<RouteRecord | { miss
       });
     };
     const routes: RouteRecord['routes'] = {};
-    /** Places of the names routes read as keys. */
-    const keyPlaces = new Set<number>();
+    /** 1 at the place of each name a route read as a key (`named` has checked every place). */
+    const isKey = new Uint8Array(names.length);
     for (const [route, [keys, files] = []] of Object.entries(parsed.routes!)) {
       routes[route] = { keys: named(keys), files: named(files) };
-      for (const place of keys as number[]) keyPlaces.add(place);
+      for (const place of keys as number[]) isKey[place] = 1;
     }
     const { names: _, routes: __, ...rest } = parsed as StoredRouteRecord;
     // A record written before every key had one: a key without a digest reads as one that could not be digested.
-    for (const place of keyPlaces) if (!Object.hasOwn(rest.digests, names[place]!)) rest.digests[names[place]!] = NO_DIGEST;
+    names.forEach((name, place) => {
+      if (isKey[place] && !Object.hasOwn(rest.digests, name)) rest.digests[name] = NO_DIGEST;
+    });
     return { ...rest, routes };
   } catch (error) {
     return { missing: `${file} is unreadable (${(error as Error).message.split('\n')[0]})` };
