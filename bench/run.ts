@@ -21,7 +21,7 @@ const BENCHES = {
   images: { file: 'images.ts', what: 'image renditions against bare sharp on the same inputs and settings' },
   builds: {
     file: 'builds.ts',
-    what: 'cold build (peak RSS), no-change and one-changed-release rebuilds against it, publish-to-live (edited, unpublished, new release) against the issue 31 budgets, each checked against --force, page rendering against bare Astro',
+    what: "cold build (peak RSS), no-change and one-changed-release rebuilds against it, partial builds of an edited, unpublished, new release against --force, the same changes through the receiver's warm renderer against the issue 31 budgets, each checked against --force, page rendering against bare Astro",
   },
   deploy: {
     file: 'deploy.ts',
