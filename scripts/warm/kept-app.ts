@@ -86,6 +86,8 @@ export function keptApp(): KeptApp {
         // Before Astro removes their files: routes the build did not render (a partial build) need them later.
         'astro:build:generated': async () => {
           lazyImports = await resolveLazyImports(kept?.inner);
+          // The first build's routes are recorded by the route recorder; held here, at L 2.6 million names would stay for good.
+          uses.clear();
         },
       },
     },
@@ -106,6 +108,7 @@ export function keptApp(): KeptApp {
       uses.delete(file);
       const body = await renderedBytes(kept.outer, url, route);
       const use = uses.get(file);
+      uses.delete(file);
       if (!use) throw new Error(`warm: ${file} rendered outside the route recorder`);
       return { body, use };
     },
