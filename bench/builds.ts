@@ -149,25 +149,40 @@ try {
   await republish();
   const added = await publish('one release published (partial-new)');
   console.log(`bench builds (${profile.name}): the receiver's warm renderer (publish-edit, publish-removed, publish-new)…`);
-  const [warmEdit, warmRemoved, warmAdded] = await publishWarm({
+  const budgets = profile.name === 'demo' ? PUBLISH_BUDGET_MS.demo : PUBLISH_BUDGET_MS.L;
+  const warmChanges = [
+    {
+      name: 'publish-edit',
+      what: 'an edited release (its title) made live',
+      budget: budgets.edit,
+      release: release.id,
+      make: () =>
+        manage(`changing release ${release.id} again`, `/v1/campaigns/${release.id}`, {
+          campaign: { title: `${release.title} (updated again)` },
+        }),
+    },
+    {
+      name: 'publish-removed',
+      what: 'an unpublished release taken off the site',
+      budget: budgets.removed,
+      release: unpublished.id,
+      make: unpublish,
+    },
+    {
+      name: 'publish-new',
+      what: 'a release published (the newest) made live',
+      budget: budgets.new,
+      release: unpublished.id,
+      make: republish,
+    },
+  ];
+  const warmRuns = await publishWarm({
     root,
     env,
     work,
     forcedDir,
-    changes: [
-      {
-        name: 'publish-edit',
-        make: () =>
-          manage(`changing release ${release.id} again`, `/v1/campaigns/${release.id}`, {
-            campaign: { title: `${release.title} (updated again)` },
-          }),
-        named: { pressReleases: [String(release.id)] },
-      },
-      { name: 'publish-removed', make: unpublish, named: { pressReleases: [String(unpublished.id)] } },
-      { name: 'publish-new', make: republish, named: { pressReleases: [String(unpublished.id)] } },
-    ],
+    changes: warmChanges.map((change) => ({ ...change, named: { pressReleases: [String(change.release)] } })),
   });
-  const warmRuns = [warmEdit!, warmRemoved!, warmAdded!];
 
   const routes = await routeFiles(site, path.join(root, 'public'));
   let routeBytes = 0;
@@ -219,7 +234,6 @@ try {
       peakRssMiB: changed.peakRssMiB,
     }),
   ];
-  const budgets = profile.name === 'demo' ? PUBLISH_BUDGET_MS.demo : PUBLISH_BUDGET_MS.L;
   const atScale = profile.name === 'demo' ? 'the demo' : profile.name === 'L' ? 'L' : `${profile.name} releases (L's budget)`;
   const partialGoal = (name: string, what: string, run: Awaited<ReturnType<typeof publish>>) =>
     atMostGoal({
@@ -231,7 +245,7 @@ try {
       target: 1,
       peakRssMiB: run.partial.peakRssMiB,
     });
-  const publishGoal = (run: WarmPublish, what: string, budget: number) =>
+  const publishGoal = (run: WarmPublish, { what, budget }: (typeof warmChanges)[number]) =>
     atMostGoal({
       name: run.name,
       what: `${what} by the receiver's warm renderer, from the delivery's build request to the swap, against ${budget / 1000} s at ${atScale}`,
@@ -245,9 +259,7 @@ try {
     partialGoal('partial-edit', 'an edited release (its title) made live', edit),
     partialGoal('partial-removed', 'an unpublished release taken off the site', removed),
     partialGoal('partial-new', 'a release published (the newest) made live', added),
-    publishGoal(warmEdit!, 'an edited release (its title) made live', budgets.edit),
-    publishGoal(warmRemoved!, 'an unpublished release taken off the site', budgets.removed),
-    publishGoal(warmAdded!, 'a release published (the newest) made live', budgets.new),
+    ...warmRuns.map((run, i) => publishGoal(run, warmChanges[i]!)),
   );
   if (profile.name === 'demo') {
     goals.push(
@@ -309,7 +321,7 @@ try {
               forcedMs: Math.round(run.forcedMs),
               sameBytesAsForced: run.differing.length === 0,
               differingFiles: run.differing.slice(0, 20),
-              release: run.name === 'publish-edit' ? release.id : unpublished.id,
+              release: warmChanges.find((change) => change.name === run.name)!.release,
             },
           ]),
         ),
@@ -341,7 +353,7 @@ try {
   const broken = [edit, removed, added, ...warmRuns].filter((run) => run.differing.length > 0).length;
   if (broken > 0) {
     console.error(
-      `bench builds (${profile.name}): FAILED: ${broken} partial builds left a site that differs from a --force build of the same upstream state (files named above); a partial build must write the same bytes`,
+      `bench builds (${profile.name}): FAILED: ${broken} partial or warm builds left a site that differs from a --force build of the same upstream state (files named above); a partial build must write the same bytes`,
     );
     process.exitCode = 1;
   }

@@ -28,7 +28,7 @@ export interface WarmPublish {
   name: string;
   ms: number;
   /** The renderer's line: `build: warm: N of M routes rendered (…) in S s; changes: …`. */
-  line: string | null;
+  line: string;
   loadAverage: number;
   forcedMs: number;
   differing: string[];
@@ -63,10 +63,10 @@ export async function publishWarm({
       const ms = performance.now() - started;
       const loadAverage = os.loadavg()[0]!;
       if (!changed.ok) throw new Error(`bench: ${name}: the warm change failed: ${changed.summary}`);
-      const line = lines.slice(from).find((l) => /^build: warm: \d+ of \d+ routes rendered/.test(l)) ?? null;
-      console.log(
-        `  ${name}: ${Math.round(ms)} ms at load ${loadAverage.toFixed(1)}; ${line ?? 'NOT warm: ' + lines.slice(from).join(' | ')}`,
-      );
+      const line = lines.slice(from).find((l) => /^build: warm: \d+ of \d+ routes rendered/.test(l));
+      // A child that ended after the last change (memory past its bound, a `full` answer) leaves this one to a new build.
+      if (!line) throw new Error(`bench: ${name}: not made live warm: ${lines.slice(from).join(' | ')}`);
+      console.log(`  ${name}: ${Math.round(ms)} ms at load ${loadAverage.toFixed(1)}; ${line}`);
       // Compared once the child's sync after the answer is done, and with it what that sync may have found.
       const deadline = Date.now() + 600_000;
       while (!lines.slice(from).some((l) => l.startsWith('build: warm: the previous site removed'))) {

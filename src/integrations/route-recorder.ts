@@ -183,7 +183,7 @@ export function routeRecorder(
           if (partial && selected) await partial.generated(outDir);
           const digest = siteDigests();
           if (!routes || !digest || !props) return;
-          // Every route is written: what each read is final, and held as lists from here on. A set costs about five
+          // Every route is written: what each read is final, and held as lists from here on. A set costs about six
           // times a list per name; at L the routes name 2.6 million, held through the search index and the record.
           const all = new Map<string, UsedByRoute>(partial && selected ? partial.kept() : []);
           for (const [file, use] of routes) all.set(file, { keys: [...use.keys], files: [...use.files] });
