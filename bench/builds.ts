@@ -31,8 +31,8 @@ import { startEmulatorProcess } from './emulator-process.ts';
 import { atMostGoal, type Goal } from './goals.ts';
 import { measure, routeGenerationMs, type Measured } from './measure.ts';
 import { profileOrExit } from './profiles.ts';
-import { renderedRoutes, siteDifferences } from './publish-check.ts';
-import { publishWarm, type WarmPublish } from './publish-warm.ts';
+import { renderedRoutes, siteDifferences, type ForcedComparison } from './publish-check.ts';
+import { publishWarm } from './publish-warm.ts';
 import { buildRouteProfile } from './route-profile.ts';
 import { writePart } from './results.ts';
 
@@ -124,19 +124,29 @@ try {
     if (!response.ok) throw new Error(`bench: ${what} failed: ${response.status} ${await response.text()}`);
   };
   const forcedDir = path.join(work, 'forced');
+  /** A forced build of the upstream state `siteDir` shows, into another folder, and the files of `siteDir` that differ from it. */
+  const compareWithForced = async (siteDir: string, label: string): Promise<ForcedComparison> => {
+    const forced = await build(`${label}: the same upstream state forced (--force) into another folder`, ['--force'], forcedDir);
+    const differing = await siteDifferences(siteDir, forcedDir);
+    if (differing.length > 0)
+      console.error(
+        `bench builds: ${label}: the site differs from a --force build of the same upstream state in ${differing.length} files: ${differing.slice(0, 10).join(', ')}`,
+      );
+    return { forcedMs: forced.ms, differing };
+  };
   /** A partial build after one upstream change, then a forced build of the same state: what it rendered, and the files that differ. */
   const publish = async (label: string) => {
     const partial = await build(label);
     const rendered = renderedRoutes(partial.log);
     console.log(`  ${label}: ${rendered?.line ?? 'no plan line in the build log'}`);
-    const forced = await build(`${label}: the same upstream state forced (--force) into another folder`, ['--force'], forcedDir);
-    const differing = await siteDifferences(site, forcedDir);
-    if (differing.length > 0)
-      console.error(
-        `bench builds: ${label}: the partial build's site differs from a --force build of the same upstream state in ${differing.length} files: ${differing.slice(0, 10).join(', ')}`,
-      );
-    return { partial, rendered, forced, differing };
+    return { partial, rendered, compared: await compareWithForced(site, label) };
   };
+  /** What each kind of change makes live, as the goals say it. */
+  const CHANGE = {
+    edit: 'an edited release (its title) made live',
+    removed: 'an unpublished release taken off the site',
+    new: 'a release published (the newest) made live',
+  } as const;
 
   const unpublish = () => manage(`unpublishing release ${unpublished.id}`, `/v1/campaigns/${unpublished.id}/cancel`);
   const republish = () =>
@@ -153,7 +163,7 @@ try {
   const warmChanges = [
     {
       name: 'publish-edit',
-      what: 'an edited release (its title) made live',
+      what: CHANGE.edit,
       budget: budgets.edit,
       release: release.id,
       make: () =>
@@ -163,25 +173,24 @@ try {
     },
     {
       name: 'publish-removed',
-      what: 'an unpublished release taken off the site',
+      what: CHANGE.removed,
       budget: budgets.removed,
       release: unpublished.id,
       make: unpublish,
     },
     {
       name: 'publish-new',
-      what: 'a release published (the newest) made live',
+      what: CHANGE.new,
       budget: budgets.new,
       release: unpublished.id,
       make: republish,
     },
   ];
   const warmRuns = await publishWarm({
-    root,
     env,
     work,
-    forcedDir,
     changes: warmChanges.map((change) => ({ ...change, named: { pressReleases: [String(change.release)] } })),
+    compare: compareWithForced,
   });
 
   const routes = await routeFiles(site, path.join(root, 'public'));
@@ -240,26 +249,26 @@ try {
       name,
       what: `${what} by the build command (a partial build), from its start to the swap, against a --force build of the same upstream state`,
       measured: run.partial.ms,
-      reference: run.forced.ms,
+      reference: run.compared.forcedMs,
       against: 'forced build',
       target: 1,
       peakRssMiB: run.partial.peakRssMiB,
     });
-  const publishGoal = (run: WarmPublish, { what, budget }: (typeof warmChanges)[number]) =>
+  const publishGoal = ({ change: { name, what, budget }, ms }: (typeof warmRuns)[number]) =>
     atMostGoal({
-      name: run.name,
+      name,
       what: `${what} by the receiver's warm renderer, from the delivery's build request to the swap, against ${budget / 1000} s at ${atScale}`,
-      measured: run.ms,
+      measured: ms,
       reference: budget,
       against: 'budget',
       target: 1,
       peakRssMiB: null,
     });
   goals.push(
-    partialGoal('partial-edit', 'an edited release (its title) made live', edit),
-    partialGoal('partial-removed', 'an unpublished release taken off the site', removed),
-    partialGoal('partial-new', 'a release published (the newest) made live', added),
-    ...warmRuns.map((run, i) => publishGoal(run, warmChanges[i]!)),
+    partialGoal('partial-edit', CHANGE.edit, edit),
+    partialGoal('partial-removed', CHANGE.removed, removed),
+    partialGoal('partial-new', CHANGE.new, added),
+    ...warmRuns.map(publishGoal),
   );
   if (profile.name === 'demo') {
     goals.push(
@@ -289,14 +298,17 @@ try {
     largestProcessMiB: m.largestProcessMiB,
     routeGenerationMs: Math.round(routeGenerationMs(m.log)) || null,
   });
+  const comparedFigures = ({ forcedMs, differing }: ForcedComparison) => ({
+    forcedMs: Math.round(forcedMs),
+    sameBytesAsForced: differing.length === 0,
+    differingFiles: differing.slice(0, 20),
+  });
   const publishFigures = (run: Awaited<ReturnType<typeof publish>>) => ({
     ...figures(run.partial),
     routesRendered: run.rendered?.partial ? run.rendered.rendered : null,
     routes: run.rendered?.partial ? run.rendered.total : null,
     plan: run.rendered?.line ?? null,
-    forcedMs: Math.round(run.forced.ms),
-    sameBytesAsForced: run.differing.length === 0,
-    differingFiles: run.differing.slice(0, 20),
+    ...comparedFigures(run.compared),
   });
   await writePart(profile.name, {
     bench: 'builds',
@@ -312,17 +324,9 @@ try {
         removed: { ...publishFigures(removed), release: unpublished.id },
         new: { ...publishFigures(added), release: unpublished.id },
         warm: Object.fromEntries(
-          warmRuns.map((run) => [
-            run.name,
-            {
-              ms: Math.round(run.ms),
-              line: run.line,
-              loadAverage: run.loadAverage,
-              forcedMs: Math.round(run.forcedMs),
-              sameBytesAsForced: run.differing.length === 0,
-              differingFiles: run.differing.slice(0, 20),
-              release: warmChanges.find((change) => change.name === run.name)!.release,
-            },
+          warmRuns.map(({ change, ms, line, loadAverage, compared }) => [
+            change.name,
+            { ms: Math.round(ms), line, loadAverage, ...comparedFigures(compared), release: change.release },
           ]),
         ),
       },
@@ -338,19 +342,19 @@ try {
   console.log(`  where route generation goes (profiled, ${routeParts.windowMs} ms under the profiler):`);
   for (const { part, ms, share } of routeParts.parts)
     console.log(`    ${(share * 100).toFixed(1).padStart(5)} %  ${String(ms).padStart(6)} ms  ${part}`);
+  const againstForced = ({ forcedMs, differing }: ForcedComparison) =>
+    `--force of the same state ${Math.round(forcedMs)} ms; ${differing.length === 0 ? 'same bytes' : `${differing.length} files DIFFER: ${differing.slice(0, 10).join(', ')}`}`;
   for (const [label, run] of [
     ['partial-edit', edit],
     ['partial-removed', removed],
     ['partial-new', added],
   ] as const)
     console.log(
-      `  ${label}: ${Math.round(run.partial.ms)} ms, ${run.rendered?.partial ? `${run.rendered.rendered} of ${run.rendered.total} routes rendered` : 'rendered in full'}; --force of the same state ${Math.round(run.forced.ms)} ms; ${run.differing.length === 0 ? 'same bytes' : `${run.differing.length} files DIFFER`}`,
+      `  ${label}: ${Math.round(run.partial.ms)} ms, ${run.rendered?.partial ? `${run.rendered.rendered} of ${run.rendered.total} routes rendered` : 'rendered in full'}; ${againstForced(run.compared)}`,
     );
-  for (const run of warmRuns)
-    console.log(
-      `  ${run.name}: ${Math.round(run.ms)} ms (load ${run.loadAverage.toFixed(1)}); --force of the same state ${Math.round(run.forcedMs)} ms; ${run.differing.length === 0 ? 'same bytes' : `${run.differing.length} files DIFFER: ${run.differing.slice(0, 10).join(', ')}`}`,
-    );
-  const broken = [edit, removed, added, ...warmRuns].filter((run) => run.differing.length > 0).length;
+  for (const { change, ms, loadAverage, compared } of warmRuns)
+    console.log(`  ${change.name}: ${Math.round(ms)} ms (load ${loadAverage.toFixed(1)}); ${againstForced(compared)}`);
+  const broken = [edit, removed, added, ...warmRuns].filter(({ compared }) => compared.differing.length > 0).length;
   if (broken > 0) {
     console.error(
       `bench builds (${profile.name}): FAILED: ${broken} partial or warm builds left a site that differs from a --force build of the same upstream state (files named above); a partial build must write the same bytes`,

@@ -25,6 +25,12 @@ export function renderedRoutes(log: string): RenderedRoutes | undefined {
   return undefined;
 }
 
+/** A built site against a `--force` build of the same upstream state: how long that took, and the paths that differ. */
+export interface ForcedComparison {
+  forcedMs: number;
+  differing: string[];
+}
+
 /** The site paths whose bytes differ between two built sites, or that only one of them has; sorted. */
 export async function siteDifferences(a: string, b: string): Promise<string[]> {
   const [{ tree: left }, { tree: right }] = await Promise.all([readTree(a), readTree(b)]);

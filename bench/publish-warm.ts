@@ -6,14 +6,13 @@
  * `press_release.updated`, `.unpublished` or `.published`: the release is loaded alone, every
  * collection synced once the change is live).
  * The renderer's first build is not timed; after each change a `--force` build of the same upstream
- * state into `forcedDir` must hold the same bytes.
+ * state must hold the same bytes (`compare`, as the bench compares its partial builds).
  */
 import os from 'node:os';
 import path from 'node:path';
 import { warmReceiverBuilds } from '../test/helpers/warm-builds.ts';
-import { measure } from './measure.ts';
-import { siteDifferences } from './publish-check.ts';
 import type { ChangeScope } from '../webhook-receiver/change-scope.ts';
+import type { ForcedComparison } from './publish-check.ts';
 
 export interface WarmChange {
   /** The goal's name, as `publish-edit`. */
@@ -24,38 +23,38 @@ export interface WarmChange {
   named: ChangeScope;
 }
 
-export interface WarmPublish {
-  name: string;
+export interface WarmPublish<C extends WarmChange> {
+  change: C;
   ms: number;
   /** The renderer's line: `build: warm: N of M routes rendered (…) in S s; changes: …`. */
   line: string;
   loadAverage: number;
-  forcedMs: number;
-  differing: string[];
+  /** The `--force` build of the same upstream state, and the files of the warm site that differ from it. */
+  compared: ForcedComparison;
 }
 
 /** Makes each change live in turn through one warm renderer over `work/warm-site`. */
-export async function publishWarm({
-  root,
+export async function publishWarm<C extends WarmChange>({
   env,
   work,
-  forcedDir,
   changes,
+  compare,
 }: {
-  root: string;
   env: NodeJS.ProcessEnv;
   work: string;
-  forcedDir: string;
-  changes: readonly WarmChange[];
-}): Promise<WarmPublish[]> {
+  changes: readonly C[];
+  /** Builds the same upstream state with `--force` and compares `site` with it. */
+  compare: (site: string, label: string) => Promise<ForcedComparison>;
+}): Promise<Array<WarmPublish<C>>> {
   const site = path.join(work, 'warm-site');
   const lines: string[] = [];
   const receiver = warmReceiverBuilds(site, env, (line) => lines.push(line));
   try {
     const first = await receiver.run();
     if (!first.ok) throw new Error(`bench: the warm renderer's first build failed: ${first.summary}`);
-    const published: WarmPublish[] = [];
-    for (const { name, make, named } of changes) {
+    const published: Array<WarmPublish<C>> = [];
+    for (const change of changes) {
+      const { name, make, named } = change;
       await make();
       const from = lines.length;
       const started = performance.now();
@@ -76,8 +75,7 @@ export async function publishWarm({
           throw new Error(`bench: ${name}: the warm renderer did not write its record within 10 minutes of the change`);
         await new Promise((resolve) => setTimeout(resolve, 200));
       }
-      const forced = await measure(['scripts/build.ts', '--out', forcedDir, '--force'], { cwd: root, env });
-      published.push({ name, ms, line, loadAverage, forcedMs: forced.ms, differing: await siteDifferences(site, forcedDir) });
+      published.push({ change, ms, line, loadAverage, compared: await compare(site, name) });
     }
     return published;
   } finally {
