@@ -152,7 +152,8 @@ export function routeRecorder(
       const file = routeFile(pathname.startsWith(base) ? pathname.slice(base.length) : pathname, options.routeData.type);
       const use: RouteUse = { keys: new Set(), files: new Set() };
       if (!options.routeData.pathname) use.keys.add(propsKey(file));
-      routes!.set(file, use);
+      // Only while Astro's build runs: a renderer kept warm renders through this wrapper too, and records each change itself.
+      routes?.set(file, use);
       return recordRoute(use, () => prerenderer.render(request, options));
     },
     teardown: () => prerenderer.teardown?.() ?? Promise.resolve(),
@@ -187,7 +188,7 @@ export function routeRecorder(
           // times a list per name; at L the routes name 2.6 million, held through the search index and the record.
           const all = new Map<string, UsedByRoute>(partial && selected ? partial.kept() : []);
           for (const [file, use] of routes) all.set(file, { keys: [...use.keys], files: [...use.files] });
-          routes.clear();
+          routes = undefined;
           const keys = new Set<string>();
           const digests = new Map<string, string>();
           for (const use of all.values())
